@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true');
+
+/** Every setting the processes read, validated once at start. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgresql://postgres@127.0.0.1:5432/pve_control_plane'),
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('provisioning'),
+  /** 32 bytes, base64: encrypts credentials and Proxmox token secrets at rest (AES-256-GCM). */
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64 (openssl rand -base64 32)'),
+  BOOTSTRAP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  RATE_LIMIT_CREATE_PER_MINUTE: integer(5),
+  RATE_LIMIT_CREATE_PER_HOUR: integer(20),
+  CREDENTIAL_TTL_HOURS: integer(24),
+  DEFAULT_USERNAME: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/).default('cloud'),
+  /** Seconds an ACPI shutdown may take before a forced stop. */
+  SHUTDOWN_TIMEOUT_SECONDS: integer(60),
+  /** Scales every stage's time budget (tests shorten them). */
+  STAGE_TIMEOUT_SCALE: z.coerce.number().positive().default(1),
+  TASK_POLL_INTERVAL_MS: integer(500),
+  PROXMOX_INSECURE_TLS_DEFAULT: flag,
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Reads the environment; on a bad value, throws one message naming each bad variable (never its value). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

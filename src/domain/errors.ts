@@ -1,0 +1,40 @@
+/** Every error a client can see: a stable code, its HTTP status, and a message safe to show. */
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_STATE: 409,
+  OPERATION_IN_PROGRESS: 409,
+  CREDENTIAL_ALREADY_REVEALED: 410,
+  CREDENTIAL_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  QUOTA_EXCEEDED: 422,
+  IMAGE_SSH_KEY_REQUIRED: 422,
+  IMAGE_LOGIN_METHOD_UNSUPPORTED: 422,
+  UNSUPPORTED: 422,
+  RATE_LIMITED: 429,
+  CAPACITY_UNAVAILABLE: 503,
+  PROVIDER_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `The ${what} was not found.`);

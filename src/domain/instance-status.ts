@@ -1,0 +1,50 @@
+import type { InstanceStatus } from '../generated/prisma/enums';
+
+/** Operations a customer or admin can ask for on an existing instance. */
+export type Operation = 'start' | 'stop' | 'shutdown' | 'reboot' | 'resize' | 'rebuild' | 'delete' | 'migrate';
+
+/** While an instance is in one of these, some workflow owns it. */
+export const TRANSITIONAL: readonly InstanceStatus[] = [
+  'pending',
+  'scheduling',
+  'provisioning',
+  'starting',
+  'stopping',
+  'rebooting',
+  'resizing',
+  'rebuilding',
+  'migrating',
+  'deleting',
+];
+
+/** Which stable states allow which operation. Transitional states allow none (OPERATION_IN_PROGRESS). */
+const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
+  start: ['stopped'],
+  stop: ['running'],
+  shutdown: ['running'],
+  reboot: ['running'],
+  resize: ['stopped'],
+  rebuild: ['running', 'stopped'],
+  migrate: ['running', 'stopped'],
+  delete: ['running', 'stopped', 'failed', 'rollback_failed'],
+};
+
+export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';
+
+export function judgeOperation(status: InstanceStatus, operation: Operation): OperationVerdict {
+  if (ALLOWED[operation].includes(status)) return 'allowed';
+  if (TRANSITIONAL.includes(status)) return 'in_progress';
+  return 'invalid_state';
+}
+
+/** The status an instance shows while an operation runs. */
+export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
+  start: 'starting',
+  stop: 'stopping',
+  shutdown: 'stopping',
+  reboot: 'rebooting',
+  resize: 'resizing',
+  rebuild: 'rebuilding',
+  migrate: 'migrating',
+  delete: 'deleting',
+};

@@ -1,0 +1,17 @@
+/** The provisioning pipeline, in order. */
+export const PROVISION_STAGES = ['clone', 'configure', 'cloud_init', 'network', 'boot', 'verify', 'finalize'] as const;
+export type ProvisionStage = (typeof PROVISION_STAGES)[number];
+
+/** Task progress when a stage begins: the first 5% is the API's reservation work. */
+export function stageProgress(stage: ProvisionStage): number {
+  const index = PROVISION_STAGES.indexOf(stage);
+  return 5 + Math.floor((index * 95) / PROVISION_STAGES.length);
+}
+
+/** The name and tag every guest we create carries; with our records it makes a guest provably ours. */
+export const OWNERSHIP_TAG = 'pvecp';
+
+export function guestName(instanceId: string): string {
+  // Proxmox guest names must be DNS names; the instance id keeps it unique and ours.
+  return `pvecp-${instanceId.replace(/_/g, '-')}`;
+}

@@ -1,0 +1,27 @@
+import pino from 'pino';
+
+/** Keys whose values are secrets wherever they appear in a logged object. */
+const SECRET_KEYS = [
+  'password',
+  'cipassword',
+  'token',
+  'tokenSecret',
+  'tokenSecretCipher',
+  'secret',
+  'secretCipher',
+  'authorization',
+  'Authorization',
+  'sshKeys',
+  'sshkeys',
+  'userData',
+  'ENCRYPTION_KEY',
+  'BOOTSTRAP_ADMIN_TOKEN',
+];
+
+const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `req.headers.${key.toLowerCase()}`]);
+
+export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): pino.Logger {
+  return pino({ name, level, redact: { paths: redactPaths, censor: '[redacted]' } });
+}
+
+export type Logger = pino.Logger;
