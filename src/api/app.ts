@@ -1,0 +1,33 @@
+import express from 'express';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import type { SecretBox } from '../security/secrets';
+import { authenticate } from './auth';
+import { errorHandler, notFoundRoute } from './errors';
+import { httpMetrics } from './metrics';
+import { healthRouter } from './routes/health';
+import { openapiRouter } from './routes/openapi';
+import { v1Router } from './routes/v1';
+
+export interface ApiDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  logger: Logger;
+  secrets: SecretBox;
+}
+
+export function createApp(deps: ApiDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(httpMetrics);
+  app.use(healthRouter(deps));
+  app.use(openapiRouter());
+  app.use('/v1', express.json({ limit: '64kb', strict: true }), authenticate(deps.db), v1Router(deps));
+  app.use(notFoundRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,52 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Db } from '../db/client';
+import { AppError } from '../domain/errors';
+import type { Role } from '../generated/prisma/enums';
+import { hashToken } from '../security/secrets';
+
+export interface Principal {
+  userId: string;
+  role: Role;
+  /** Set for customers: every query they make is scoped to it. */
+  tenantId: string | null;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
+
+/**
+ * Bearer-token authentication. Tokens are looked up by their SHA-256 digest (a unique index),
+ * so the comparison never touches the plaintext and takes the same time for every wrong token.
+ */
+export function authenticate(db: Db): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const match = BEARER.exec(req.header('authorization') ?? '');
+    if (!match?.[1]) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
+    const token = await db.apiToken.findUnique({
+      where: { tokenHash: hashToken(match[1]) },
+      include: { user: true },
+    });
+    if (!token || token.revokedAt) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
+    req.principal = { userId: token.userId, role: token.user.role, tenantId: token.user.tenantId };
+    next();
+  };
+}
+
+export function principal(req: Request): Principal {
+  if (!req.principal) throw new AppError('UNAUTHENTICATED', 'A valid bearer token is required.');
+  return req.principal;
+}
+
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  next(principal(req).role === 'admin' ? undefined : new AppError('FORBIDDEN', 'This route is for administrators.'));
+};
+
+export const requireCustomer: RequestHandler = (req, _res, next) => {
+  const who = principal(req);
+  next(who.role === 'customer' && who.tenantId ? undefined : new AppError('FORBIDDEN', 'This route is for customers.'));
+};

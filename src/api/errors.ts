@@ -1,0 +1,32 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../domain/errors';
+import type { Logger } from '../logger';
+
+/** Maps every error to the API's error envelope; unknown errors become a 500 with no internals. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const appError = toAppError(error);
+    if (appError.code === 'INTERNAL') logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    if (appError.code === 'RATE_LIMITED' && typeof appError.details?.retryAfterSeconds === 'number') {
+      res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
+    }
+    res.status(appError.status).json({
+      error: { code: appError.code, message: appError.message, ...(appError.details ? { details: appError.details } : {}) },
+    });
+  };
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const status = (error as { status?: number; type?: string } | null)?.status;
+  const type = (error as { type?: string } | null)?.type;
+  // body-parser's own errors: too large, malformed JSON, unsupported charset.
+  if (status === 413 || type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+  if (type === 'entity.parse.failed') return new AppError('INVALID_INPUT', 'The request body is not valid JSON.');
+  if (status && status >= 400 && status < 500) return new AppError('INVALID_INPUT', 'The request could not be read.');
+  return new AppError('INTERNAL', 'Something went wrong on our side; the request was not completed.');
+}
+
+export const notFoundRoute: RequestHandler = (_req, _res, next) => {
+  next(new AppError('NOT_FOUND', 'No such route.'));
+};

@@ -1,0 +1,18 @@
+import { Router } from 'express';
+import type { ApiDeps } from '../app';
+import { requireAdmin } from '../auth';
+import { adminCatalogRouter } from './admin-catalog';
+import { adminIdentityRouter } from './admin-identity';
+import { adminInstancesRouter } from './admin-instances';
+import { catalogRouter } from './catalog';
+import { instancesRouter } from './instances';
+import { tasksRouter } from './tasks';
+
+export function v1Router(deps: ApiDeps): Router {
+  const router = Router();
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps));
+  router.use(catalogRouter(deps));
+  router.use(instancesRouter(deps));
+  router.use(tasksRouter(deps));
+  return router;
+}
