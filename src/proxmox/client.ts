@@ -1,0 +1,601 @@
+/**
+ * A thin typed client for the Proxmox VE REST API (API token auth).
+ *
+ * Rules it keeps:
+ * - mutating calls (POST/PUT/DELETE) are sent exactly once; a timeout or a dropped
+ *   connection surfaces as a ProxmoxError whose `outcomeUnknown` is true;
+ * - GETs are retried a few times with backoff on transient failures;
+ * - TLS trust is per client (own https.Agent), never process-wide;
+ * - the token secret never appears in an error or a log line.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { ProxmoxError } from './errors';
+import { isUpid } from './upid';
+import { waitForTask, type TaskResult, type WaitForTaskOptions } from './tasks';
+
+export interface ProxmoxClientOptions {
+  /** e.g. https://pve1.example.net:8006 (the client appends /api2/json). */
+  baseUrl: string;
+  /** USER@REALM!TOKENID */
+  tokenId: string;
+  tokenSecret: string;
+  /** PEM bundle to trust for this client only. */
+  caCert?: string;
+  /** Skip certificate verification for this client only. */
+  insecureTls?: boolean;
+  /** Per-request timeout; default 15000 ms. */
+  timeoutMs?: number;
+  /** Extra attempts for GET requests on transient failures; default 2. */
+  getRetries?: number;
+  /** First backoff delay between GET attempts; default 250 ms (doubles each time). */
+  retryBaseDelayMs?: number;
+  /** pino-compatible logger; receives method, path template, status and duration only. */
+  logger?: { debug: (obj: object, msg?: string) => void };
+}
+
+/** Either an AbortSignal or options for one call. */
+export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number };
+
+export type ParamValue = string | number | boolean | undefined | null;
+export type Params = Record<string, ParamValue>;
+
+export interface ClusterVmResource {
+  /** e.g. "qemu/100" */
+  id: string;
+  vmid: number;
+  node: string;
+  status: string;
+  type?: string;
+  name?: string;
+  /** Semicolon-separated tags. */
+  tags?: string;
+  lock?: string;
+  template?: 0 | 1;
+  maxmem?: number;
+  maxcpu?: number;
+  mem?: number;
+  cpu?: number;
+  maxdisk?: number;
+  uptime?: number;
+}
+
+export interface VmStatus {
+  status: 'running' | 'stopped';
+  vmid?: number;
+  qmpstatus?: string;
+  lock?: string;
+  agent?: number;
+  template?: number;
+  name?: string;
+  tags?: string;
+  uptime?: number;
+  cpus?: number;
+  maxmem?: number;
+  mem?: number;
+  [key: string]: unknown;
+}
+
+export type VmConfig = Record<string, string | number>;
+
+export interface TaskStatus {
+  upid: string;
+  node: string;
+  pid: number;
+  pstart: number;
+  starttime: number;
+  type: string;
+  id: string;
+  user: string;
+  tokenid?: string;
+  status: 'running' | 'stopped';
+  exitstatus?: string;
+  [key: string]: unknown;
+}
+
+export interface TaskListEntry {
+  upid: string;
+  node: string;
+  type: string;
+  id: string;
+  user: string;
+  starttime: number;
+  endtime?: number;
+  /** Exit status for finished tasks. */
+  status?: string;
+  [key: string]: unknown;
+}
+
+export interface NodeListEntry {
+  node: string;
+  status: 'online' | 'offline' | 'unknown';
+  maxcpu?: number;
+  maxmem?: number;
+  mem?: number;
+  cpu?: number;
+  [key: string]: unknown;
+}
+
+export interface NodeStatus {
+  cpuinfo: { flags?: string; model?: string; cpus?: number; cores?: number; sockets?: number; [key: string]: unknown };
+  memory: { total: number; used: number; free: number; [key: string]: unknown };
+  loadavg?: string[];
+  uptime?: number;
+  cpu?: number;
+  pveversion?: string;
+  [key: string]: unknown;
+}
+
+export interface CloneVmOptions {
+  newid: number;
+  name: string;
+  full?: boolean;
+  target?: string;
+  storage?: string;
+  description?: string;
+  pool?: string;
+}
+
+export interface ShutdownOptions {
+  timeoutSeconds?: number;
+  forceStop?: boolean;
+}
+
+export interface MigrateOptions {
+  target: string;
+  online?: boolean;
+  withLocalDisks?: boolean;
+}
+
+export interface ListTasksOptions {
+  typefilter?: string;
+  vmid?: number;
+  source?: 'active' | 'archive' | 'all';
+  limit?: number;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RawResponse {
+  status: number;
+  statusText: string;
+  body: string;
+}
+
+/** Encodes sshkeys the way Proxmox expects ("urlencoded" format: %20 for spaces, %0A between keys). */
+export function encodeSshKeys(keys: string | string[]): string {
+  const text = Array.isArray(keys) ? keys.join('\n') : keys;
+  return encodeURIComponent(text);
+}
+
+function formValue(v: Exclude<ParamValue, undefined | null>): string {
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  return String(v);
+}
+
+/** form-urlencoded body / query string; spaces as %20, booleans as 1/0; undefined and null skipped. */
+export function encodeParams(params: Params): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(formValue(v))}`);
+  }
+  return parts.join('&');
+}
+
+function fillPath(template: string, pathParams: Record<string, string | number>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = pathParams[name];
+    if (v === undefined) throw new TypeError(`missing path parameter ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+function normalizeCall(opts: CallOptions | undefined): { signal?: AbortSignal; timeoutMs?: number } {
+  if (opts === undefined) return {};
+  if (opts instanceof AbortSignal) return { signal: opts };
+  return opts;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function assertNode(node: string): void {
+  if (!/^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/.test(node)) throw new TypeError('invalid node name');
+}
+
+function assertVmid(vmid: number): void {
+  if (!Number.isInteger(vmid) || vmid < 100 || vmid > 999_999_999) throw new TypeError('invalid VMID');
+}
+
+export class ProxmoxClient {
+  private readonly apiBase: URL;
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http | typeof https;
+  private readonly authHeader: string;
+  private readonly secret: string;
+  readonly timeoutMs: number;
+  private readonly getRetries: number;
+  private readonly retryBaseDelayMs: number;
+  private readonly logger: ProxmoxClientOptions['logger'];
+
+  constructor(opts: ProxmoxClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(opts.baseUrl);
+    } catch {
+      throw new TypeError('invalid Proxmox base URL');
+    }
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new TypeError('Proxmox base URL must be http(s)');
+    if (!/^[^\s@!]+@[^\s@!]+![A-Za-z][A-Za-z0-9._-]*$/.test(opts.tokenId)) {
+      throw new TypeError('tokenId must look like USER@REALM!TOKENID');
+    }
+    if (!opts.tokenSecret || /[\s]/.test(opts.tokenSecret)) throw new TypeError('tokenSecret must be a non-empty string without spaces');
+    const basePath = base.pathname.replace(/\/+$/, '');
+    this.apiBase = new URL(`${base.protocol}//${base.host}${basePath}/api2/json`);
+    this.secret = opts.tokenSecret;
+    this.authHeader = `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}`;
+    this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.getRetries = opts.getRetries ?? 2;
+    this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 250;
+    this.logger = opts.logger;
+    if (base.protocol === 'https:') {
+      this.transport = https;
+      this.agent = new https.Agent({
+        keepAlive: true,
+        ...(opts.caCert ? { ca: opts.caCert } : {}),
+        rejectUnauthorized: !opts.insecureTls,
+      });
+    } else {
+      this.transport = http;
+      this.agent = new http.Agent({ keepAlive: true });
+    }
+  }
+
+  /** Releases pooled connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  // ---------------------------------------------------------------- transport
+
+  private scrub(text: string): string {
+    return this.secret && text.includes(this.secret) ? text.split(this.secret).join('***') : text;
+  }
+
+  private sendOnce(method: Method, url: string, body: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<RawResponse> {
+    return new Promise<RawResponse>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(Object.assign(new Error('aborted'), { failKind: 'aborted' as const }));
+        return;
+      }
+      const headers: Record<string, string> = { Authorization: this.authHeader, Accept: 'application/json' };
+      if (body !== undefined) {
+        headers['Content-Type'] = 'application/x-www-form-urlencoded';
+        headers['Content-Length'] = String(Buffer.byteLength(body));
+      }
+      let settled = false;
+      const req = this.transport.request(url, { method, headers, agent: this.agent });
+      const finish = (fn: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const timer = setTimeout(() => {
+        finish(() => reject(Object.assign(new Error(`request timed out after ${timeoutMs} ms`), { failKind: 'timeout' })));
+        req.destroy();
+      }, timeoutMs);
+      const onAbort = (): void => {
+        finish(() => reject(Object.assign(new Error('request aborted'), { failKind: 'aborted' })));
+        req.destroy();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        finish(() => reject(Object.assign(new Error(err.message || 'network error'), { failKind: 'network', code: err.code })));
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err: NodeJS.ErrnoException) => {
+          finish(() => reject(Object.assign(new Error(err.message || 'network error'), { failKind: 'network', code: err.code ?? 'ECONNRESET' })));
+        });
+        res.on('aborted', () => {
+          finish(() => reject(Object.assign(new Error('response aborted'), { failKind: 'network', code: 'ECONNRESET' })));
+        });
+        res.on('end', () => {
+          finish(() =>
+            resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8') }),
+          );
+        });
+      });
+      if (body !== undefined) req.write(body);
+      req.end();
+    });
+  }
+
+  private toError(method: Method, path: string, raw: RawResponse): ProxmoxError {
+    let errors: Record<string, string> | undefined;
+    let bodyMessage: string | undefined;
+    try {
+      const parsed = JSON.parse(raw.body) as { errors?: unknown; message?: unknown };
+      if (parsed && typeof parsed.errors === 'object' && parsed.errors !== null) {
+        errors = {};
+        for (const [k, v] of Object.entries(parsed.errors as Record<string, unknown>)) {
+          errors[k] = this.scrub(String(v).trim());
+        }
+      }
+      if (typeof parsed?.message === 'string') bodyMessage = parsed.message;
+    } catch {
+      // not JSON: the status line carries the reason
+    }
+    const message = this.scrub((raw.statusText || bodyMessage || `HTTP ${raw.status}`).trim());
+    return new ProxmoxError({ kind: 'http', status: raw.status, method, path, message, errors });
+  }
+
+  /**
+   * Sends one request and returns the `data` member of the answer.
+   * GETs are retried on transient failures; other verbs never are.
+   */
+  async request<T = unknown>(
+    method: Method,
+    pathTemplate: string,
+    pathParams: Record<string, string | number> = {},
+    params: Params = {},
+    call?: CallOptions,
+  ): Promise<T> {
+    const { signal, timeoutMs = this.timeoutMs } = normalizeCall(call);
+    const encoded = encodeParams(params);
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const url = `${this.apiBase.href}${fillPath(pathTemplate, pathParams)}${inQuery && encoded ? `?${encoded}` : ''}`;
+    const body = inQuery ? undefined : encoded;
+    const attempts = method === 'GET' ? 1 + Math.max(0, this.getRetries) : 1;
+    let lastError: ProxmoxError | undefined;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) {
+        const delay = this.retryBaseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+        try {
+          await sleep(delay, signal);
+        } catch {
+          throw new ProxmoxError({ kind: 'aborted', method, path: pathTemplate, message: 'request aborted' });
+        }
+      }
+      const started = Date.now();
+      let raw: RawResponse;
+      try {
+        raw = await this.sendOnce(method, url, body, timeoutMs, signal);
+      } catch (e) {
+        const err = e as Error & { failKind?: 'timeout' | 'aborted' | 'network'; code?: string };
+        lastError = new ProxmoxError({
+          kind: err.failKind ?? 'network',
+          method,
+          path: pathTemplate,
+          code: err.code,
+          message: this.scrub(err.message),
+        });
+        this.logger?.debug({ method, path: pathTemplate, error: lastError.kind, code: err.code, ms: Date.now() - started }, 'proxmox request failed');
+        if (lastError.kind === 'aborted' || !lastError.isTransient) throw lastError;
+        continue;
+      }
+      this.logger?.debug({ method, path: pathTemplate, status: raw.status, ms: Date.now() - started }, 'proxmox request');
+      if (raw.status >= 200 && raw.status < 300) {
+        try {
+          const parsed = JSON.parse(raw.body) as { data?: unknown };
+          return (parsed?.data ?? null) as T;
+        } catch {
+          throw new ProxmoxError({ kind: 'protocol', method, path: pathTemplate, status: raw.status, message: 'answer is not JSON' });
+        }
+      }
+      lastError = this.toError(method, pathTemplate, raw);
+      if (!lastError.isTransient) throw lastError;
+    }
+    throw lastError ?? new ProxmoxError({ kind: 'network', method, path: pathTemplate, message: 'request failed' });
+  }
+
+  private expectUpid(method: Method, path: string, data: unknown): string {
+    if (!isUpid(data)) {
+      throw new ProxmoxError({ kind: 'protocol', method, path, message: 'expected a task id (UPID) in the answer' });
+    }
+    return data;
+  }
+
+  private expectUpidOrNull(method: Method, path: string, data: unknown): string | null {
+    if (data === null || data === undefined || data === '') return null;
+    return this.expectUpid(method, path, data);
+  }
+
+  private async task(method: Method, path: string, pp: Record<string, string | number>, params: Params, call?: CallOptions): Promise<string> {
+    return this.expectUpid(method, path, await this.request(method, path, pp, params, call));
+  }
+
+  // ---------------------------------------------------------------- cluster
+
+  /** GET /cluster/resources?type=vm */
+  async clusterResources(call?: CallOptions): Promise<ClusterVmResource[]> {
+    const data = await this.request<ClusterVmResource[]>('GET', '/cluster/resources', {}, { type: 'vm' }, call);
+    return Array.isArray(data) ? data : [];
+  }
+
+  /** GET /cluster/nextid?vmid=N: true when the VMID is unused right now (reserves nothing). */
+  async isVmidFree(vmid: number, call?: CallOptions): Promise<boolean> {
+    assertVmid(vmid);
+    try {
+      const data = await this.request<unknown>('GET', '/cluster/nextid', {}, { vmid }, call);
+      return String(data) === String(vmid);
+    } catch (e) {
+      if (e instanceof ProxmoxError && e.kind === 'http' && e.status === 400) return false;
+      throw e;
+    }
+  }
+
+  async listNodes(call?: CallOptions): Promise<NodeListEntry[]> {
+    const data = await this.request<NodeListEntry[]>('GET', '/nodes', {}, {}, call);
+    return Array.isArray(data) ? data : [];
+  }
+
+  async nodeStatus(node: string, call?: CallOptions): Promise<NodeStatus> {
+    assertNode(node);
+    return this.request<NodeStatus>('GET', '/nodes/{node}/status', { node }, {}, call);
+  }
+
+  // ---------------------------------------------------------------- guests
+
+  /** POST /nodes/{node}/qemu/{vmid}/clone → UPID (type qmclone, id = template VMID). */
+  async cloneVm(node: string, templateVmid: number, o: CloneVmOptions, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(templateVmid);
+    assertVmid(o.newid);
+    return this.task(
+      'POST',
+      '/nodes/{node}/qemu/{vmid}/clone',
+      { node, vmid: templateVmid },
+      { newid: o.newid, name: o.name, full: o.full, target: o.target, storage: o.storage, description: o.description, pool: o.pool },
+      call,
+    );
+  }
+
+  /** GET .../config (current values, including `digest`). */
+  async getVmConfig(node: string, vmid: number, call?: CallOptions): Promise<VmConfig> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.request<VmConfig>('GET', '/nodes/{node}/qemu/{vmid}/config', { node, vmid }, {}, call);
+  }
+
+  private configParams(params: Params): Params {
+    const out: Params = { ...params };
+    const keys = out.sshkeys;
+    if (typeof keys === 'string') out.sshkeys = encodeSshKeys(keys);
+    return out;
+  }
+
+  /**
+   * POST .../config (asynchronous). Returns the qmconfig UPID, or null when Proxmox finished
+   * inside `background_delay`. `sshkeys` is given in plain text; the client encodes it.
+   */
+  async setVmConfigAsync(node: string, vmid: number, params: Params, call?: CallOptions): Promise<string | null> {
+    assertNode(node);
+    assertVmid(vmid);
+    const path = '/nodes/{node}/qemu/{vmid}/config';
+    const data = await this.request('POST', path, { node, vmid }, this.configParams(params), call);
+    return this.expectUpidOrNull('POST', path, data);
+  }
+
+  /** PUT .../config (synchronous). `sshkeys` is given in plain text; the client encodes it. */
+  async setVmConfigSync(node: string, vmid: number, params: Params, call?: CallOptions): Promise<void> {
+    assertNode(node);
+    assertVmid(vmid);
+    await this.request('PUT', '/nodes/{node}/qemu/{vmid}/config', { node, vmid }, this.configParams(params), call);
+  }
+
+  /** PUT .../resize with an absolute size in GiB (idempotent). UPID since PVE 8.0, null before. */
+  async resizeDisk(node: string, vmid: number, disk: string, sizeGiB: number, call?: CallOptions): Promise<string | null> {
+    assertNode(node);
+    assertVmid(vmid);
+    if (!Number.isInteger(sizeGiB) || sizeGiB <= 0) throw new TypeError('sizeGiB must be a positive integer');
+    const path = '/nodes/{node}/qemu/{vmid}/resize';
+    const data = await this.request('PUT', path, { node, vmid }, { disk, size: `${sizeGiB}G` }, call);
+    return this.expectUpidOrNull('PUT', path, data);
+  }
+
+  async vmStatus(node: string, vmid: number, call?: CallOptions): Promise<VmStatus> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.request<VmStatus>('GET', '/nodes/{node}/qemu/{vmid}/status/current', { node, vmid }, {}, call);
+  }
+
+  async startVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/start', { node, vmid }, {}, call);
+  }
+
+  async stopVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/stop', { node, vmid }, {}, call);
+  }
+
+  async shutdownVm(node: string, vmid: number, o: ShutdownOptions = {}, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.task(
+      'POST',
+      '/nodes/{node}/qemu/{vmid}/status/shutdown',
+      { node, vmid },
+      { timeout: o.timeoutSeconds, forceStop: o.forceStop },
+      call,
+    );
+  }
+
+  async rebootVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/reboot', { node, vmid }, {}, call);
+  }
+
+  async migrateVm(node: string, vmid: number, o: MigrateOptions, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    assertNode(o.target);
+    return this.task(
+      'POST',
+      '/nodes/{node}/qemu/{vmid}/migrate',
+      { node, vmid },
+      { target: o.target, online: o.online, 'with-local-disks': o.withLocalDisks },
+      call,
+    );
+  }
+
+  /** DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1 → qmdestroy UPID. */
+  async destroyVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertVmid(vmid);
+    return this.task('DELETE', '/nodes/{node}/qemu/{vmid}', { node, vmid }, { purge: 1, 'destroy-unreferenced-disks': 1 }, call);
+  }
+
+  /** POST .../agent/ping; throws when the guest agent does not answer. */
+  async agentPing(node: string, vmid: number, call?: CallOptions): Promise<void> {
+    assertNode(node);
+    assertVmid(vmid);
+    await this.request('POST', '/nodes/{node}/qemu/{vmid}/agent/ping', { node, vmid }, {}, call);
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  /** GET /nodes/{node-in-the-UPID}/tasks/{upid}/status */
+  async taskStatus(upid: string, call?: CallOptions): Promise<TaskStatus> {
+    if (!isUpid(upid)) throw new TypeError('not a Proxmox task id');
+    const node = upid.split(':')[1] as string;
+    return this.request<TaskStatus>('GET', '/nodes/{node}/tasks/{upid}/status', { node, upid }, {}, call);
+  }
+
+  async listTasks(node: string, o: ListTasksOptions = {}, call?: CallOptions): Promise<TaskListEntry[]> {
+    assertNode(node);
+    const data = await this.request<TaskListEntry[]>(
+      'GET',
+      '/nodes/{node}/tasks',
+      { node },
+      { typefilter: o.typefilter, vmid: o.vmid, source: o.source, limit: o.limit },
+      call,
+    );
+    return Array.isArray(data) ? data : [];
+  }
+
+  /** Polls a task until it stops. "OK" and "WARNINGS: N" resolve; other exits throw ProxmoxTaskError. */
+  waitForTask(upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
+    return waitForTask(this, upid, opts);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './upid';
+export * from './client';
+export * from './tasks';
+export * from './cpu-baseline';
