@@ -1,0 +1,34 @@
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { ProxmoxConnection } from '../generated/prisma/client';
+import type { Logger } from '../logger';
+import { ProxmoxClient } from '../proxmox';
+import type { SecretBox } from '../security/secrets';
+
+/** What every activity may touch: the database, Proxmox, the secret box, settings and a logger. */
+export interface ActivityDeps {
+  db: Db;
+  proxmox: (connection: ProxmoxConnection) => ProxmoxClient;
+  secrets: SecretBox;
+  config: Config;
+  logger: Logger;
+}
+
+/** One client per cluster, built from the connection row (its token secret decrypted only here). */
+export function proxmoxClientFactory(secrets: SecretBox, timeoutMs = 15_000): ActivityDeps['proxmox'] {
+  const clients = new Map<string, { updatedFrom: string; client: ProxmoxClient }>();
+  return (connection) => {
+    const cached = clients.get(connection.id);
+    if (cached && cached.updatedFrom === connection.tokenSecretCipher) return cached.client;
+    const client = new ProxmoxClient({
+      baseUrl: connection.url,
+      tokenId: connection.tokenId,
+      tokenSecret: secrets.open(connection.tokenSecretCipher, connection.id),
+      caCert: connection.caCert ?? undefined,
+      insecureTls: connection.insecureTls,
+      timeoutMs,
+    });
+    clients.set(connection.id, { updatedFrom: connection.tokenSecretCipher, client });
+    return client;
+  };
+}

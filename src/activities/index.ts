@@ -1,0 +1,36 @@
+import { CpuBaselineCache } from '../proxmox';
+import { createBootActivity } from './boot';
+import { createCloneActivity } from './clone';
+import { createCloudInitActivity } from './cloud-init';
+import { createConfigureActivity } from './configure';
+import type { ActivityDeps } from './deps';
+import { createFinalizeActivity } from './finalize';
+import { createNetworkActivity } from './network';
+import {
+  createFailInstanceActivity,
+  createParkInstanceActivity,
+  createRecordOperatorNoteActivity,
+  createRemoveGuestActivity,
+} from './rollback';
+import { createVerifyActivity } from './verify';
+
+/** Every activity, built from its dependencies so tests can hand in real or fake ones. */
+export function createActivities(deps: ActivityDeps) {
+  const cpuBaselines = new CpuBaselineCache();
+  return {
+    cloneGuest: createCloneActivity(deps),
+    configureGuest: createConfigureActivity(deps, cpuBaselines),
+    applyCloudInit: createCloudInitActivity(deps),
+    attachNetwork: createNetworkActivity(deps),
+    bootGuest: createBootActivity(deps),
+    verifyGuest: createVerifyActivity(deps),
+    finalizeInstance: createFinalizeActivity(deps),
+    removeGuest: createRemoveGuestActivity(deps),
+    failInstance: createFailInstanceActivity(deps),
+    parkInstance: createParkInstanceActivity(deps),
+    recordOperatorNote: createRecordOperatorNoteActivity(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps } from './deps';

@@ -1,0 +1,44 @@
+import { loadInstance, placement, type InstanceRef } from './context';
+import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
+import { parseNetLine } from './guest-config';
+import { runProviderStep } from './provider-step';
+import { say } from './steps';
+
+/**
+ * network: the primary NIC on the location's bridge (and VLAN), then its MAC read back.
+ * Converges on retry: the NIC is written only when its bridge or VLAN differ, keeping the MAC it has.
+ */
+export function createNetworkActivity(deps: ActivityDeps) {
+  return async function attachNetwork({ instanceId, taskId }: InstanceRef): Promise<void> {
+    const instance = await loadInstance(deps.db, instanceId);
+    const { node, vmid } = placement(instance);
+    const primary = instance.addresses.find((a) => a.family === 4);
+    if (!primary) throw fail(FailureType.InconsistentState, `instance ${instanceId} has no IPv4 address`);
+    const client = deps.proxmox(instance.connection);
+    const { bridge, vlan } = primary.pool;
+    await say(deps, taskId, 'network', 'attaching the network', 'processing', 'Connecting the server to the network.');
+    const isWanted = (line: string | number | undefined) => {
+      const nic = parseNetLine(line);
+      return nic.model === 'virtio' && nic.bridge === bridge && (nic.tag ?? null) === (vlan === null ? null : String(vlan));
+    };
+    await runProviderStep(deps, client, {
+      instanceId,
+      taskId,
+      stage: 'network',
+      kind: 'net0',
+      node,
+      vmid,
+      isDone: async () => isWanted((await client.getVmConfig(node, vmid)).net0),
+      issue: async () => {
+        const mac = parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
+        const line = [mac ? `virtio=${mac}` : 'virtio', `bridge=${bridge}`, ...(vlan === null ? [] : [`tag=${vlan}`])].join(',');
+        return client.setVmConfigAsync(node, vmid, { net0: line });
+      },
+    });
+    const mac = parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
+    if (!mac) throw fail(FailureType.InconsistentState, `guest ${vmid} has no MAC address on net0`);
+    await deps.db.instance.update({ where: { id: instanceId }, data: { macAddress: mac } });
+    await say(deps, taskId, 'network', 'attaching the network', 'success', 'The network interface is attached.');
+  };
+}

@@ -1,0 +1,72 @@
+import { findOperation, recordIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
+import { cancellationSignal, heartbeat } from './context';
+import type { ActivityDeps } from './deps';
+import { fromProxmoxError } from './failures';
+
+export interface ProviderStep extends OperationKey {
+  /** Provider truth: is the effect already there? Checked before any call. */
+  isDone?: () => Promise<boolean>;
+  /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
+  issue: () => Promise<string | null>;
+  /** A task error that means the work is already done (e.g. "already running"). */
+  acceptsTaskError?: (exitStatus: string) => boolean;
+}
+
+export interface StepResult {
+  warnings: number;
+  skipped: boolean;
+}
+
+/**
+ * Runs one Proxmox operation so that a retry never issues it twice:
+ * the intent is recorded before the call, the UPID right after (and heartbeated), and a
+ * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
+ * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
+ */
+export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
+  const recorded = await findOperation(deps.db, step.taskId, step.kind);
+  if (recorded?.status === 'succeeded') return { warnings: 0, skipped: true };
+  if (recorded?.upid && recorded.status === 'running') {
+    return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step), skipped: false };
+  }
+  if (step.isDone && (await step.isDone())) {
+    if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
+    return { warnings: 0, skipped: true };
+  }
+  const operationId = await recordIntent(deps.db, step);
+  let upid: string | null;
+  try {
+    upid = await step.issue();
+  } catch (error) {
+    // A definitive rejection is recorded; an unknown outcome stays `issuing` for the retry to reconcile.
+    const failure = fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid });
+    if (failure !== error) await recordOutcome(deps.db, operationId, 'failed');
+    throw failure;
+  }
+  await recordUpid(deps.db, operationId, upid);
+  if (!upid) return { warnings: 0, skipped: false };
+  return { warnings: await waitFor(deps, client, operationId, upid, step), skipped: false };
+}
+
+async function waitFor(deps: ActivityDeps, client: ProxmoxClient, operationId: string, upid: string, step: ProviderStep): Promise<number> {
+  heartbeat({ upid });
+  try {
+    const result = await client.waitForTask(upid, {
+      signal: cancellationSignal(),
+      pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      onPoll: () => heartbeat({ upid }),
+    });
+    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus);
+    return result.warnings;
+  } catch (error) {
+    if (error instanceof ProxmoxTaskError) {
+      if (step.acceptsTaskError?.(error.exitstatus)) {
+        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus);
+        return 0;
+      }
+      await recordOutcome(deps.db, operationId, 'failed', error.exitstatus);
+    }
+    throw fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid, upid });
+  }
+}

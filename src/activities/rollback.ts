@@ -1,0 +1,141 @@
+import { releaseReservations } from '../db/reservations';
+import { finishTask, recordStep } from '../db/tasks';
+import { guestName } from '../domain/provisioning';
+import type { Prisma } from '../generated/prisma/client';
+import { loadInstance, type InstanceRef } from './context';
+import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
+import { runProviderStep } from './provider-step';
+import { say } from './steps';
+
+export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
+
+export interface RemoveGuestInput extends InstanceRef {
+  /** Names the provider operations of this removal, unique within the task. */
+  purpose: 'rollback' | 'delete';
+}
+
+/**
+ * Removes our guest and proves it: stop, destroy with purge, then the VMID must be gone from
+ * /cluster/resources. A guest that is not provably ours (our VMID and our name) is never touched.
+ * Converges on retry: each call is a recorded provider step, and a guest already gone counts as removed.
+ */
+export function createRemoveGuestActivity(deps: ActivityDeps) {
+  return async function removeGuest({ instanceId, taskId, purpose }: RemoveGuestInput): Promise<RemovalOutcome> {
+    const instance = await loadInstance(deps.db, instanceId);
+    if (instance.vmid === null) return 'absent';
+    const vmid = instance.vmid;
+    const client = deps.proxmox(instance.connection);
+    const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
+
+    const guest = await findGuest();
+    if (!guest) return 'absent';
+    if (guest.name !== guestName(instanceId)) return 'not_ours';
+    const where = guest.node;
+    await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
+    if (guest.lock) {
+      const running = await client.listTasks(where, { vmid, source: 'active' });
+      if (guest.lock === 'clone' && running.length === 0) {
+        throw fail(FailureType.GuestLocked, `guest ${vmid} on ${where} keeps a stale 'clone' lock; run 'qm unlock ${vmid}' on ${where}`, { vmid, node: where, lock: guest.lock });
+      }
+      for (const task of running) await client.waitForTask(task.upid);
+    }
+    const step = { instanceId, taskId, stage: purpose, node: where, vmid };
+    await runProviderStep(deps, client, {
+      ...step,
+      kind: `${purpose}-stop`,
+      isDone: async () => {
+        const now = await findGuest();
+        return !now || now.status === 'stopped';
+      },
+      issue: () => client.stopVm(where, vmid),
+    });
+    const destroyed = await runProviderStep(deps, client, {
+      ...step,
+      kind: `${purpose}-destroy`,
+      isDone: async () => !(await findGuest()),
+      issue: () => client.destroyVm(where, vmid),
+    });
+    if (destroyed.warnings > 0) {
+      // Proxmox only warns when a disk could not be removed: look for leftovers on the storage.
+      const leftovers = await client.listStorageContent(where, instance.connection.storage, vmid);
+      if (leftovers.length > 0) {
+        throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${instance.connection.storage}`, {
+          vmid,
+          node: where,
+          volumes: leftovers.map((v) => v.volid),
+        });
+      }
+    }
+    if (await findGuest()) throw new Error(`guest ${vmid} is still listed by the cluster after its destroy task`);
+    await say(deps, taskId, purpose, 'removing the server', 'success', 'The server was removed from the hypervisor.');
+    return 'removed';
+  };
+}
+
+export interface FailInstanceInput extends InstanceRef {
+  failure: { code: string; message: string };
+  /** Operator-only detail: the provider's words, the stage, the UPID. */
+  cause: Record<string, unknown>;
+  /** Keep the VMID held: a guest that is not ours sits on it. */
+  keepVmid: boolean;
+}
+
+/**
+ * Ends a failed provision: releases VMID, addresses, capacity and quota, keeps the volume as an
+ * errored record, deletes the credential, and fails instance and task with the same code.
+ * Converges on retry: one transaction of conditional updates.
+ */
+export function createFailInstanceActivity(deps: ActivityDeps) {
+  return async function failInstance({ instanceId, taskId, failure, cause, keepVmid }: FailInstanceInput): Promise<void> {
+    await deps.db.$transaction(async (tx) => {
+      await releaseReservations(tx, instanceId, { keepVmid });
+      await tx.volume.updateMany({ where: { instanceId, status: { in: ['pending', 'ready'] } }, data: { status: 'errored' } });
+      await tx.credential.deleteMany({ where: { instanceId } });
+      await tx.instance.update({
+        where: { id: instanceId },
+        data: { status: 'failed', failureCode: failure.code, failureMessage: failure.message, failureCause: cause as Prisma.InputJsonValue },
+      });
+      await recordStep(tx, { taskId, step: 'rollback > done', status: 'error', message: failure.message });
+      await finishTask(tx, taskId, { status: 'failed', errorCode: failure.code, errorMessage: failure.message });
+      await tx.auditEvent.create({ data: { instanceId, action: 'instance.failed', details: { code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
+    });
+  };
+}
+
+export interface ParkInput extends InstanceRef {
+  reason: string;
+  /** Counts the parks of this task, so each one is its own line in the step thread. */
+  attempt: number;
+  cause: Record<string, unknown>;
+}
+
+/**
+ * Parks an instance whose guest could not be proven gone: every reservation is kept and the
+ * instance shows `rollback_failed` until an operator signals.
+ * Converges on retry: plain updates to the same values.
+ */
+export function createParkInstanceActivity(deps: ActivityDeps) {
+  return async function parkInstance({ instanceId, taskId, reason, attempt, cause }: ParkInput): Promise<void> {
+    await deps.db.$transaction(async (tx) => {
+      await tx.instance.update({
+        where: { id: instanceId },
+        data: {
+          status: 'rollback_failed',
+          failureCode: 'ROLLBACK_FAILED',
+          failureMessage: 'The server could not be created; an operator is finishing its cleanup.',
+          failureCause: { ...cause, parkedReason: reason } as Prisma.InputJsonValue,
+        },
+      });
+      await recordStep(tx, { taskId, step: `rollback > waiting for an operator (${attempt})`, status: 'error', message: 'Cleanup could not be confirmed; an operator has been asked to finish it.' });
+      await tx.auditEvent.create({ data: { instanceId, action: 'instance.rollback_parked', details: { reason, ...cause } as Prisma.InputJsonValue } });
+    });
+  };
+}
+
+/** Records an operator's decision on a parked instance. Converges on retry: an audit row per call is harmless. */
+export function createRecordOperatorNoteActivity(deps: ActivityDeps) {
+  return async function recordOperatorNote({ instanceId, action, note }: { instanceId: string; action: string; note: string }): Promise<void> {
+    await deps.db.auditEvent.create({ data: { instanceId, action, details: { note } } });
+  };
+}

@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Db, Tx } from '../db/client';
+import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
+import { finishTask, recordStep } from '../db/tasks';
+import { decideLogin } from '../domain/credentials-policy';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { Prisma } from '../generated/prisma/client';
+import { InstanceIdKey, InstanceStatusKey, provisionWorkflowId, TenantIdKey } from '../workflows/definitions';
+import type { ApiDeps } from './app';
+import type { Principal } from './auth';
+import type { CreateInstanceBody } from './schemas/instances';
+import { instanceInclude, type InstanceRow } from './views';
+
+export interface CreateResult {
+  instance: InstanceRow;
+  taskId: string;
+  replay: boolean;
+}
+
+function canonicalHash(value: unknown): string {
+  const canonical = JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+async function loadInstanceRow(db: Db, id: string): Promise<InstanceRow> {
+  return db.instance.findUniqueOrThrow({ where: { id }, include: instanceInclude });
+}
+
+/** An earlier request with the same key: the same body replays it, another body conflicts. */
+async function replayOf(db: Db, userId: string, key: string, requestHash: string): Promise<CreateResult | null> {
+  const earlier = await db.idempotencyKey.findUnique({ where: { userId_key: { userId, key } } });
+  if (!earlier?.instanceId) return null;
+  if (earlier.requestHash !== requestHash) {
+    throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different request.', { instanceId: earlier.instanceId });
+  }
+  const instance = await loadInstanceRow(db, earlier.instanceId);
+  const task = await db.task.findFirstOrThrow({ where: { instanceId: instance.id, type: 'INSTANCE_CREATE' } });
+  return { instance, taskId: task.id, replay: true };
+}
+
+/** Sliding-window limits per user, counted in PostgreSQL under a lock on the user's row. */
+async function enforceRateLimit(tx: Tx, deps: ApiDeps, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+  const now = Date.now();
+  const windows = [
+    { seconds: 60, limit: deps.config.RATE_LIMIT_CREATE_PER_MINUTE },
+    { seconds: 3600, limit: deps.config.RATE_LIMIT_CREATE_PER_HOUR },
+  ];
+  for (const { seconds, limit } of windows) {
+    const since = new Date(now - seconds * 1000);
+    const recent = await tx.rateLimitEvent.findMany({
+      where: { userId, action: 'instance.create', at: { gt: since } },
+      orderBy: { at: 'asc' },
+      select: { at: true },
+    });
+    if (recent.length >= limit) {
+      const oldest = recent[recent.length - limit]?.at.getTime() ?? now;
+      const retryAfterSeconds = Math.max(1, Math.ceil((oldest + seconds * 1000 - now) / 1000));
+      throw new AppError('RATE_LIMITED', `At most ${limit} servers may be created per ${seconds === 60 ? 'minute' : 'hour'}.`, { retryAfterSeconds });
+    }
+  }
+  await tx.rateLimitEvent.create({ data: { userId, action: 'instance.create' } });
+}
+
+/**
+ * Validates a create request and commits every reservation in one transaction (no provider
+ * call inside), then starts the provisioning workflow.
+ */
+export async function createInstance(deps: ApiDeps, who: Principal, body: CreateInstanceBody, idempotencyKey?: string): Promise<CreateResult> {
+  const { db } = deps;
+  const tenantId = who.tenantId;
+  if (!tenantId) throw new AppError('FORBIDDEN', 'Only customers create servers.');
+  const requestHash = canonicalHash(body);
+  if (idempotencyKey) {
+    const replay = await replayOf(db, who.userId, idempotencyKey, requestHash);
+    if (replay) return replay;
+  }
+
+  const [plan, location, image, tenant] = await Promise.all([
+    db.plan.findUnique({ where: { id: body.planId } }),
+    db.location.findUnique({ where: { id: body.locationId }, include: { ipPools: true, connection: true } }),
+    db.image.findUnique({ where: { id: body.imageId }, include: { templates: true } }),
+    db.tenant.findUniqueOrThrow({ where: { id: tenantId } }),
+  ]);
+  const missing: Record<string, string> = {};
+  if (!plan) missing.planId = 'no such plan';
+  if (!location) missing.locationId = 'no such location';
+  if (!image) missing.imageId = 'no such image';
+  if (!plan || !location || !image) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: missing });
+
+  const login = decideLogin(
+    { username: body.username, sshKeys: body.sshKeys ?? [], credentialType: body.credentialType },
+    image,
+    plan.defaultUsername,
+    deps.config.DEFAULT_USERNAME,
+  );
+  const connection = location.connection;
+  const templates = image.templates.filter((t) => t.connectionId === connection.id);
+  if (templates.length === 0) {
+    throw new AppError('UNSUPPORTED', 'This image is not available in this location.', { fields: { imageId: 'not offered here' } });
+  }
+  const sizing = { vcpus: plan.vcpus, memoryMiB: plan.memoryMiB, diskGiB: plan.diskGiB };
+  const pool4 = location.ipPools.find((p) => p.family === 4);
+  const pool6 = location.ipPools.find((p) => p.family === 6);
+
+  let created: { instanceId: string; taskId: string };
+  try {
+    created = await db.$transaction(
+      async (tx) => {
+        const instanceId = newId('inst');
+        const taskId = newId('task');
+        if (idempotencyKey) {
+          await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
+        }
+        await enforceRateLimit(tx, deps, who.userId);
+        await assertQuota(tx, tenant, sizing, true);
+        await tx.instance.create({
+          data: {
+            id: instanceId,
+            tenantId,
+            userId: who.userId,
+            hostname: body.hostname,
+            status: 'pending',
+            desiredState: 'running',
+            planId: plan.id,
+            locationId: location.id,
+            imageId: image.id,
+            connectionId: connection.id,
+            username: login.username,
+            sshKeys: login.sshKeys,
+            userData: body.userData ?? null,
+            credentialType: login.credentialType,
+            chargedVcpus: sizing.vcpus,
+            chargedMemoryMiB: sizing.memoryMiB,
+            chargedDiskGiB: sizing.diskGiB,
+          },
+        });
+        const { node } = await scheduleAndReserve(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing, instanceId });
+        const vmid = await reserveVmid(tx, connection, instanceId);
+        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId) : null;
+        if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
+        // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
+        if (pool6) await reserveAddress(tx, pool6, instanceId);
+        const template = templates.find((t) => t.node === node);
+        await tx.instance.update({ where: { id: instanceId }, data: { status: 'scheduling', node, vmid, templateVmid: template?.templateVmid ?? null } });
+        await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
+        await tx.task.create({
+          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId) },
+        });
+        await recordStep(tx, { taskId, step: 'schedule > reserving resources', status: 'success', message: 'Capacity, addresses and an ID were reserved.', progress: 5 });
+        if (idempotencyKey) {
+          await tx.idempotencyKey.update({ where: { userId_key: { userId: who.userId, key: idempotencyKey } }, data: { instanceId } });
+        }
+        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId, instanceId, action: 'instance.create' } });
+        return { instanceId, taskId };
+      },
+      { maxWait: 20_000, timeout: 30_000 },
+    );
+  } catch (error) {
+    if (idempotencyKey && isUniqueViolation(error)) {
+      const replay = await replayOf(db, who.userId, idempotencyKey, requestHash);
+      if (replay) return replay;
+    }
+    throw error;
+  }
+
+  await startProvisioning(deps, tenantId, created);
+  return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
+}
+
+/**
+ * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
+ * tries the reservations are released, so nothing is stranded.
+ */
+async function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
+  const workflowId = provisionWorkflowId(created.instanceId);
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await deps.temporal.workflow.start('ProvisionInstance', {
+        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        workflowId,
+        args: [{ ...created, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
+        typedSearchAttributes: [
+          { key: InstanceIdKey, value: created.instanceId },
+          { key: TenantIdKey, value: tenantId },
+          { key: InstanceStatusKey, value: 'scheduling' },
+        ],
+      });
+      return;
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+    }
+  }
+  deps.logger.error({ err: lastError, instanceId: created.instanceId }, 'could not start the provisioning workflow; releasing reservations');
+  const message = 'The provisioning service is unavailable; nothing was kept. Please try again.';
+  await deps.db.$transaction(async (tx) => {
+    await releaseReservations(tx, created.instanceId);
+    await tx.volume.updateMany({ where: { instanceId: created.instanceId }, data: { status: 'errored' } });
+    await tx.instance.update({ where: { id: created.instanceId }, data: { status: 'failed', failureCode: 'PROVIDER_UNAVAILABLE', failureMessage: message } });
+    await finishTask(tx, created.taskId, { status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', errorMessage: message });
+  });
+  throw new AppError('PROVIDER_UNAVAILABLE', message);
+}

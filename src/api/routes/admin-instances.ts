@@ -1,0 +1,87 @@
+import { Router } from 'express';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { AppError } from '../../domain/errors';
+import { progressQuery, resolveRollbackSignal, retryRollbackSignal } from '../../workflows/definitions';
+import type { ApiDeps } from '../app';
+import { principal } from '../auth';
+import { parseBody, pathParam, send } from '../http';
+import { registerRoute } from '../openapi';
+import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
+import { toAdminInstanceView } from '../views';
+import { findInstance } from './instances';
+
+const tags = ['admin: instances'];
+registerRoute({ method: 'get', path: '/v1/admin/instances/:id', summary: 'Get a server with its provider coordinates', tags, admin: true, response: adminInstanceView, errors: ['NOT_FOUND'] });
+registerRoute({
+  method: 'post',
+  path: '/v1/admin/instances/:id/rollback/retry',
+  summary: 'Signal retryRollback: try removing the guest again',
+  tags,
+  admin: true,
+  response: adminInstanceView,
+  status: 202,
+  errors: ['NOT_FOUND', 'INVALID_STATE'],
+});
+registerRoute({
+  method: 'post',
+  path: '/v1/admin/instances/:id/rollback/resolve',
+  summary: 'Signal resolveRollback: the guest was removed by hand; release everything',
+  tags,
+  admin: true,
+  request: { body: rollbackResolveBody },
+  response: adminInstanceView,
+  status: 202,
+  errors: ['NOT_FOUND', 'INVALID_STATE'],
+});
+
+export function adminInstancesRouter(deps: ApiDeps): Router {
+  const router = Router();
+
+  const adminView = async (id: string) => {
+    const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
+    const operations = await deps.db.providerOperation.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
+    const task = row.tasks[0];
+    return toAdminInstanceView(row, operations, task?.workflowId ?? '');
+  };
+
+  router.get('/instances/:id', async (req, res) => {
+    send(res, await adminView(pathParam(req, 'id')));
+  });
+
+  /** Signals the workflow that parked the instance; only a parked instance accepts it. */
+  const signalParked = async (id: string, deliver: (handle: ReturnType<ApiDeps['temporal']['workflow']['getHandle']>) => Promise<void>) => {
+    const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
+    const task = row.tasks[0];
+    if (row.status !== 'rollback_failed' || !task) {
+      throw new AppError('INVALID_STATE', 'Only a server in rollback_failed waits for an operator.', { status: row.status });
+    }
+    const handle = deps.temporal.workflow.getHandle(task.workflowId);
+    try {
+      const progress = await handle.query(progressQuery);
+      if (progress.rollback.state !== 'parked') {
+        throw new AppError('INVALID_STATE', 'The rollback is already running again.', { rollback: progress.rollback.state });
+      }
+      await deliver(handle);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new AppError('INVALID_STATE', 'No workflow is waiting for this server.');
+      throw error;
+    }
+  };
+
+  router.post('/instances/:id/rollback/retry', async (req, res) => {
+    const id = pathParam(req, 'id');
+    await signalParked(id, (handle) => handle.signal(retryRollbackSignal));
+    await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.retry_requested' } });
+    send(res, await adminView(id), {}, 202);
+  });
+
+  router.post('/instances/:id/rollback/resolve', async (req, res) => {
+    const id = pathParam(req, 'id');
+    const { note } = parseBody(rollbackResolveBody, req);
+    await signalParked(id, (handle) => handle.signal(resolveRollbackSignal, { note }));
+    await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.resolve_requested', details: { note } } });
+    send(res, await adminView(id), {}, 202);
+  });
+
+  return router;
+}

@@ -1,0 +1,97 @@
+import { Router } from 'express';
+import type { Db } from '../../db/client';
+import { AppError, notFound } from '../../domain/errors';
+import type { ApiDeps } from '../app';
+import { principal, requireCustomer, type Principal } from '../auth';
+import { createInstance } from '../create-instance';
+import { parse, parseBody, parseQuery, pathParam, send } from '../http';
+import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
+import { createInstanceBody, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
+import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
+import { streamTaskEvents } from './events';
+import { revealCredential } from '../reveal';
+
+const tags = ['instances'];
+registerRoute({
+  method: 'post',
+  path: '/v1/instances',
+  summary: 'Create a server',
+  description: 'Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server.',
+  tags,
+  request: { body: createInstanceBody },
+  response: instanceView,
+  status: 202,
+  errors: ['CONFLICT', 'QUOTA_EXCEEDED', 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'RATE_LIMITED', 'CAPACITY_UNAVAILABLE', 'PROVIDER_UNAVAILABLE', 'FORBIDDEN'],
+});
+registerRoute({ method: 'get', path: '/v1/instances', summary: 'List servers, newest first', tags, request: { query: listInstancesQuery }, response: instanceView, list: true });
+registerRoute({ method: 'get', path: '/v1/instances/:id', summary: 'Get a server', tags, response: instanceView, errors: ['NOT_FOUND'] });
+registerRoute({
+  method: 'get',
+  path: '/v1/instances/:id/events',
+  summary: "Stream the current task's steps (server-sent events)",
+  tags,
+  contentType: 'text/event-stream',
+  errors: ['NOT_FOUND'],
+});
+registerRoute({
+  method: 'post',
+  path: '/v1/instances/:id/credentials/reveal',
+  summary: 'Reveal the login credential, once',
+  tags,
+  response: revealView,
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'CREDENTIAL_ALREADY_REVEALED', 'CREDENTIAL_EXPIRED', 'FORBIDDEN'],
+});
+
+/** Another tenant's server is NOT_FOUND, never FORBIDDEN. */
+export function tenantScope(who: Principal): { tenantId?: string } {
+  return who.role === 'admin' ? {} : { tenantId: who.tenantId ?? '-' };
+}
+
+export async function findInstance(db: Db, who: Principal, id: string): Promise<InstanceRow> {
+  const row = await db.instance.findFirst({ where: { id, ...tenantScope(who) }, include: instanceInclude });
+  if (!row) throw notFound('server');
+  return row;
+}
+
+export function instancesRouter(deps: ApiDeps): Router {
+  const router = Router();
+
+  router.post('/instances', requireCustomer, async (req, res) => {
+    const key = req.header('idempotency-key');
+    const idempotencyKey = key === undefined ? undefined : parse(idempotencyKeyHeader, key, 'Idempotency-Key header');
+    const body = parseBody(createInstanceBody, req);
+    const result = await createInstance(deps, principal(req), body, idempotencyKey);
+    const meta = result.replay ? { taskId: result.taskId, idempotent_replay: true } : { taskId: result.taskId };
+    send(res, toInstanceView(result.instance), meta, result.replay ? 200 : 202);
+  });
+
+  router.get('/instances', async (req, res) => {
+    const query = parseQuery(listInstancesQuery, req);
+    const rows = await deps.db.instance.findMany({
+      where: { ...tenantScope(principal(req)), ...(query.state ? { status: query.state } : {}), ...afterCursor(query.cursor) },
+      orderBy: newestFirst(),
+      take: query.limit + 1,
+      include: instanceInclude,
+    });
+    const { items, meta } = pageOf(rows, query.limit);
+    send(res, items.map(toInstanceView), meta);
+  });
+
+  router.get('/instances/:id', async (req, res) => {
+    send(res, toInstanceView(await findInstance(deps.db, principal(req), pathParam(req, 'id'))));
+  });
+
+  router.get('/instances/:id/events', async (req, res) => {
+    const instance = await findInstance(deps.db, principal(req), pathParam(req, 'id'));
+    const task = instance.tasks[0];
+    if (!task) throw new AppError('NOT_FOUND', 'This server has no task to follow.');
+    await streamTaskEvents(deps.db, task.id, req, res);
+  });
+
+  router.post('/instances/:id/credentials/reveal', requireCustomer, async (req, res) => {
+    const instance = await findInstance(deps.db, principal(req), pathParam(req, 'id'));
+    send(res, await revealCredential(deps, instance));
+  });
+
+  return router;
+}

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client';
+import type { adminInstanceView, instanceView, taskView } from './schemas/instances';
+
+/** What every instance read loads: enough for both views, in one query. */
+export const instanceInclude = {
+  plan: true,
+  location: true,
+  image: true,
+  connection: true,
+  addresses: true,
+  tasks: { orderBy: { createdAt: 'desc' }, take: 1, include: { steps: { orderBy: { id: 'asc' } } } },
+} satisfies Prisma.InstanceInclude;
+
+export type InstanceRow = Prisma.InstanceGetPayload<{ include: typeof instanceInclude }>;
+type TaskRow = Prisma.TaskGetPayload<{ include: { steps: true } }>;
+
+export function toTaskView(task: TaskRow): z.infer<typeof taskView> {
+  return {
+    id: task.id,
+    type: task.type,
+    status: task.status,
+    progress: task.progress,
+    currentStep: task.currentStep,
+    steps: task.steps.map((s) => ({ step: s.step, status: s.status, message: s.message, at: s.at.toISOString() })),
+    error: task.errorCode ? { code: task.errorCode, message: task.errorMessage ?? '' } : null,
+  };
+}
+
+/** The customer's view: no VMID, node, UPID, template or storage. */
+export function toInstanceView(row: InstanceRow): z.infer<typeof instanceView> {
+  const address = (family: number) => row.addresses.find((a) => a.family === family)?.address ?? null;
+  const task = row.tasks[0];
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    status: row.status,
+    desiredState: row.desiredState,
+    plan: { id: row.plan.id, name: row.plan.name },
+    location: { id: row.location.id, name: row.location.name },
+    image: { id: row.image.id, name: row.image.name },
+    ipv4: address(4),
+    ipv6: address(6),
+    username: row.username,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    task: task ? toTaskView(task) : null,
+    failure: row.failureCode ? { code: row.failureCode, message: row.failureMessage ?? '' } : null,
+  };
+}
+
+/** The admin's view: everything, provider coordinates included. */
+export function toAdminInstanceView(
+  row: InstanceRow,
+  operations: { stage: string; kind: string; node: string; upid: string | null; status: string; exitStatus: string | null }[],
+  workflowId: string,
+): z.infer<typeof adminInstanceView> {
+  return {
+    ...toInstanceView(row),
+    tenantId: row.tenantId,
+    provider: {
+      connectionId: row.connectionId,
+      node: row.node,
+      vmid: row.vmid,
+      templateVmid: row.templateVmid,
+      storage: row.connection.storage,
+      macAddress: row.macAddress,
+      workflowId,
+      operations: operations.map(({ stage, kind, node, upid, status, exitStatus }) => ({ stage, kind, node, upid, status, exitStatus })),
+    },
+    failureCause: row.failureCause ?? null,
+  };
+}

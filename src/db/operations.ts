@@ -1,0 +1,36 @@
+import { newId } from '../domain/ids';
+import type { OperationStatus } from '../generated/prisma/enums';
+import type { Db } from './client';
+
+export interface OperationKey {
+  instanceId: string;
+  taskId: string;
+  stage: string;
+  /** What was asked of Proxmox, unique within a task: `clone`, `config`, `resize`, `start`, ... */
+  kind: string;
+  node: string;
+  vmid: number;
+}
+
+/** The recorded Proxmox task of one step of one task, if any. */
+export function findOperation(db: Db, taskId: string, kind: string) {
+  return db.providerOperation.findUnique({ where: { taskId_kind: { taskId, kind } } });
+}
+
+/** Writes the intent before the call: after a crash, an `issuing` row without a UPID means "outcome unknown". */
+export async function recordIntent(db: Db, key: OperationKey): Promise<string> {
+  const row = await db.providerOperation.upsert({
+    where: { taskId_kind: { taskId: key.taskId, kind: key.kind } },
+    create: { id: newId('op'), ...key, status: 'issuing' },
+    update: { status: 'issuing', upid: null, exitStatus: null, node: key.node },
+  });
+  return row.id;
+}
+
+export async function recordUpid(db: Db, operationId: string, upid: string | null): Promise<void> {
+  await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: upid ? 'running' : 'succeeded' } });
+}
+
+export async function recordOutcome(db: Db, operationId: string, status: OperationStatus, exitStatus?: string): Promise<void> {
+  await db.providerOperation.update({ where: { id: operationId }, data: { status, exitStatus: exitStatus ?? null } });
+}

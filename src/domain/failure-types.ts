@@ -1,0 +1,29 @@
+/**
+ * Failure types shared by activities (which throw them) and workflows (which decide on them).
+ * Each maps to a customer-safe code; the provider's own words travel separately, for operators.
+ */
+export const FailureType = {
+  /** Proxmox refused the request for good (a rule, a missing template, a bad parameter). */
+  ProviderRejected: 'PROVIDER_REJECTED',
+  /** A Proxmox task ended in error. */
+  ProviderTaskFailed: 'PROVIDER_TASK_FAILED',
+  /** A guest we did not create sits on our reserved VMID. */
+  GuestConflict: 'GUEST_CONFLICT',
+  /** The guest is locked and an API token cannot unlock it (`qm unlock` needed), or left disks behind. */
+  GuestLocked: 'GUEST_LOCKED',
+  /** The guest disappeared from the cluster under us. */
+  GuestLost: 'GUEST_LOST',
+  /** The guest never reached the state it should (retried until the stage's budget runs out). */
+  GuestNotRunning: 'GUEST_NOT_RUNNING',
+  /** Our own records are not what the step needs (a bug or a manual change). */
+  InconsistentState: 'INCONSISTENT_STATE',
+} as const;
+
+export const NON_RETRYABLE_TYPES: string[] = [
+  FailureType.ProviderRejected,
+  FailureType.ProviderTaskFailed,
+  FailureType.GuestConflict,
+  FailureType.GuestLocked,
+  FailureType.GuestLost,
+  FailureType.InconsistentState,
+];

@@ -1,0 +1,80 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/** Address arithmetic for pools: an address is the network plus an ordinal. */
+
+export interface Cidr {
+  family: 4 | 6;
+  network: bigint;
+  prefix: number;
+}
+
+const BITS = { 4: 32, 6: 128 } as const;
+
+function ipv4ToBigInt(address: string): bigint {
+  return address.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
+}
+
+function ipv6ToBigInt(address: string): bigint {
+  const [head = '', tail = ''] = address.split('::');
+  const headParts = head ? head.split(':') : [];
+  const tailParts = address.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const missing = 8 - headParts.length - tailParts.length;
+  const parts = [...headParts, ...Array<string>(address.includes('::') ? missing : 0).fill('0'), ...tailParts];
+  return parts.reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part, 16)), 0n);
+}
+
+export function addressToBigInt(address: string): bigint {
+  if (isIPv4(address)) return ipv4ToBigInt(address);
+  if (isIPv6(address)) return ipv6ToBigInt(address);
+  throw new Error(`not an IP address: ${address}`);
+}
+
+export function bigIntToAddress(value: bigint, family: 4 | 6): string {
+  if (family === 4) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join('.');
+  const groups = [...Array(8).keys()].map((i) => ((value >> BigInt(112 - i * 16)) & 0xffffn).toString(16));
+  // Compress the longest run of zero groups, as RFC 5952 asks.
+  let bestStart = -1;
+  let bestLength = 0;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === '0') j++;
+    if (j - i > bestLength && j - i > 1) [bestStart, bestLength] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  if (bestStart < 0) return groups.join(':');
+  return `${groups.slice(0, bestStart).join(':')}::${groups.slice(bestStart + bestLength).join(':')}`;
+}
+
+export function parseCidr(cidr: string): Cidr {
+  const [address = '', prefixText = ''] = cidr.split('/');
+  const family = isIPv4(address) ? 4 : isIPv6(address) ? 6 : undefined;
+  const prefix = Number(prefixText);
+  if (!family || !/^\d+$/.test(prefixText) || prefix > BITS[family]) throw new Error(`not a CIDR: ${cidr}`);
+  const hostBits = BigInt(BITS[family] - prefix);
+  const network = (addressToBigInt(address) >> hostBits) << hostBits;
+  return { family, network, prefix };
+}
+
+export function cidrContains(cidr: Cidr, address: string): boolean {
+  const hostBits = BigInt(BITS[cidr.family] - cidr.prefix);
+  return (addressToBigInt(address) >> hostBits) << hostBits === cidr.network;
+}
+
+/**
+ * Ordinals a pool may hand out: 1 .. last, skipping the network address (0) and, for IPv4, the
+ * broadcast address. Very large IPv6 pools are capped: nobody assigns 2^64 guests.
+ */
+export function lastUsableOrdinal(cidr: Cidr): bigint {
+  const size = 1n << BigInt(BITS[cidr.family] - cidr.prefix);
+  if (cidr.family === 4) return size <= 2n ? size - 1n : size - 2n;
+  const cap = 1n << 32n;
+  return size - 1n < cap ? size - 1n : cap;
+}
+
+export function addressAt(cidr: Cidr, ordinal: bigint): string {
+  return bigIntToAddress(cidr.network + ordinal, cidr.family);
+}
+
+export function ordinalOf(cidr: Cidr, address: string): bigint {
+  return addressToBigInt(address) - cidr.network;
+}

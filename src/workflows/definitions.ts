@@ -1,0 +1,23 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/** Where a workflow stands, for the Web UI, the CLI and the admin API. */
+export interface ProvisionProgress {
+  stage: string | null;
+  completedStages: string[];
+  status: string;
+  rollback: { state: 'none' | 'running' | 'parked' | 'done'; reason?: string; parkedTimes: number };
+}
+
+export const progressQuery = defineQuery<ProvisionProgress>('progress');
+/** Operator: try removing the guest again (parks again if it still fails). */
+export const retryRollbackSignal = defineSignal('retryRollback');
+/** Operator: the guest was removed by hand; release the reservations and fail the instance. */
+export const resolveRollbackSignal = defineSignal<[{ note: string }]>('resolveRollback');
+
+export const InstanceIdKey = defineSearchAttributeKey('InstanceId', SearchAttributeType.KEYWORD);
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const ProvisionStageKey = defineSearchAttributeKey('ProvisionStage', SearchAttributeType.KEYWORD);
+export const InstanceStatusKey = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);
+
+export const provisionWorkflowId = (instanceId: string) => `provision-${instanceId}`;

@@ -1,0 +1,45 @@
+import { ApplicationFailure, isCancellation, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
+
+/** What the customer is told, and what only operators see. */
+export interface DescribedFailure {
+  code: string;
+  message: string;
+  cause: Record<string, unknown>;
+}
+
+function chain(error: unknown): unknown[] {
+  const links: unknown[] = [];
+  for (let link: unknown = error; link && links.length < 10; link = (link as TemporalFailure).cause) links.push(link);
+  return links;
+}
+
+/** Maps a stage's failure to a customer-safe code and message; provider text stays in `cause`. */
+export function describeFailure(error: unknown, stage: string | null): DescribedFailure {
+  const links = chain(error);
+  const application = links.find((link): link is ApplicationFailure => link instanceof ApplicationFailure);
+  const cause: Record<string, unknown> = {
+    stage,
+    type: application?.type ?? (error as Error | undefined)?.name ?? 'unknown',
+    detail: application?.message ?? (error as Error | undefined)?.message ?? String(error),
+  };
+  if (isCancellation(error)) {
+    return { code: 'CANCELLED', message: 'The server was cancelled before it was ready; nothing was kept.', cause };
+  }
+  if (links.some((link) => link instanceof TimeoutFailure)) {
+    const transient = !application || !application.nonRetryable;
+    return transient && application
+      ? { code: 'PROVIDER_UNAVAILABLE', message: 'The hypervisor did not respond in time, so the server was rolled back. Please try again.', cause }
+      : { code: 'PROVISIONING_TIMEOUT', message: 'Creating the server took too long, so it was rolled back. Please try again.', cause };
+  }
+  return {
+    code: 'PROVISIONING_FAILED',
+    message: 'The server could not be created, so everything reserved for it was released. Please try again or contact support.',
+    cause,
+  };
+}
+
+/** A short operator-facing reason for a failed removal. */
+export function removalReason(error: unknown): string {
+  const application = chain(error).find((link): link is ApplicationFailure => link instanceof ApplicationFailure);
+  return application?.message ?? (error instanceof Error ? error.message : String(error));
+}

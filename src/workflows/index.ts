@@ -1,0 +1,2 @@
+// Everything the worker bundles as workflow code.
+export { ProvisionInstance } from './provision-instance';
