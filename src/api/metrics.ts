@@ -1,0 +1,72 @@
+import type { Request, RequestHandler } from 'express';
+import client from 'prom-client';
+
+/**
+ * Prometheus metrics. Everything lives in prom-client's default registry, which GET /metrics
+ * serves; add a metric with `counter(...)`/`histogram(...)` below or prom-client directly.
+ */
+export const metricsRegistry = client.register;
+
+const DEFAULT_METRICS_MARK = Symbol.for('pve-control-plane.default-metrics');
+const globalMarks = globalThis as unknown as Record<symbol, boolean>;
+if (!globalMarks[DEFAULT_METRICS_MARK]) {
+  globalMarks[DEFAULT_METRICS_MARK] = true;
+  client.collectDefaultMetrics({ register: metricsRegistry });
+}
+
+/** Returns the registered metric of that name, or registers it: safe when a module loads twice. */
+function existing<T>(name: string): T | undefined {
+  return metricsRegistry.getSingleMetric(name) as T | undefined;
+}
+
+export function counter<L extends string>(config: client.CounterConfiguration<L>): client.Counter<L> {
+  return existing<client.Counter<L>>(config.name) ?? new client.Counter<L>({ ...config, registers: [metricsRegistry] });
+}
+
+export function gauge<L extends string>(config: client.GaugeConfiguration<L>): client.Gauge<L> {
+  return existing<client.Gauge<L>>(config.name) ?? new client.Gauge<L>({ ...config, registers: [metricsRegistry] });
+}
+
+export function histogram<L extends string>(config: client.HistogramConfiguration<L>): client.Histogram<L> {
+  return existing<client.Histogram<L>>(config.name) ?? new client.Histogram<L>({ ...config, registers: [metricsRegistry] });
+}
+
+export const httpRequestDuration = histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+type RouteLike = { path?: unknown } | undefined;
+
+/**
+ * The route template that handled a request, e.g. `/v1/admin/tenants/:id`. Routers restore
+ * `req.baseUrl` when they hand a request on (to the error handler, say), so the mount path is
+ * captured at the moment the router assigns `req.route`.
+ */
+function trackRouteTemplate(req: Request): () => string {
+  let route: RouteLike;
+  let template: string | undefined;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: RouteLike) => {
+      route = value;
+      template = typeof value?.path === 'string' ? `${req.baseUrl}${value.path}` : undefined;
+    },
+  });
+  return () => template ?? 'unmatched';
+}
+
+/** Observes every request's duration, labelled by template (never the raw URL, which holds ids). */
+export const httpMetrics: RequestHandler = (req, res, next) => {
+  const started = process.hrtime.bigint();
+  const template = trackRouteTemplate(req);
+  res.once('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    httpRequestDuration.observe({ method: req.method, route: template(), status: String(res.statusCode) }, seconds);
+  });
+  next();
+};

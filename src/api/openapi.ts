@@ -1,0 +1,236 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors';
+import { version } from '../../package.json';
+
+extendZodWithOpenApi(z);
+
+/**
+ * The one registry every router's schemas describe themselves in. Modules register their paths
+ * at import time; the document is built from it on demand (see buildOpenApiDocument).
+ */
+export const registry = new OpenAPIRegistry();
+
+export const BEARER_SCHEME = 'bearerAuth';
+
+registry.registerComponent('securitySchemes', BEARER_SCHEME, {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'An API token: `Authorization: Bearer <token>`.',
+});
+
+const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The error envelope every failed request answers with. */
+export const errorEnvelopeSchema = registry.register(
+  'Error',
+  z.object({
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: z.string().openapi({ description: 'Safe to show to the caller.' }),
+      details: z.record(z.string(), z.unknown()).optional().openapi({
+        description: 'Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT.',
+      }),
+    }),
+  }),
+);
+
+// ---------- lists: keyset pagination, newest first ----------
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** `?limit=1..200&cursor=`; extend it for list-specific filters (it stays strict). */
+export const listQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().min(1).max(512).optional().openapi({ description: 'Opaque: `meta.nextCursor` of the previous page.' }),
+});
+
+export const listMetaSchema = z.object({
+  nextCursor: z.string().optional().openapi({ description: 'Set when more items remain.' }),
+});
+
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** An opaque cursor: base64url of the last item's (createdAt, id). */
+export function encodeCursor(row: Cursor): string {
+  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Cursor {
+  const invalid = () => new AppError('INVALID_INPUT', 'The query is invalid.', { fields: { cursor: 'invalid cursor' } });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
+  const [at, id] = parsed as unknown[];
+  if (typeof at !== 'string' || typeof id !== 'string' || id.length === 0 || id.length > 128) throw invalid();
+  const createdAt = new Date(at);
+  if (Number.isNaN(createdAt.getTime())) throw invalid();
+  return { createdAt, id };
+}
+
+/** Prisma `where` for the rows after a cursor, in (createdAt desc, id desc) order. */
+export function afterCursor(cursor: string | undefined): { OR?: ({ createdAt: { lt: Date } } | { createdAt: Date; id: { lt: string } })[] } {
+  if (!cursor) return {};
+  const { createdAt, id } = decodeCursor(cursor);
+  return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] };
+}
+
+/** Prisma `orderBy` that matches afterCursor. */
+export function newestFirst(): [{ createdAt: 'desc' }, { id: 'desc' }] {
+  return [{ createdAt: 'desc' }, { id: 'desc' }];
+}
+
+/**
+ * Cuts a page from rows fetched with `take: limit + 1`: the extra row only tells that more remain.
+ *
+ *     const rows = await db.plan.findMany({ where: afterCursor(q.cursor), orderBy: newestFirst(), take: q.limit + 1 });
+ *     const { items, meta } = pageOf(rows, q.limit);
+ */
+export function pageOf<T extends Cursor>(rows: T[], limit: number): { items: T[]; meta: { nextCursor?: string } } {
+  if (rows.length <= limit) return { items: rows, meta: {} };
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, meta: last ? { nextCursor: encodeCursor(last) } : {} };
+}
+
+// ---------- routes ----------
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Full path as clients call it; Express (`/v1/tasks/:id`) or OpenAPI (`/v1/tasks/{id}`) style. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  request?: {
+    body?: z.ZodType;
+    query?: z.ZodObject;
+    /** Defaults to one string parameter per `:name` in the path. */
+    params?: z.ZodObject;
+    headers?: z.ZodObject;
+  };
+  /** Schema of `data` (of one item when `list` is set). Omit for a response without a body. */
+  response?: z.ZodType;
+  /** `data` is an array of `response` and `meta.nextCursor` is documented. */
+  list?: boolean;
+  /** Schema of `meta` (defaults to an empty object, or the list meta). */
+  meta?: z.ZodObject;
+  /** Success status; defaults to 200. */
+  status?: number;
+  /** A non-JSON success body, e.g. `text/event-stream` or `text/plain`: `response` is ignored. */
+  contentType?: string;
+  /** Response body documented as-is, not wrapped in `{ data, meta }` (health and similar). */
+  raw?: boolean;
+  /** No bearer token needed. */
+  public?: boolean;
+  /** Administrators only (adds 403 FORBIDDEN). */
+  admin?: boolean;
+  /** Error codes this route answers besides the ones implied by the options above. */
+  errors?: ErrorCode[];
+  /** Further responses documented as given, by status (e.g. a 503 with a body of its own). */
+  extraResponses?: Record<string, ResponseConfig>;
+}
+
+function openApiPath(path: string): { path: string; names: string[] } {
+  const names: string[] = [];
+  const converted = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, colon?: string, brace?: string) => {
+    const name = (colon ?? brace) as string;
+    names.push(name);
+    return `{${name}}`;
+  });
+  return { path: converted, names };
+}
+
+/** The error codes a route can answer, grouped by HTTP status. */
+function errorResponses(spec: RouteSpec) {
+  const codes = new Set<ErrorCode>(spec.errors ?? []);
+  if (!spec.public) codes.add('UNAUTHENTICATED');
+  if (spec.admin) codes.add('FORBIDDEN');
+  if (spec.request?.body) {
+    codes.add('INVALID_INPUT');
+    codes.add('PAYLOAD_TOO_LARGE');
+  }
+  if (spec.request?.query || spec.request?.params || openApiPath(spec.path).names.length > 0) codes.add('INVALID_INPUT');
+  codes.add('INTERNAL');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const responses: Record<string, { description: string; content: { 'application/json': { schema: typeof errorEnvelopeSchema } } }> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Error: ${list.join(', ')}`,
+      content: { 'application/json': { schema: errorEnvelopeSchema } },
+    };
+  }
+  return responses;
+}
+
+function successBody(spec: RouteSpec): z.ZodType | undefined {
+  if (!spec.response) return undefined;
+  if (spec.raw) return spec.response;
+  if (spec.list) return z.object({ data: z.array(spec.response), meta: spec.meta ?? listMetaSchema });
+  return z.object({ data: spec.response, meta: spec.meta ?? z.object({}) });
+}
+
+/**
+ * Documents one route: the success body is wrapped in the `{ data, meta }` envelope and the
+ * error responses implied by auth, role and validation are added.
+ *
+ *     registerRoute({ method: 'post', path: '/v1/admin/plans', summary: 'Create a plan', tags: ['catalog'],
+ *       admin: true, request: { body: createPlanSchema }, response: adminPlanSchema, status: 201, errors: ['CONFLICT'] });
+ */
+export function registerRoute(spec: RouteSpec): void {
+  const { path, names } = openApiPath(spec.path);
+  const params =
+    spec.request?.params ?? (names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined);
+  const body = successBody(spec);
+  const status = spec.status ?? 200;
+  const success = spec.contentType
+    ? { description: 'Success', content: { [spec.contentType]: { schema: spec.response ?? z.string() } } }
+    : body
+      ? { description: 'Success', content: { 'application/json': { schema: body } } }
+      : { description: 'Success' };
+  registry.registerPath({
+    method: spec.method,
+    path,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [...spec.tags],
+    security: spec.public ? [] : [{ [BEARER_SCHEME]: [] }],
+    request: {
+      ...(spec.request?.body ? { body: { required: true, content: { 'application/json': { schema: spec.request.body } } } } : {}),
+      ...(spec.request?.query ? { query: spec.request.query } : {}),
+      ...(params ? { params } : {}),
+      ...(spec.request?.headers ? { headers: spec.request.headers } : {}),
+    },
+    responses: { [String(status)]: success, ...errorResponses(spec), ...spec.extraResponses },
+  });
+}
+
+let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
+
+/**
+ * The OpenAPI 3.1 document of everything registered so far. Call it after every router module
+ * has been imported (the HTTP route builds it on the first request); the result is cached.
+ */
+export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+  document ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Proxmox VE control plane API',
+      version,
+      description:
+        'Provision and operate virtual machines on Proxmox VE. Success bodies are `{ data, meta }`; errors are `{ error: { code, message, details } }`.',
+    },
+    security: [{ [BEARER_SCHEME]: [] }],
+  });
+  return document;
+}

@@ -1,0 +1,142 @@
+import { Router } from 'express';
+import type { z } from 'zod';
+import { AppError, notFound } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Tenant, User } from '../../generated/prisma/client';
+import { generateApiToken, hashToken } from '../../security/secrets';
+import type { ApiDeps } from '../app';
+import { principal } from '../auth';
+import { parseBody, parseQuery, pathParam, send } from '../http';
+import { afterCursor, listQuerySchema, newestFirst, pageOf } from '../openapi';
+import { createTenantSchema, createTokenSchema, createUserSchema, listUsersQuerySchema, type tenantSchema, type userSchema } from '../schemas/identity';
+
+const quotaOf = (tenant: Tenant) => ({
+  instances: tenant.quotaInstances,
+  vcpus: tenant.quotaVcpus,
+  memoryMiB: tenant.quotaMemoryMiB,
+  diskGiB: tenant.quotaDiskGiB,
+});
+
+export const tenantView = (tenant: Tenant): z.infer<typeof tenantSchema> => ({
+  id: tenant.id,
+  name: tenant.name,
+  quota: quotaOf(tenant),
+  createdAt: tenant.createdAt.toISOString(),
+});
+
+export const userView = (user: User): z.infer<typeof userSchema> => ({
+  id: user.id,
+  tenantId: user.tenantId,
+  email: user.email,
+  role: user.role,
+  createdAt: user.createdAt.toISOString(),
+});
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === 'P2002';
+
+/** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
+export function adminIdentityRouter(deps: ApiDeps): Router {
+  const { db } = deps;
+  const router = Router();
+
+  router.post('/tenants', async (req, res) => {
+    const body = parseBody(createTenantSchema, req);
+    const actor = principal(req);
+    const tenant = await db.$transaction(async (tx) => {
+      const created = await tx.tenant.create({
+        data: {
+          id: newId('ten'),
+          name: body.name,
+          quotaInstances: body.quota.instances,
+          quotaVcpus: body.quota.vcpus,
+          quotaMemoryMiB: body.quota.memoryMiB,
+          quotaDiskGiB: body.quota.diskGiB,
+        },
+      });
+      await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: created.id, action: 'tenant.created', details: { name: created.name } } });
+      return created;
+    });
+    send(res, tenantView(tenant), {}, 201);
+  });
+
+  router.get('/tenants', async (req, res) => {
+    const query = parseQuery(listQuerySchema, req);
+    const rows = await db.tenant.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
+    const { items, meta } = pageOf(rows, query.limit);
+    send(res, items.map(tenantView), meta);
+  });
+
+  router.get('/tenants/:id', async (req, res) => {
+    const tenant = await db.tenant.findUnique({ where: { id: pathParam(req, 'id') } });
+    if (!tenant) throw notFound('tenant');
+    const usage = await db.instance.aggregate({
+      where: { tenantId: tenant.id, quotaReleasedAt: null },
+      _count: { _all: true },
+      _sum: { chargedVcpus: true, chargedMemoryMiB: true, chargedDiskGiB: true },
+    });
+    send(res, {
+      ...tenantView(tenant),
+      usage: {
+        instances: usage._count._all,
+        vcpus: usage._sum.chargedVcpus ?? 0,
+        memoryMiB: usage._sum.chargedMemoryMiB ?? 0,
+        diskGiB: usage._sum.chargedDiskGiB ?? 0,
+      },
+    });
+  });
+
+  router.post('/users', async (req, res) => {
+    const body = parseBody(createUserSchema, req);
+    const actor = principal(req);
+    const tenantId = body.role === 'customer' ? (body.tenantId ?? null) : null;
+    const user = await db
+      .$transaction(async (tx) => {
+        if (tenantId && !(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) {
+          throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { tenantId: 'no such tenant' } });
+        }
+        const created = await tx.user.create({ data: { id: newId('usr'), tenantId, email: body.email, role: body.role } });
+        await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId, action: 'user.created', details: { userId: created.id, role: created.role } } });
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'A user with this email already exists.', { fields: { email: 'already in use' } });
+        throw error;
+      });
+    send(res, userView(user), {}, 201);
+  });
+
+  router.get('/users', async (req, res) => {
+    const query = parseQuery(listUsersQuerySchema, req);
+    const rows = await db.user.findMany({
+      where: { ...afterCursor(query.cursor), ...(query.tenantId ? { tenantId: query.tenantId } : {}) },
+      orderBy: newestFirst(),
+      take: query.limit + 1,
+    });
+    const { items, meta } = pageOf(rows, query.limit);
+    send(res, items.map(userView), meta);
+  });
+
+  router.get('/users/:id', async (req, res) => {
+    const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });
+    if (!user) throw notFound('user');
+    send(res, userView(user));
+  });
+
+  /** The plaintext token is in this response only; the database keeps its SHA-256 digest. */
+  router.post('/users/:id/tokens', async (req, res) => {
+    parseBody(createTokenSchema, req);
+    const actor = principal(req);
+    const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });
+    if (!user) throw notFound('user');
+    const token = generateApiToken();
+    const id = newId('tok');
+    await db.$transaction([
+      db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token) } }),
+      db.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: user.tenantId, action: 'token.issued', details: { userId: user.id, tokenId: id } } }),
+    ]);
+    res.setHeader('Cache-Control', 'no-store');
+    send(res, { id, token }, {}, 201);
+  });
+
+  return router;
+}

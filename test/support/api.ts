@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import { inject } from 'vitest';
+import { createApp, type ApiDeps } from '../../src/api/app';
+import { loadConfig, type Config } from '../../src/config';
+import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
+import type { Db } from '../../src/db/client';
+import { seedDemoCatalog, type DemoProxmox, type SeedResult } from '../../src/db/seed';
+import { createLogger } from '../../src/logger';
+import { SecretBox } from '../../src/security/secrets';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface StartTestApiOptions {
+  /** Extra configuration variables, applied over the test defaults (e.g. RATE_LIMIT_CREATE_PER_MINUTE). */
+  env?: Record<string, string>;
+  /** A database to use instead of a fresh one; it is not dropped on close. */
+  database?: TestDatabase;
+  /** Replace any dependency the app gets (a Prisma client pointing elsewhere, a stub Temporal client, ...). */
+  deps?: Partial<ApiDeps>;
+}
+
+export interface TestRequestOptions {
+  /** Bearer token; none when omitted. */
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as-is (with content-type application/json unless headers say otherwise); wins over body. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: T;
+  text: string;
+}
+
+export interface Quota {
+  instances: number;
+  vcpus: number;
+  memoryMiB: number;
+  diskGiB: number;
+}
+
+export interface TestCustomer {
+  tenantId: string;
+  userId: string;
+  email: string;
+  token: string;
+}
+
+export interface TestApi {
+  baseUrl: string;
+  db: Db;
+  database: TestDatabase;
+  deps: ApiDeps;
+  config: Config;
+  temporal: Client;
+  /** The BOOTSTRAP_ADMIN_TOKEN this app started with. */
+  adminToken: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+  request<T = any>(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse<T>>;
+  /** A new tenant (default quota: 10 instances, 40 vCPUs, 64 GiB, 1000 GiB) with one customer and a token, made through the admin API. */
+  createCustomer(quota?: Partial<Quota>, options?: { tenantId?: string; email?: string }): Promise<TestCustomer>;
+  /** The demo catalog (see src/db/seed.ts), pointing at the given Proxmox VE (or simulator) endpoint. */
+  seedDemo(proxmox?: Partial<DemoProxmox>): Promise<SeedResult>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TEST_QUOTA: Quota = { instances: 10, vcpus: 40, memoryMiB: 65_536, diskGiB: 1_000 };
+
+const random = (bytes = 6) => randomBytes(bytes).toString('hex');
+
+/**
+ * The API on a random port against its own migrated database and the run's Temporal dev server,
+ * with a bootstrap admin token. Call close() in afterAll.
+ *
+ *     const api = await startTestApi();
+ *     const res = await api.request('GET', '/v1/plans', { token: api.adminToken });
+ */
+export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
+  const adminToken = `admin_${randomBytes(24).toString('base64url')}`;
+  const temporalAddress = inject('temporalAddress');
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: 'default',
+    TEMPORAL_TASK_QUEUE: `test-${random()}`,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_ADMIN_TOKEN: adminToken,
+    ...options.env,
+  });
+
+  let connection: Connection | undefined;
+  let temporal = options.deps?.temporal;
+  if (!temporal) {
+    connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  }
+
+  const deps: ApiDeps = {
+    db: database.db,
+    temporal,
+    config,
+    logger: createLogger('api-test', config.LOG_LEVEL),
+    secrets: new SecretBox(config.ENCRYPTION_KEY),
+    ...options.deps,
+  };
+  await ensureBootstrapAdmin(database.db, config.BOOTSTRAP_ADMIN_TOKEN);
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = createApp(deps).listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+  async function request<T = any>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...req.headers };
+    if (req.token !== undefined) headers.authorization = `Bearer ${req.token}`;
+    let body: string | undefined;
+    if (req.rawBody !== undefined) body = req.rawBody;
+    else if (req.body !== undefined) body = JSON.stringify(req.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    return { status: res.status, headers: res.headers, body: (isJson && text ? JSON.parse(text) : text) as T, text };
+  }
+
+  async function expectStatus<T>(res: TestResponse<T>, status: number, what: string): Promise<T> {
+    if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${res.text}`);
+    return res.body;
+  }
+
+  async function createCustomer(quota: Partial<Quota> = {}, opts: { tenantId?: string; email?: string } = {}): Promise<TestCustomer> {
+    const auth = { token: adminToken };
+    let tenantId = opts.tenantId;
+    if (!tenantId) {
+      const tenant = await request('POST', '/v1/admin/tenants', { ...auth, body: { name: `tenant-${random()}`, quota: { ...DEFAULT_TEST_QUOTA, ...quota } } });
+      tenantId = ((await expectStatus(tenant, 201, 'create tenant')) as { data: { id: string } }).data.id;
+    }
+    const email = opts.email ?? `customer-${random()}@example.com`;
+    const user = await request('POST', '/v1/admin/users', { ...auth, body: { tenantId, email, role: 'customer' } });
+    const userId = ((await expectStatus(user, 201, 'create user')) as { data: { id: string } }).data.id;
+    const token = await request('POST', `/v1/admin/users/${userId}/tokens`, auth);
+    return { tenantId, userId, email, token: ((await expectStatus(token, 201, 'issue token')) as { data: { token: string } }).data.token };
+  }
+
+  return {
+    baseUrl,
+    db: deps.db,
+    database,
+    deps,
+    config,
+    temporal,
+    adminToken,
+    request,
+    createCustomer,
+    seedDemo: (proxmox = {}) =>
+      seedDemoCatalog(deps.db, deps.secrets, {
+        proxmoxUrl: 'https://127.0.0.1:8006',
+        tokenId: 'root@pam!controlplane',
+        tokenSecret: random(16),
+        ...proxmox,
+      }),
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await connection?.close();
+      if (ownDatabase) await database.drop();
+    },
+  };
+}
