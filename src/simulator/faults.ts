@@ -1,0 +1,144 @@
+/**
+ * Fault injection for the simulator (`POST /_sim/faults`).
+ */
+import { z } from 'zod';
+
+export const FAULT_OPS = [
+  'clone',
+  'config',
+  'resize',
+  'start',
+  'stop',
+  'shutdown',
+  'reboot',
+  'destroy',
+  'migrate',
+  'status',
+  'agent',
+  'task',
+  'any',
+] as const;
+export type FaultOp = (typeof FAULT_OPS)[number];
+
+/**
+ * http500: reject the call with HTTP 500 and `message`.
+ * timeout: never answer (the socket is held until the client gives up).
+ * task_fail: accept; the task ends with `message` as its error exit status.
+ * drop_after_accept: do the work / start the task, then destroy the socket without answering.
+ * hang: the task never finishes (calls without a task: like timeout).
+ * lock: the guest keeps a lock afterwards (`message` names it; default clone/migrate/backup).
+ * lose_guest: the guest vanishes after the call (after its task for asynchronous calls).
+ * task_warnings: accept; the task ends "WARNINGS: N" (N = `warnings`, default 1).
+ * delay: only delay the answer by `delayMs`.
+ */
+export const FAULT_MODES = [
+  'http500',
+  'timeout',
+  'task_fail',
+  'drop_after_accept',
+  'hang',
+  'lock',
+  'lose_guest',
+  'task_warnings',
+  'delay',
+] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export const faultSpecSchema = z.object({
+  op: z.enum(FAULT_OPS),
+  mode: z.enum(FAULT_MODES),
+  count: z.number().int().positive().optional(),
+  node: z.string().min(1).optional(),
+  message: z.string().min(1).max(500).optional(),
+  delayMs: z.number().int().min(0).max(600_000).optional(),
+  warnings: z.number().int().positive().optional(),
+});
+export type FaultSpec = z.infer<typeof faultSpecSchema>;
+
+export interface Fault {
+  id: number;
+  op: FaultOp;
+  mode: FaultMode;
+  /** Matching calls still to be affected. */
+  remaining: number;
+  node?: string;
+  message?: string;
+  delayMs?: number;
+  warnings?: number;
+}
+
+/** Maps an API call to its fault operation; reads other than status/task only match `any`. */
+export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any'> | undefined {
+  const q = '/nodes/{node}/qemu/{vmid}';
+  switch (`${verb} ${template}`) {
+    case `POST ${q}/clone`:
+      return 'clone';
+    case `POST ${q}/config`:
+    case `PUT ${q}/config`:
+      return 'config';
+    case `PUT ${q}/resize`:
+      return 'resize';
+    case `POST ${q}/status/start`:
+      return 'start';
+    case `POST ${q}/status/stop`:
+      return 'stop';
+    case `POST ${q}/status/shutdown`:
+      return 'shutdown';
+    case `POST ${q}/status/reboot`:
+      return 'reboot';
+    case `DELETE ${q}`:
+      return 'destroy';
+    case `POST ${q}/migrate`:
+      return 'migrate';
+    case `GET ${q}/status/current`:
+    case `GET ${q}/config`:
+      return 'status';
+    case `POST ${q}/agent/ping`:
+      return 'agent';
+    case 'GET /nodes/{node}/tasks/{upid}/status':
+    case 'GET /nodes/{node}/tasks':
+      return 'task';
+    default:
+      return undefined;
+  }
+}
+
+export class FaultRegistry {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = {
+      id: this.nextId++,
+      op: spec.op,
+      mode: spec.mode,
+      remaining: spec.count ?? 1,
+      ...(spec.node !== undefined ? { node: spec.node } : {}),
+      ...(spec.message !== undefined ? { message: spec.message } : {}),
+      ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
+      ...(spec.warnings !== undefined ? { warnings: spec.warnings } : {}),
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** Consumes one use of the first fault matching this call. */
+  take(op: FaultOp | undefined, node: string | undefined): Fault | undefined {
+    const idx = this.faults.findIndex(
+      (f) => (f.op === 'any' || f.op === op) && (f.node === undefined || f.node === node),
+    );
+    if (idx < 0) return undefined;
+    const fault = this.faults[idx] as Fault;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.faults.splice(idx, 1);
+    return { ...fault };
+  }
+}

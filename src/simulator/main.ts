@@ -1,0 +1,61 @@
+/**
+ * Entry point: `npm run simulator`.
+ * Environment: SIM_PORT (8006), SIM_HOST (127.0.0.1), SIM_TOKEN (USER@REALM!TOKENID=SECRET),
+ * SIM_TASK_MS (50), SIM_PVE_VERSION (9.2.3 or 8.4.5), SIM_AUTH_FAIL_DELAY_MS (0),
+ * PVE_API_SCHEMA_DIR (directory of pve-<version>.json).
+ */
+import pino from 'pino';
+import { DEFAULT_PVE_VERSION, isPveVersion } from './schema';
+import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken } from './server';
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const log = pino({ name: 'pve-simulator' });
+  const version = process.env.SIM_PVE_VERSION ?? DEFAULT_PVE_VERSION;
+  if (!isPveVersion(version)) throw new Error('SIM_PVE_VERSION must be 8.4.5 or 9.2.3');
+  const token = process.env.SIM_TOKEN || DEFAULT_SIM_TOKEN;
+  const { tokenId } = parseToken(token);
+  const sim = createSimulator({
+    token,
+    pveVersion: version,
+    taskMs: intEnv('SIM_TASK_MS', DEFAULT_TASK_MS),
+    authFailDelayMs: intEnv('SIM_AUTH_FAIL_DELAY_MS', 0),
+  });
+  const host = process.env.SIM_HOST || '127.0.0.1';
+  const server = await sim.listen(intEnv('SIM_PORT', 8006), host);
+  log.info(
+    {
+      url: server.url,
+      pveVersion: sim.schema.version,
+      tokenId,
+      defaultToken: token === DEFAULT_SIM_TOKEN,
+      nodes: [...sim.state.nodes.keys()],
+      templates: [...sim.state.guests.values()].map((g) => `${g.node}/${g.vmid}/${String(g.config.name)}`),
+    },
+    'Proxmox VE simulator listening',
+  );
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'Proxmox VE simulator stopping');
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level: 60, msg: e instanceof Error ? e.message : String(e) })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,219 @@
+/**
+ * The Proxmox VE API simulator: `/api2/json/...` like a real cluster, plus the control API
+ * under `/_sim` (faults, state, reset; no auth).
+ */
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type Request, type Response } from 'express';
+import { SimCluster, demoCluster, type ClusterSpec } from './cluster';
+import { FaultRegistry, faultSpecSchema } from './faults';
+import { handleApi, type ApiContext, type RecordedRequest } from './routes';
+import { DEFAULT_PVE_VERSION, loadSchema, resolveSchemaDir, type PveSchema, type PveVersion } from './schema';
+import { z } from 'zod';
+
+/** Default API token: `USER@REALM!TOKENID=SECRET`. */
+export const DEFAULT_SIM_TOKEN = 'root@pam!controlplane=sim-secret-change-me';
+export const DEFAULT_TASK_MS = 50;
+
+export interface SimulatorOptions {
+  /** `USER@REALM!TOKENID=SECRET`; default {@link DEFAULT_SIM_TOKEN}. */
+  token?: string;
+  /** More accepted tokens (each sees only its own tasks). */
+  extraTokens?: string[];
+  /** How long tasks run; default 50 ms; 0 finishes on the next tick. */
+  taskMs?: number;
+  /** Schema to validate against and report; default 9.2.3. */
+  pveVersion?: PveVersion;
+  /** Directory holding pve-<version>.json; default PVE_API_SCHEMA_DIR or <repo>/../shared/pve-api. */
+  schemaDir?: string;
+  /** Delay before answering 401 (real Proxmox waits ~3 s); default 0. */
+  authFailDelayMs?: number;
+  /** Status reads of a new task answered 400 "no such task" before it shows up; default 0. */
+  hiddenTaskPolls?: number;
+  /** How long after start the guest agent answers pings; default 0. */
+  agentReadyMs?: number;
+  /** Cluster layout; missing parts come from the demo cluster. */
+  cluster?: Partial<ClusterSpec>;
+  /** How many API requests to keep for inspection (`requests`); default 10000, 0 disables. */
+  maxRecordedRequests?: number;
+}
+
+export interface ListeningSimulator {
+  port: number;
+  url: string;
+  close: () => Promise<void>;
+}
+
+export interface Simulator {
+  app: Express;
+  state: SimCluster;
+  faults: FaultRegistry;
+  schema: PveSchema;
+  /** Calls per "<VERB> <path template>". */
+  calls: Map<string, number>;
+  /** Recent API requests (method, concrete path, template, parameters). */
+  requests: RecordedRequest[];
+  tokenId: string;
+  /** Back to the initial cluster; clears faults, tasks, call counts and recorded requests. */
+  reset: () => void;
+  listen: (port?: number, host?: string) => Promise<ListeningSimulator>;
+}
+
+export function parseToken(token: string): { tokenId: string; secret: string } {
+  const m = /^([^\s@!=]+@[^\s@!=]+![A-Za-z][A-Za-z0-9._-]*)=(\S+)$/.exec(token);
+  if (!m) throw new Error('simulator token must look like USER@REALM!TOKENID=SECRET');
+  return { tokenId: m[1] as string, secret: m[2] as string };
+}
+
+const optionsSchema = z.object({
+  taskMs: z.number().int().min(0).optional(),
+  hiddenTaskPolls: z.number().int().min(0).optional(),
+  agentReadyMs: z.number().int().min(0).optional(),
+  authFailDelayMs: z.number().int().min(0).optional(),
+});
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const version = options.pveVersion ?? DEFAULT_PVE_VERSION;
+  const schema = loadSchema(version, options.schemaDir ?? resolveSchemaDir());
+  const demo = demoCluster();
+  const spec: ClusterSpec = {
+    nodes: options.cluster?.nodes ?? demo.nodes,
+    storages: options.cluster?.storages ?? demo.storages,
+    bridges: options.cluster?.bridges ?? demo.bridges,
+    templates: options.cluster?.templates ?? demo.templates,
+  };
+  const primary = parseToken(options.token ?? DEFAULT_SIM_TOKEN);
+  const tokens = new Map<string, string>([[primary.tokenId, primary.secret]]);
+  for (const t of options.extraTokens ?? []) {
+    const p = parseToken(t);
+    tokens.set(p.tokenId, p.secret);
+  }
+
+  const configMethod = schema.match('PUT', '/nodes/n/qemu/100/config')?.method;
+  const configTypes = (key: string): string | undefined => {
+    if (!configMethod) return undefined;
+    const exact = configMethod.params.get(key);
+    if (exact) return exact.type;
+    const ix = configMethod.indexed.find((i) => key.startsWith(i.base) && /^\d+$/.test(key.slice(i.base.length)));
+    return ix?.def.type;
+  };
+
+  const settings = {
+    taskMs: options.taskMs ?? DEFAULT_TASK_MS,
+    hiddenTaskPolls: options.hiddenTaskPolls ?? 0,
+    agentReadyMs: options.agentReadyMs ?? 0,
+    pveVersion: schema.version,
+  };
+  let authFailDelayMs = options.authFailDelayMs ?? 0;
+  const cluster = new SimCluster(spec, settings, configTypes);
+  const faults = new FaultRegistry();
+  const calls = new Map<string, number>();
+  const requests: RecordedRequest[] = [];
+  const held = new Set<ServerResponse>();
+
+  const api: ApiContext = {
+    cluster,
+    faults,
+    schema: () => schema,
+    tokens,
+    authFailDelayMs: () => authFailDelayMs,
+    calls,
+    requests,
+    maxRecordedRequests: options.maxRecordedRequests ?? 10_000,
+    held,
+  };
+
+  const reset = (): void => {
+    cluster.reset();
+    faults.clear();
+    calls.clear();
+    requests.length = 0;
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+
+  const control = express.Router();
+  control.use(express.json());
+  control.get('/faults', (_req: Request, res: Response) => {
+    res.json({ faults: faults.list() });
+  });
+  control.post('/faults', (req: Request, res: Response) => {
+    const parsed = faultSpecSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid fault', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      return;
+    }
+    res.status(201).json({ fault: faults.add(parsed.data) });
+  });
+  control.delete('/faults', (_req: Request, res: Response) => {
+    const n = faults.list().length;
+    faults.clear();
+    res.json({ cleared: n });
+  });
+  control.get('/state', (_req: Request, res: Response) => {
+    res.json({ ...cluster.snapshot(), calls: Object.fromEntries(calls) });
+  });
+  control.post('/reset', (_req: Request, res: Response) => {
+    reset();
+    res.json({ ok: true });
+  });
+  control.get('/options', (_req: Request, res: Response) => {
+    res.json({ ...settings, authFailDelayMs, pveVersion: schema.version });
+  });
+  control.post('/options', (req: Request, res: Response) => {
+    const parsed = optionsSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid options' });
+      return;
+    }
+    const o = parsed.data;
+    if (o.taskMs !== undefined) settings.taskMs = o.taskMs;
+    if (o.hiddenTaskPolls !== undefined) settings.hiddenTaskPolls = o.hiddenTaskPolls;
+    if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
+    if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;
+    res.json({ ...settings, authFailDelayMs });
+  });
+  app.use('/_sim', control);
+
+  app.use((req: Request, res: Response, next) => {
+    const url = new URL(req.originalUrl, 'http://sim.invalid');
+    const prefix = '/api2/json';
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
+      next();
+      return;
+    }
+    const apiPath = url.pathname.slice(prefix.length) || '/';
+    handleApi(api, req, res, apiPath, url.searchParams).catch((e: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        res.statusCode = 500;
+        res.end(JSON.stringify({ data: null, message: e instanceof Error ? e.message : 'internal error' }));
+      }
+    });
+  });
+
+  const listen = (port = 0, host = '127.0.0.1'): Promise<ListeningSimulator> =>
+    new Promise((resolve, reject) => {
+      const server: Server = app.listen(port, host);
+      server.once('error', reject);
+      server.once('listening', () => {
+        const addr = server.address() as AddressInfo;
+        const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+        resolve({
+          port: addr.port,
+          url: `http://${shownHost}:${addr.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              cluster.tasks.stop();
+              for (const res of held) res.destroy();
+              held.clear();
+              server.close(() => done());
+              server.closeAllConnections();
+            }),
+        });
+      });
+    });
+
+  return { app, state: cluster, faults, schema, calls, requests, tokenId: primary.tokenId, reset, listen };
+}

@@ -1,0 +1,149 @@
+/**
+ * Simulated Proxmox worker tasks: each asynchronous call creates a task with a real-format
+ * UPID that goes running -> stopped after `taskMs`, ending "OK", "WARNINGS: N" or an error text.
+ */
+import { formatUpid } from '../proxmox/upid';
+
+export interface SimTask {
+  upid: string;
+  node: string;
+  pid: number;
+  pstart: number;
+  starttime: number;
+  type: string;
+  id: string;
+  user: string;
+  status: 'running' | 'stopped';
+  exitstatus?: string;
+  endtime?: number;
+  /** Status reads still to be answered "no such task". */
+  hiddenPolls: number;
+}
+
+export interface TaskSpec {
+  node: string;
+  type: string;
+  id: string;
+  user: string;
+  /** Does the work when the task finishes; returns a warning count, throws Error(text) to fail. */
+  run: () => number | void;
+  /** Always called after the task stopped (success or failure), e.g. to release locks. */
+  after?: (task: SimTask) => void;
+  /** End with this error text instead of running `run`. */
+  failWith?: string;
+  /** Never finish. */
+  hang?: boolean;
+  /** End with "WARNINGS: N" (after running `run`). */
+  warnings?: number;
+}
+
+export class TaskManager {
+  private readonly tasks = new Map<string, SimTask>();
+  private readonly order: SimTask[] = [];
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly specs = new Map<string, TaskSpec>();
+  private pid = 0x1000;
+  private lastStart = 0;
+  private readonly pstartBase: number;
+
+  constructor(private readonly settings: { taskMs: () => number; hiddenPolls: () => number }) {
+    this.pstartBase = 0x100000 + Math.floor(Math.random() * 0x100000);
+  }
+
+  create(spec: TaskSpec): SimTask {
+    this.pid += 1 + Math.floor(Math.random() * 7);
+    let starttime = Math.floor(Date.now() / 1000);
+    // UPIDs must be unique: keep pid/starttime pairs distinct even within one second
+    if (starttime <= this.lastStart) starttime = this.lastStart;
+    this.lastStart = starttime;
+    const task: SimTask = {
+      upid: '',
+      node: spec.node,
+      pid: this.pid,
+      pstart: this.pstartBase + this.pid * 3,
+      starttime,
+      type: spec.type,
+      id: spec.id,
+      user: spec.user,
+      status: 'running',
+      hiddenPolls: this.settings.hiddenPolls(),
+    };
+    task.upid = formatUpid(task);
+    this.tasks.set(task.upid, task);
+    this.order.push(task);
+    this.specs.set(task.upid, spec);
+    if (!spec.hang) {
+      const timer = setTimeout(() => this.finish(task.upid), Math.max(0, this.settings.taskMs()));
+      this.timers.set(task.upid, timer);
+    }
+    return task;
+  }
+
+  /** Adds an already finished task (e.g. history of another user). */
+  seed(task: Omit<SimTask, 'upid' | 'hiddenPolls'>): SimTask {
+    const t: SimTask = { ...task, upid: '', hiddenPolls: 0 };
+    t.upid = formatUpid(t);
+    this.tasks.set(t.upid, t);
+    this.order.push(t);
+    return t;
+  }
+
+  /** Finishes a running task now: normally, or with the given error text. */
+  finish(upid: string, failWith?: string): void {
+    const task = this.tasks.get(upid);
+    const spec = this.specs.get(upid);
+    if (!task || task.status !== 'running' || !spec) return;
+    const timer = this.timers.get(upid);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(upid);
+    this.specs.delete(upid);
+    let exit: string;
+    const error = failWith ?? spec.failWith;
+    if (error !== undefined) {
+      exit = error;
+    } else {
+      try {
+        const warnings = (spec.run() ?? 0) + (spec.warnings ?? 0);
+        exit = warnings > 0 ? `WARNINGS: ${warnings}` : 'OK';
+      } catch (e) {
+        exit = (e instanceof Error ? e.message : String(e)).trim() || 'unknown error';
+      }
+    }
+    task.status = 'stopped';
+    task.exitstatus = exit;
+    task.endtime = Math.max(task.starttime, Math.floor(Date.now() / 1000));
+    spec.after?.(task);
+  }
+
+  /** Makes a running task never finish. */
+  hang(upid: string): void {
+    const timer = this.timers.get(upid);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(upid);
+  }
+
+  get(upid: string): SimTask | undefined {
+    return this.tasks.get(upid);
+  }
+
+  all(): SimTask[] {
+    return this.order;
+  }
+
+  /** Stops all timers (tasks stay as they are). */
+  stop(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  clear(): void {
+    this.stop();
+    this.tasks.clear();
+    this.specs.clear();
+    this.order.length = 0;
+  }
+}
+
+export function isTaskError(exitstatus: string | undefined): boolean {
+  return exitstatus !== undefined && exitstatus !== 'OK' && !/^WARNINGS: \d+$/.test(exitstatus);
+}
