@@ -1,0 +1,71 @@
+/**
+ * Starts an in-process simulator on a free port with a client pointed at it.
+ */
+import { ProxmoxClient, type ProxmoxClientOptions } from '../../src/proxmox';
+import { createSimulator, DEFAULT_SIM_TOKEN, type SimulatorOptions } from '../../src/simulator';
+
+export const SIM_SECRET = DEFAULT_SIM_TOKEN.slice(DEFAULT_SIM_TOKEN.indexOf('=') + 1);
+export const SIM_TOKEN_ID = DEFAULT_SIM_TOKEN.slice(0, DEFAULT_SIM_TOKEN.indexOf('='));
+export const AUTH = `PVEAPIToken=${DEFAULT_SIM_TOKEN}`;
+
+export interface RawAnswer {
+  status: number;
+  statusText: string;
+  body: { data?: unknown; errors?: Record<string, string>; message?: string } & Record<string, unknown>;
+  text: string;
+}
+
+export async function startSim(options: SimulatorOptions = {}, clientOptions: Partial<ProxmoxClientOptions> = {}) {
+  const sim = createSimulator({ taskMs: 5, ...options });
+  const server = await sim.listen(0);
+  const client = new ProxmoxClient({
+    baseUrl: server.url,
+    tokenId: SIM_TOKEN_ID,
+    tokenSecret: SIM_SECRET,
+    timeoutMs: 2_000,
+    retryBaseDelayMs: 5,
+    ...clientOptions,
+  });
+
+  /** A raw API call (form-encoded body for POST/PUT). */
+  async function api(method: string, path: string, params: Record<string, string> = {}, auth: string | null = AUTH): Promise<RawAnswer> {
+    const qs = new URLSearchParams(params).toString();
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const res = await fetch(`${server.url}/api2/json${path}${inQuery && qs ? `?${qs}` : ''}`, {
+      method,
+      headers: {
+        ...(auth ? { Authorization: auth } : {}),
+        ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(inQuery ? {} : { body: qs }),
+    });
+    const text = await res.text();
+    let body: RawAnswer['body'] = {};
+    try {
+      body = JSON.parse(text) as RawAnswer['body'];
+    } catch {
+      // leave empty
+    }
+    return { status: res.status, statusText: res.statusText, body, text };
+  }
+
+  async function control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${server.url}/_sim${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return (await res.json()) as T;
+  }
+
+  const wait = (upid: string) => client.waitForTask(upid, { pollIntervalMs: 3, timeoutMs: 5_000 });
+
+  async function close(): Promise<void> {
+    client.close();
+    await server.close();
+  }
+
+  return { sim, server, client, api, control, wait, close };
+}
+
+export type SimHarness = Awaited<ReturnType<typeof startSim>>;
