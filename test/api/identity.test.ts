@@ -21,7 +21,8 @@ const quota = { instances: 5, vcpus: 10, memoryMiB: 8192, diskGiB: 100 };
 
 describe('authentication and roles', () => {
   it('answers 401 UNAUTHENTICATED without a token, with a wrong one and with a malformed header', async () => {
-    for (const headers of [{}, { authorization: 'Bearer pvecp_wrongwrongwrongwrongwrong' }, { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' }, { authorization: 'Bearer short' }]) {
+    const variants: Record<string, string>[] = [{}, { authorization: 'Bearer pvecp_wrongwrongwrongwrongwrong' }, { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' }, { authorization: 'Bearer short' }];
+    for (const headers of variants) {
       const res = await api.request('GET', '/v1/plans', { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHENTICATED');

@@ -143,6 +143,7 @@ export const createConnectionSchema = z
       .url({ protocol: /^https?$/, error: 'an http(s) URL' })
       .max(512)
       .refine((url) => {
+        if (!URL.canParse(url)) return true; // reported by the url check
         const parsed = new URL(url);
         return !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
       }, 'no credentials, query or fragment in the URL')
