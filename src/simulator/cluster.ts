@@ -389,7 +389,12 @@ export class SimCluster {
     if (!this.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
     const used = new Set<string>();
     for (const g of this.guests.values()) {
-      for (const [k, v] of Object.entries(g.config)) if (DISK_KEY.test(k) || /^unused\d+$/.test(k)) used.add(String(v).split(',')[0] as string);
+      for (const [k, v] of Object.entries(g.config)) {
+        if (!DISK_KEY.test(k) && !/^unused\d+$/.test(k)) continue;
+        const [store, volume = ''] = (String(v).split(',')[0] as string).split(':');
+        // linked clones name their volume base-<id>-disk-<n>/vm-<id>-disk-<n>
+        used.add(`${store}:${volume.split('/').pop() ?? volume}`);
+      }
     }
     let i = 0;
     while (used.has(`${storage}:vm-${vmid}-disk-${i}`)) i++;

@@ -1,0 +1,119 @@
+/**
+ * Every request the client sends must be valid for BOTH supported Proxmox VE releases,
+ * checked against the official API schema.
+ */
+import { describe, expect, it } from 'vitest';
+import { PVE_VERSIONS, loadSchema, type PveVersion } from '../../src/simulator';
+import { startSim } from '../simulator/support';
+
+/** Runs every client method once, against a simulator validating with `version`. */
+async function exerciseClient(version: PveVersion) {
+  const h = await startSim({ pveVersion: version });
+  const { client, wait } = h;
+  try {
+    await client.clusterResources();
+    await client.isVmidFree(200);
+    await client.isVmidFree(9000);
+    await client.listNodes();
+    await client.nodeStatus('pve1');
+    await wait(await client.cloneVm('pve1', 9000, { newid: 200, name: 'contract', full: true, storage: 'local-lvm', description: 'made by a test', pool: 'customers' }));
+    await wait(await client.cloneVm('pve1', 9000, { newid: 201, name: 'contract-linked', full: false }));
+    const cfg = await client.getVmConfig('pve1', 200);
+    const upid = await client.setVmConfigAsync('pve1', 200, {
+      cores: 2,
+      sockets: 1,
+      memory: 2048,
+      cpu: 'x86-64-v2-AES',
+      net0: 'virtio,bridge=vmbr0,tag=12',
+      digest: String(cfg.digest),
+    });
+    if (upid) await wait(upid);
+    await client.setVmConfigSync('pve1', 200, {
+      ciuser: 'ops',
+      cipassword: 'pw',
+      sshkeys: 'ssh-ed25519 AAAA a@b\n',
+      ipconfig0: 'ip=198.51.100.7/24,gw=198.51.100.1',
+      ipconfig1: 'ip6=2001:db8::7/64,gw6=2001:db8::1',
+      nameserver: '198.51.100.53 2001:db8::53',
+      searchdomain: 'example.net',
+      tags: 'a;b',
+      description: 'x',
+      agent: 'enabled=1',
+      onboot: true,
+      boot: 'order=scsi0;net0',
+      delete: 'vga',
+    });
+    const r = await client.resizeDisk('pve1', 200, 'scsi0', 10);
+    if (r) await wait(r);
+    await wait(await client.startVm('pve1', 200));
+    await client.vmStatus('pve1', 200);
+    await client.agentPing('pve1', 200);
+    await wait(await client.rebootVm('pve1', 200));
+    await wait(await client.shutdownVm('pve1', 200, { timeoutSeconds: 60, forceStop: true }));
+    await wait(await client.startVm('pve1', 200));
+    await wait(await client.migrateVm('pve1', 200, { target: 'pve2', online: true, withLocalDisks: true }));
+    await wait(await client.stopVm('pve2', 200));
+    await client.listTasks('pve1', { typefilter: 'qmclone', vmid: 9000, source: 'all', limit: 10 });
+    await client.taskStatus(await client.destroyVm('pve2', 200));
+    return { requests: [...h.sim.requests], calls: new Map(h.sim.calls) };
+  } finally {
+    await h.close();
+  }
+}
+
+describe('client ↔ official API schema contract', () => {
+  for (const simVersion of PVE_VERSIONS) {
+    it(`every request sent to a ${simVersion} simulator is valid for PVE ${PVE_VERSIONS.join(' and ')}`, async () => {
+      const { requests } = await exerciseClient(simVersion);
+      const templates = new Set(requests.map((r) => `${r.method} ${r.template}`));
+      // each client method reached the simulator
+      for (const call of [
+        'GET /cluster/resources',
+        'GET /cluster/nextid',
+        'GET /nodes',
+        'GET /nodes/{node}/status',
+        'POST /nodes/{node}/qemu/{vmid}/clone',
+        'GET /nodes/{node}/qemu/{vmid}/config',
+        'POST /nodes/{node}/qemu/{vmid}/config',
+        'PUT /nodes/{node}/qemu/{vmid}/config',
+        'PUT /nodes/{node}/qemu/{vmid}/resize',
+        'POST /nodes/{node}/qemu/{vmid}/status/start',
+        'POST /nodes/{node}/qemu/{vmid}/status/stop',
+        'POST /nodes/{node}/qemu/{vmid}/status/shutdown',
+        'POST /nodes/{node}/qemu/{vmid}/status/reboot',
+        'GET /nodes/{node}/qemu/{vmid}/status/current',
+        'POST /nodes/{node}/qemu/{vmid}/migrate',
+        'DELETE /nodes/{node}/qemu/{vmid}',
+        'POST /nodes/{node}/qemu/{vmid}/agent/ping',
+        'GET /nodes/{node}/tasks',
+        'GET /nodes/{node}/tasks/{upid}/status',
+      ]) {
+        expect(templates, call).toContain(call);
+      }
+      for (const version of PVE_VERSIONS) {
+        const schema = loadSchema(version);
+        for (const r of requests) {
+          const verdict = schema.validateRequest(r.method, r.path, r.params);
+          expect(verdict, `${version}: ${r.method} ${r.path} ${JSON.stringify(r.params)}`).toMatchObject({ ok: true });
+        }
+      }
+    });
+  }
+
+  it('asynchronous calls are the ones the schema says return a task id', () => {
+    for (const version of PVE_VERSIONS) {
+      const schema = loadSchema(version);
+      for (const [verb, path] of [
+        ['POST', '/nodes/n/qemu/100/clone'],
+        ['POST', '/nodes/n/qemu/100/config'],
+        ['PUT', '/nodes/n/qemu/100/resize'],
+        ['POST', '/nodes/n/qemu/100/status/start'],
+        ['DELETE', '/nodes/n/qemu/100'],
+        ['POST', '/nodes/n/qemu/100/migrate'],
+      ] as const) {
+        expect(schema.match(verb, path)?.method?.returnsType, `${version} ${verb} ${path}`).toBe('string');
+      }
+      expect(schema.match('PUT', '/nodes/n/qemu/100/config')?.method?.returnsType).toBe('null');
+    }
+  });
+});
