@@ -17,7 +17,10 @@ export interface StartTestApiOptions {
   env?: Record<string, string>;
   /** A database to use instead of a fresh one; it is not dropped on close. */
   database?: TestDatabase;
-  /** Replace any dependency the app gets (a Prisma client pointing elsewhere, a stub Temporal client, ...). */
+  /**
+   * Replace any dependency the app gets (a Prisma client pointing elsewhere, a stub Temporal
+   * client, ...). The bootstrap admin token is still made in `database`.
+   */
   deps?: Partial<ApiDeps>;
 }
 
