@@ -1,0 +1,209 @@
+/**
+ * Fault injection through the control API (`/_sim/faults`), one mode at a time.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProxmoxError, ProxmoxTaskError } from '../../src/proxmox';
+import { startSim, type SimHarness } from './support';
+
+let h: SimHarness;
+beforeAll(async () => {
+  h = await startSim({}, { timeoutMs: 300 });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.control('POST', '/reset');
+});
+
+interface State {
+  guests: { vmid: number; node: string; name: string; status: string; lock?: string; tags?: string; config: Record<string, unknown> }[];
+  tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
+  calls: Record<string, number>;
+}
+const state = () => h.control<State>('GET', '/state');
+const fault = (body: Record<string, unknown>) => h.control('POST', '/faults', body);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+async function ready(newid: number) {
+  await h.wait(await h.client.cloneVm('pve1', 9000, { newid, name: `vm-${newid}` }));
+}
+
+describe('fault modes', () => {
+  it('http500 rejects the call with the message in the status line, and does nothing', async () => {
+    await fault({ op: 'clone', mode: 'http500', message: 'storage is on fire' });
+    const e = (await caught(h.client.cloneVm('pve1', 9000, { newid: 400, name: 'x' }))) as ProxmoxError;
+    expect(e).toBeInstanceOf(ProxmoxError);
+    expect(e).toMatchObject({ status: 500, message: 'storage is on fire' });
+    expect((await state()).guests.some((g) => g.vmid === 400)).toBe(false);
+  });
+
+  it('timeout never answers; the client gives up and the call did not happen', async () => {
+    await fault({ op: 'start', mode: 'timeout' });
+    await ready(401);
+    const e = (await caught(h.client.startVm('pve1', 401))) as ProxmoxError;
+    expect(e).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
+    expect((await h.client.vmStatus('pve1', 401)).status).toBe('stopped');
+  });
+
+  it('task_fail accepts the call; the task ends with the message and a failed clone leaves no guest', async () => {
+    await fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: out of space' });
+    const upid = await h.client.cloneVm('pve1', 9000, { newid: 402, name: 'x' });
+    const e = (await caught(h.wait(upid))) as ProxmoxTaskError;
+    expect(e).toBeInstanceOf(ProxmoxTaskError);
+    expect(e.exitstatus).toBe('clone failed: out of space');
+    const s = await state();
+    expect(s.guests.some((g) => g.vmid === 402)).toBe(false);
+    expect(s.tasks.find((t) => t.upid === upid)).toMatchObject({ status: 'stopped', exitstatus: 'clone failed: out of space' });
+  });
+
+  it('drop_after_accept starts the task and destroys the connection without an answer', async () => {
+    await ready(403);
+    await fault({ op: 'destroy', mode: 'drop_after_accept' });
+    const e = (await caught(h.client.destroyVm('pve1', 403))) as ProxmoxError;
+    expect(e).toMatchObject({ kind: 'network', outcomeUnknown: true });
+    const tasks = await h.client.listTasks('pve1', { source: 'all', typefilter: 'qmdestroy', vmid: 403 });
+    expect(tasks).toHaveLength(1);
+    await h.wait(tasks[0]?.upid as string);
+    expect((await state()).guests.some((g) => g.vmid === 403)).toBe(false);
+  });
+
+  it('hang leaves the task running forever, and the guest keeps its lock', async () => {
+    await fault({ op: 'clone', mode: 'hang' });
+    const upid = await h.client.cloneVm('pve1', 9000, { newid: 404, name: 'x' });
+    await new Promise((r) => setTimeout(r, 40));
+    expect((await h.client.taskStatus(upid)).status).toBe('running');
+    expect((await state()).guests.find((g) => g.vmid === 404)?.lock).toBe('clone');
+    expect(await h.client.listTasks('pve1', { source: 'active', typefilter: 'qmclone', vmid: 9000 })).toHaveLength(1);
+  });
+
+  it('lock leaves the guest locked after its task; later mutating calls fail "locked"', async () => {
+    await fault({ op: 'clone', mode: 'lock' });
+    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 405, name: 'x' }));
+    expect((await state()).guests.find((g) => g.vmid === 405)?.lock).toBe('clone');
+    const e = (await caught(h.client.startVm('pve1', 405))) as ProxmoxError;
+    expect(e).toMatchObject({ isLocked: true, lockKind: 'clone', message: 'VM 405 is locked (clone)' });
+  });
+
+  it('lock names the lock kind through message', async () => {
+    await ready(406);
+    await fault({ op: 'config', mode: 'lock', message: 'backup' });
+    await h.client.setVmConfigSync('pve1', 406, { cores: 2 });
+    const e = (await caught(h.client.destroyVm('pve1', 406))) as ProxmoxError;
+    expect(e.lockKind).toBe('backup');
+  });
+
+  it('lose_guest makes the guest vanish after the call', async () => {
+    await ready(407);
+    await fault({ op: 'start', mode: 'lose_guest' });
+    await h.wait(await h.client.startVm('pve1', 407));
+    expect((await h.client.clusterResources()).some((r) => r.vmid === 407)).toBe(false);
+    const e = (await caught(h.client.vmStatus('pve1', 407))) as ProxmoxError;
+    expect(e.isNotFound).toBe(true);
+  });
+
+  it('a status fault applies to reads of the guest (GET status/current)', async () => {
+    await ready(408);
+    await fault({ op: 'status', mode: 'http500', message: 'VM 408 qmp command failed', count: 5 });
+    const e = (await caught(h.client.vmStatus('pve1', 408))) as ProxmoxError;
+    expect(e.message).toBe('VM 408 qmp command failed');
+  });
+
+  it('a task fault applies to task status polling', async () => {
+    const h2 = await startSim({ taskMs: 10_000 });
+    try {
+      h2.sim.faults.add({ op: 'task', mode: 'task_fail', message: 'interrupted by signal' });
+      const upid = await h2.client.cloneVm('pve1', 9000, { newid: 409, name: 'x' });
+      const e = (await caught(h2.wait(upid))) as ProxmoxTaskError;
+      expect(e.exitstatus).toBe('interrupted by signal');
+    } finally {
+      await h2.close();
+    }
+  });
+
+  it('an agent fault rejects pings', async () => {
+    await ready(410);
+    await h.wait(await h.client.startVm('pve1', 410));
+    await fault({ op: 'agent', mode: 'http500', message: 'VM 410 qga command failed - timeout' });
+    expect(((await caught(h.client.agentPing('pve1', 410))) as ProxmoxError).message).toMatch(/qga/);
+    await h.client.agentPing('pve1', 410);
+  });
+
+  it('delayMs delays the answer', async () => {
+    await fault({ op: 'any', mode: 'delay', delayMs: 120 });
+    const t0 = Date.now();
+    await h.client.listNodes();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe('fault matching', () => {
+  it('count: each matching call consumes one', async () => {
+    await ready(420);
+    await fault({ op: 'config', mode: 'http500', count: 2 });
+    expect(await caught(h.client.setVmConfigSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
+    expect((await h.control<{ faults: { remaining: number }[] }>('GET', '/faults')).faults).toEqual([expect.objectContaining({ remaining: 1 })]);
+    expect(await caught(h.client.setVmConfigSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
+    await h.client.setVmConfigSync('pve1', 420, { cores: 2 });
+    expect((await h.control<{ faults: unknown[] }>('GET', '/faults')).faults).toEqual([]);
+  });
+
+  it('node: only calls for that node match', async () => {
+    await fault({ op: 'clone', mode: 'http500', node: 'pve2' });
+    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 421, name: 'a' }));
+    expect(await caught(h.client.cloneVm('pve2', 9010, { newid: 422, name: 'b' }))).toBeInstanceOf(ProxmoxError);
+  });
+
+  it('any matches every API call; DELETE /_sim/faults clears', async () => {
+    await fault({ op: 'any', mode: 'http500', count: 100 });
+    expect(await caught(h.client.listNodes())).toBeInstanceOf(ProxmoxError);
+    expect(await h.control('DELETE', '/faults')).toEqual({ cleared: 1 });
+    expect(await h.client.listNodes()).toHaveLength(3);
+  });
+
+  it('refuses an invalid fault description', async () => {
+    const res = await fetch(`${h.server.url}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ op: 'explode', mode: 'http500' }),
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('control API', () => {
+  it('GET /_sim/state lists guests, tasks and call counts per path template', async () => {
+    const upid = await h.client.cloneVm('pve1', 9000, { newid: 430, name: 'counted' });
+    await h.wait(upid);
+    await h.client.setVmConfigSync('pve1', 430, { tags: 'a;b' });
+    const s = await state();
+    expect(s.guests.find((g) => g.vmid === 430)).toMatchObject({ node: 'pve1', name: 'counted', status: 'stopped', tags: 'a;b' });
+    expect(s.guests.find((g) => g.vmid === 430)?.config).toMatchObject({ name: 'counted', tags: 'a;b' });
+    expect(s.tasks.find((t) => t.upid === upid)).toMatchObject({ type: 'qmclone', status: 'stopped', exitstatus: 'OK' });
+    expect(s.calls['POST /nodes/{node}/qemu/{vmid}/clone']).toBe(1);
+    expect(s.calls['PUT /nodes/{node}/qemu/{vmid}/config']).toBe(1);
+    expect(s.calls['GET /nodes/{node}/tasks/{upid}/status']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('POST /_sim/reset restores the initial cluster and clears faults and counts', async () => {
+    await ready(431);
+    await fault({ op: 'start', mode: 'http500' });
+    expect(await h.control('POST', '/reset')).toEqual({ ok: true });
+    const s = await state();
+    expect(s.guests.map((g) => g.vmid)).toEqual([9000, 9001, 9002, 9010, 9011, 9012, 9020, 9021, 9022]);
+    expect(s.calls).toEqual({});
+    expect((await h.control<{ faults: unknown[] }>('GET', '/faults')).faults).toEqual([]);
+  });
+
+  it('POST /_sim/options changes task duration and hidden task polls at run time', async () => {
+    expect(await h.control('POST', '/options', { hiddenTaskPolls: 1 })).toMatchObject({ hiddenTaskPolls: 1 });
+    const upid = await h.client.cloneVm('pve1', 9000, { newid: 432, name: 'x' });
+    expect(((await caught(h.client.taskStatus(upid))) as ProxmoxError).isNoSuchTask).toBe(true);
+    await h.wait(upid);
+    await h.control('POST', '/options', { hiddenTaskPolls: 0 });
+  });
+});
