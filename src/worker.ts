@@ -1,9 +1,10 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import path from 'node:path';
+import { NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { proxmoxClientFactory } from './activities/deps';
 import { loadConfig, type Config } from './config';
 import { createDb } from './db/client';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 import { SecretBox } from './security/secrets';
 
 export interface RunningWorker {
@@ -16,6 +17,7 @@ export interface RunningWorker {
 /** A Temporal worker for the provisioning task queue, with its own database pool. */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger('worker', config.LOG_LEVEL);
+  installSdkLogger(logger);
   const db = createDb(config.DATABASE_URL);
   const secrets = new SecretBox(config.ENCRYPTION_KEY);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -23,7 +25,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('./workflows'),
+    workflowsPath: path.join(__dirname, 'workflows', 'index.ts'),
     activities: createActivities({ db, proxmox: proxmoxClientFactory(secrets), secrets, config, logger }),
     // A stuck Proxmox call must not keep the process from shutting down for long.
     shutdownGraceTime: '10s',
@@ -41,6 +43,32 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       await done;
     },
   };
+}
+
+const SDK_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+/** Sends the SDK's own log lines through our JSON logger (once per process: the runtime is global). */
+function installSdkLogger(logger: Logger): void {
+  try {
+    Runtime.install({
+      logger: {
+        log: (level, message, meta) => logger[SDK_LEVELS[level]]({ sdk: meta }, message),
+        trace: (message, meta) => logger.trace({ sdk: meta }, message),
+        debug: (message, meta) => logger.debug({ sdk: meta }, message),
+        info: (message, meta) => logger.debug({ sdk: meta }, message),
+        warn: (message, meta) => logger.warn({ sdk: meta }, message),
+        error: (message, meta) => logger.error({ sdk: meta }, message),
+      },
+    });
+  } catch {
+    // Already installed by an earlier worker in this process.
+  }
 }
 
 if (require.main === module) {

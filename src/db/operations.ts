@@ -19,9 +19,10 @@ export function findOperation(db: Db, taskId: string, kind: string) {
 
 /** Writes the intent before the call: after a crash, an `issuing` row without a UPID means "outcome unknown". */
 export async function recordIntent(db: Db, key: OperationKey): Promise<string> {
+  const { instanceId, taskId, stage, kind, node, vmid } = key;
   const row = await db.providerOperation.upsert({
-    where: { taskId_kind: { taskId: key.taskId, kind: key.kind } },
-    create: { id: newId('op'), ...key, status: 'issuing' },
+    where: { taskId_kind: { taskId, kind } },
+    create: { id: newId('op'), instanceId, taskId, stage, kind, node, vmid, status: 'issuing' },
     update: { status: 'issuing', upid: null, exitStatus: null, node: key.node },
   });
   return row.id;

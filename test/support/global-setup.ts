@@ -42,7 +42,7 @@ export default async function setup(project: TestProject) {
   const templateDatabase = `${runId}_tpl`;
   let temporal: RunningDevServer | undefined;
   try {
-    temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true });
+    temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
     await adminQuery(`CREATE DATABASE ${templateDatabase}`);
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], {
       cwd: projectRoot,

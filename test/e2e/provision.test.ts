@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVISION_STAGES } from '../../src/domain/provisioning';
+import { startStack, type Stack } from '../support/stack';
+
+describe('provisioning a server end to end', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('takes a create request to a running guest through all seven stages', async () => {
+    const created = await stack.create({ hostname: 'web-1' });
+    expect(created.status).toBe(202);
+    const id = created.body.data.id as string;
+    expect(created.body.meta.taskId).toMatch(/^task_/);
+
+    const running = await stack.waitForStatus(id, ['running', 'failed']);
+    expect(running.failure).toBeNull();
+    expect(running.status).toBe('running');
+    const stagesSeen = new Set(running.task.steps.map((s: { step: string }) => s.step.split(' > ')[0]));
+    for (const stage of PROVISION_STAGES) expect(stagesSeen).toContain(stage);
+    expect(running.task.status).toBe('succeeded');
+    expect(running.task.progress).toBe(100);
+    expect(running.ipv4).toMatch(/^198\.51\.100\./);
+
+    const { guests } = await stack.sim.state();
+    const guest = guests.find((g) => g.name?.includes(id.replace('_', '-')));
+    expect(guest?.status).toBe('running');
+    expect(String(guest?.config.net0)).toContain('bridge=vmbr0');
+    expect(String(guest?.config.ipconfig0)).toContain(`ip=${running.ipv4}/24`);
+    expect(String(guest?.config.memory)).toBe('1024');
+    expect(String(guest?.config.tags)).toContain('pvecp');
+  });
+
+  it('streams the step thread over SSE until the task ends, then reveals the password exactly once', async () => {
+    const created = await stack.create({ hostname: 'stream-1' });
+    const id = created.body.data.id as string;
+    const res = await fetch(`${stack.api.baseUrl}/v1/instances/${id}/events`, { headers: { authorization: `Bearer ${stack.customer.token}` } });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const text = await res.text();
+    const events = text.split('\n\n').filter((block) => block.includes('data: '));
+    const steps = events.filter((e) => !e.includes('event: close')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)));
+    expect(steps[0]).toMatchObject({ step: 'schedule > reserving resources', status: 'success' });
+    expect(steps.map((s) => s.step)).toContain('finalize > finishing');
+    expect(text.trimEnd().split('\n\n').pop()).toContain('event: close');
+
+    const first = await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
+    expect(first.status).toBe(200);
+    expect(first.body.data.username).toBe('debian');
+    expect(first.body.data.password).toMatch(/^\S{24}$/);
+    const second = await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
+    expect(second.status).toBe(410);
+    expect(second.body.error.code).toBe('CREDENTIAL_ALREADY_REVEALED');
+  });
+});

@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Config } from '../../src/config';
+import type { SeedResult } from '../../src/db/seed';
+import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { startWorker, type RunningWorker } from '../../src/worker';
+import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
+
+type Seeded = Extract<SeedResult, { seeded: true }>;
+
+export interface SimulatorHandle {
+  url: string;
+  fault(spec: { op: string; mode: string; count?: number; node?: string; message?: string; delayMs?: number }): Promise<void>;
+  clearFaults(): Promise<void>;
+  state(): Promise<SimState>;
+  close(): Promise<void>;
+}
+
+export interface SimState {
+  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; config: Record<string, string | number> }[];
+  tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
+  calls: Record<string, number>;
+}
+
+export interface Stack {
+  api: TestApi;
+  sim: SimulatorHandle;
+  seed: Seeded;
+  customer: TestCustomer;
+  worker: RunningWorker | null;
+  /** POST /v1/instances as the customer with a debian-12 / small plan default body. */
+  create(body?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Polls GET /v1/instances/{id} until its status is one of `statuses`. */
+  waitForStatus(instanceId: string, statuses: string[], timeoutMs?: number): Promise<any>;
+  startWorker(): Promise<RunningWorker>;
+  /** A worker in its own process, so a test can kill it like a crash would. */
+  spawnWorkerProcess(): WorkerProcess;
+  close(): Promise<void>;
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  exited: Promise<void>;
+  kill(): Promise<void>;
+}
+
+/** Test settings: short budgets and quick polling, so failures show up in seconds. */
+export const FAST_ENV: Record<string, string> = {
+  STAGE_TIMEOUT_SCALE: '0.05',
+  TASK_POLL_INTERVAL_MS: '25',
+  RATE_LIMIT_CREATE_PER_MINUTE: '1000',
+  RATE_LIMIT_CREATE_PER_HOUR: '10000',
+};
+
+export async function startSimulator(options: { taskMs?: number } = {}): Promise<SimulatorHandle> {
+  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20 });
+  const listening = await simulator.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${listening.port}`;
+  const control = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${url}/_sim/${route}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`simulator ${method} ${route}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  return {
+    url,
+    fault: async (spec) => void (await control('POST', 'faults', spec)),
+    clearFaults: async () => void (await control('DELETE', 'faults')),
+    state: () => control('GET', 'state') as Promise<SimState>,
+    close: listening.close,
+  };
+}
+
+/**
+ * The real stack for end-to-end tests: API over HTTP, a worker, the run's Temporal dev server,
+ * a database of this file's own, and the Proxmox VE simulator with the demo catalog.
+ */
+export async function startStack(options: StartTestApiOptions & { worker?: boolean; taskMs?: number } = {}): Promise<Stack> {
+  const sim = await startSimulator({ taskMs: options.taskMs });
+  const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
+  const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
+  const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret });
+  if (!seed.seeded) throw new Error('demo catalog was not seeded');
+  const customer = await api.createCustomer({ instances: 500, vcpus: 2000, memoryMiB: 4_000_000, diskGiB: 100_000 });
+  const workers: RunningWorker[] = [];
+  const processes: WorkerProcess[] = [];
+
+  const stack: Stack = {
+    api,
+    sim,
+    seed,
+    customer,
+    worker: null,
+    create: async (body = {}, headers = {}) => {
+      const res = await api.request('POST', '/v1/instances', {
+        token: customer.token,
+        headers,
+        body: { planId: seed.plans.small, locationId: seed.locationId, imageId: seed.images['debian-12'], hostname: 'web-1', ...body },
+      });
+      return { status: res.status, body: res.body };
+    },
+    async waitForStatus(instanceId, statuses, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: any;
+      while (Date.now() < deadline) {
+        last = (await api.request('GET', `/v1/instances/${instanceId}`, { token: customer.token })).body;
+        if (statuses.includes(last?.data?.status)) return last.data;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`instance ${instanceId} did not reach ${statuses.join('|')}; last: ${JSON.stringify(last?.data?.status)} ${JSON.stringify(last?.data?.task?.steps?.slice(-3))}`);
+    },
+    async startWorker() {
+      const worker = await startWorker(api.config);
+      workers.push(worker);
+      return worker;
+    },
+    spawnWorkerProcess: () => {
+      const handle = spawnWorkerProcess(api.config);
+      processes.push(handle);
+      return handle;
+    },
+    async close() {
+      for (const handle of processes) await handle.kill();
+      for (const worker of workers) await worker.shutdown().catch(() => undefined);
+      await api.close();
+      await sim.close();
+    },
+  };
+  if (options.worker !== false) stack.worker = await stack.startWorker();
+  return stack;
+}
+
+export function spawnWorkerProcess(config: Config): WorkerProcess {
+  const root = path.resolve(__dirname, '..', '..');
+  const env = Object.fromEntries(Object.entries(config).map(([key, value]) => [key, String(value ?? '')]));
+  delete env.BOOTSTRAP_ADMIN_TOKEN;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'worker.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
