@@ -126,6 +126,17 @@ export interface NodeStatus {
   [key: string]: unknown;
 }
 
+export interface StorageVolume {
+  /** e.g. local-lvm:vm-101-disk-0 */
+  volid: string;
+  vmid?: number;
+  size?: number;
+  format?: string;
+  content?: string;
+  ctime?: number;
+  [key: string]: unknown;
+}
+
 export interface CloneVmOptions {
   newid: number;
   name: string;
@@ -449,6 +460,21 @@ export class ProxmoxClient {
   async nodeStatus(node: string, call?: CallOptions): Promise<NodeStatus> {
     assertNode(node);
     return this.request<NodeStatus>('GET', '/nodes/{node}/status', { node }, {}, call);
+  }
+
+  /** GET /nodes/{node}/storage/{storage}/content?content=images[&vmid=N]: volumes on a storage. */
+  async listStorageContent(node: string, storage: string, vmid?: number, call?: CallOptions): Promise<StorageVolume[]> {
+    assertNode(node);
+    if (!/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i.test(storage)) throw new TypeError('invalid storage id');
+    if (vmid !== undefined) assertVmid(vmid);
+    const data = await this.request<StorageVolume[]>(
+      'GET',
+      '/nodes/{node}/storage/{storage}/content',
+      { node, storage },
+      { content: 'images', vmid },
+      call,
+    );
+    return Array.isArray(data) ? data : [];
   }
 
   // ---------------------------------------------------------------- guests

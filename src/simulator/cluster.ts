@@ -204,6 +204,8 @@ export class SimCluster {
   readonly storages = new Map<string, SimStorageSpec>();
   readonly bridges = new Map<string, SimBridgeSpec>();
   readonly guests = new Map<number, SimGuest>();
+  /** Volumes left on storage by a destroy that ended with warnings. */
+  readonly orphanVolumes: { node: string; volid: string; vmid: number; size: number }[] = [];
   readonly tasks: TaskManager;
   private readonly bootTime = Math.floor(Date.now() / 1000) - 86_400;
   private guestPid = 100_000;
@@ -224,6 +226,7 @@ export class SimCluster {
     this.storages.clear();
     this.bridges.clear();
     this.guests.clear();
+    this.orphanVolumes.length = 0;
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });
     for (const s of this.spec.storages) this.storages.set(s.storage, { ...s });
     for (const b of this.spec.bridges) this.bridges.set(b.iface, { ...b });
@@ -902,9 +905,42 @@ export class SimCluster {
       vmid,
       holdFile: true,
       run: () => {
+        const guest = this.guests.get(vmid);
+        if (guest && ctx.fault?.mode === 'task_warnings') {
+          // Proxmox only warns when it cannot remove a disk: the volumes stay on the storage
+          for (const [k, v] of Object.entries(guest.config)) {
+            const text = String(v);
+            if (!DISK_KEY.test(k) || isCdrom(text)) continue;
+            const [store, volume = ''] = splitProps(text).first.split(':');
+            const volid = `${store}:${volume.split('/').pop() ?? volume}`;
+            this.orphanVolumes.push({ node: guest.node, volid, vmid, size: diskSize(text) });
+          }
+        }
         this.guests.delete(vmid);
       },
     });
+  }
+
+  storageContent(node: string, storage: string, p: Record<string, string>): object[] {
+    this.checkNode(node);
+    if (!this.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
+    if (p.content !== undefined && p.content !== 'images') return [];
+    const out: { volid: string; vmid: number; size: number }[] = [];
+    for (const g of this.guests.values()) {
+      if (g.node !== node) continue;
+      for (const [k, v] of Object.entries(g.config)) {
+        const text = String(v);
+        if (!DISK_KEY.test(k) || isCdrom(text) || !text.startsWith(`${storage}:`)) continue;
+        const first = splitProps(text).first;
+        const volume = first.slice(storage.length + 1).split('/').pop() ?? '';
+        out.push({ volid: `${storage}:${volume}`, vmid: g.vmid, size: diskSize(text) });
+      }
+    }
+    for (const o of this.orphanVolumes) if (o.node === node && o.volid.startsWith(`${storage}:`)) out.push({ volid: o.volid, vmid: o.vmid, size: o.size });
+    return out
+      .filter((x) => p.vmid === undefined || x.vmid === Number(p.vmid))
+      .sort((a, b) => a.volid.localeCompare(b.volid))
+      .map((x) => ({ ...x, content: 'images', format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
   }
 
   agentPing(node: string, vmid: number): object {

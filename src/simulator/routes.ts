@@ -66,6 +66,8 @@ const HANDLERS: Record<string, Handler> = {
   'GET /nodes/{node}/status': ({ api, node }) => api.cluster.nodeStatus(node),
   'GET /nodes/{node}/storage': ({ api, node }) => api.cluster.storageList(node),
   'GET /nodes/{node}/network': ({ api, node }) => api.cluster.networkList(node),
+  'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
+    api.cluster.storageContent(node, pathParams.storage as string, params),
   'GET /cluster/resources': ({ api, params }) => api.cluster.resources(params.type),
   'GET /cluster/nextid': ({ api, params }) => api.cluster.nextId(params.vmid),
   'GET /nodes/{node}/qemu': ({ api, node }) => api.cluster.qemuList(node),

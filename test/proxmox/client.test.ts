@@ -127,8 +127,14 @@ describe('task waiter', () => {
   it('treats "WARNINGS: 2" as success and surfaces the count', async () => {
     h.sim.faults.add({ op: 'destroy', mode: 'task_warnings', warnings: 2 });
     await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 151, name: 'warn' }));
+    expect(await h.client.listStorageContent('pve1', 'local-lvm', 151)).toEqual([
+      expect.objectContaining({ volid: 'local-lvm:vm-151-disk-0', vmid: 151 }),
+    ]);
     const r = await h.wait(await h.client.destroyVm('pve1', 151));
     expect(r).toMatchObject({ exitstatus: 'WARNINGS: 2', warnings: 2 });
+    // Proxmox only warns when a disk could not be removed: the volume is still on the storage
+    expect((await h.client.listStorageContent('pve1', 'local-lvm', 151)).map((v) => v.volid)).toEqual(['local-lvm:vm-151-disk-0']);
+    expect(await h.client.listStorageContent('pve1', 'local-lvm', 152)).toEqual([]);
   });
 
   it('throws ProxmoxTaskError with the exit text for an error exit', async () => {

@@ -16,6 +16,7 @@ async function exerciseClient(version: PveVersion) {
     await client.isVmidFree(9000);
     await client.listNodes();
     await client.nodeStatus('pve1');
+    await client.listStorageContent('pve1', 'local-lvm', 9000);
     await wait(await client.cloneVm('pve1', 9000, { newid: 200, name: 'contract', full: true, storage: 'local-lvm', description: 'made by a test', pool: 'customers' }));
     await wait(await client.cloneVm('pve1', 9000, { newid: 201, name: 'contract-linked', full: false }));
     const cfg = await client.getVmConfig('pve1', 200);
@@ -72,6 +73,7 @@ describe('client ↔ official API schema contract', () => {
         'GET /cluster/nextid',
         'GET /nodes',
         'GET /nodes/{node}/status',
+        'GET /nodes/{node}/storage/{storage}/content',
         'POST /nodes/{node}/qemu/{vmid}/clone',
         'GET /nodes/{node}/qemu/{vmid}/config',
         'POST /nodes/{node}/qemu/{vmid}/config',
