@@ -34,7 +34,7 @@ export interface TestRequestOptions {
   headers?: Record<string, string>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+ 
 export interface TestResponse<T = any> {
   status: number;
   headers: Headers;
@@ -66,7 +66,7 @@ export interface TestApi {
   temporal: Client;
   /** The BOOTSTRAP_ADMIN_TOKEN this app started with. */
   adminToken: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+   
   request<T = any>(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse<T>>;
   /** A new tenant (default quota: 10 instances, 40 vCPUs, 64 GiB, 1000 GiB) with one customer and a token, made through the admin API. */
   createCustomer(quota?: Partial<Quota>, options?: { tenantId?: string; email?: string }): Promise<TestCustomer>;
@@ -126,7 +126,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected ad hoc
+   
   async function request<T = any>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...req.headers };
     if (req.token !== undefined) headers.authorization = `Bearer ${req.token}`;
