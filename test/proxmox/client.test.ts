@@ -102,8 +102,11 @@ describe('ProxmoxClient against the simulator: a guest lifecycle', () => {
 
   it('lists tasks with filters and reads node information', async () => {
     const { client } = h;
+    // Long enough that the task is surely still active when listed, however loaded the machine.
+    await h.control('POST', '/options', { taskMs: 2000 });
     const upid = await client.cloneVm('pve1', 9000, { newid: 140, name: 'list-me' });
     const active = await client.listTasks('pve1', { source: 'active', typefilter: 'qmclone', vmid: 9000 });
+    await h.control('POST', '/options', { taskMs: 5 });
     expect(active.map((t) => t.upid)).toContain(upid);
     await h.wait(upid);
     const archive = await client.listTasks('pve1', { typefilter: 'qmclone' });
