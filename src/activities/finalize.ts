@@ -1,15 +1,23 @@
 import { finishTask, recordStep } from '../db/tasks';
 import type { InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
 
 /**
- * finalize: the reservations become the instance's for good, all in one transaction.
+ * finalize: the reservations become the instance's for good, all in one transaction; it also
+ * ends a rebuild. An instance deleted meanwhile is not finalized: the stage fails so the
+ * workflow rolls back (the instance row is locked first, so a concurrent delete either lands
+ * before this check or sees a running instance).
  * Converges on retry: every update is conditional on the state it moves from.
  */
 export function createFinalizeActivity(deps: ActivityDeps) {
   return async function finalizeInstance({ instanceId, taskId }: InstanceRef): Promise<void> {
     const ttlMs = deps.config.CREDENTIAL_TTL_HOURS * 3_600_000;
     await deps.db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ desiredState: string }[]>`SELECT "desiredState" FROM instances WHERE id = ${instanceId} FOR UPDATE`;
+      const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
+      if (task?.status === 'succeeded') return;
+      if (row?.desiredState === 'deleted') throw fail(FailureType.DeleteRequested, `instance ${instanceId} was deleted while it was being made`);
       await tx.vmidReservation.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'assigned' } });
       await tx.ipAddress.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'assigned' } });
       await tx.nodeAllocation.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'allocated' } });
@@ -17,7 +25,7 @@ export function createFinalizeActivity(deps: ActivityDeps) {
       // The reveal window starts when the server is usable.
       await tx.credential.updateMany({ where: { instanceId, revealedAt: null }, data: { expiresAt: new Date(Date.now() + ttlMs) } });
       await tx.instance.updateMany({
-        where: { id: instanceId, status: 'provisioning' },
+        where: { id: instanceId, status: { in: ['provisioning', 'rebuilding'] } },
         data: { status: 'running', desiredState: 'running', failureCode: null, failureMessage: null },
       });
       await recordStep(tx, { taskId, step: 'finalize > finishing', status: 'success', message: 'The server is ready.', progress: 100 });

@@ -1,4 +1,4 @@
-import { releaseReservations } from '../db/reservations';
+import { releaseReservations, retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
 import { guestName } from '../domain/provisioning';
 import type { Prisma } from '../generated/prisma/client';
@@ -12,7 +12,7 @@ export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
 
 export interface RemoveGuestInput extends InstanceRef {
   /** Names the provider operations of this removal, unique within the task. */
-  purpose: 'rollback' | 'delete';
+  purpose: 'rollback' | 'delete' | 'rebuild';
 }
 
 /**
@@ -84,11 +84,21 @@ export interface FailInstanceInput extends InstanceRef {
 /**
  * Ends a failed provision: releases VMID, addresses, capacity and quota, keeps the volume as an
  * errored record, deletes the credential, and fails instance and task with the same code.
+ * When the customer deleted the instance meanwhile (desiredState `deleted`), it ends `deleted`.
  * Converges on retry: one transaction of conditional updates.
  */
 export function createFailInstanceActivity(deps: ActivityDeps) {
   return async function failInstance({ instanceId, taskId, failure, cause, keepVmid }: FailInstanceInput): Promise<void> {
     await deps.db.$transaction(async (tx) => {
+      const { desiredState } = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { desiredState: true } });
+      if (desiredState === 'deleted') {
+        const message = 'The server was deleted before it was ready.';
+        await retireInstance(tx, instanceId, { keepVmid });
+        await recordStep(tx, { taskId, step: 'rollback > done', status: 'success', message });
+        await finishTask(tx, taskId, { status: 'failed', errorCode: 'CANCELLED', errorMessage: message });
+        await tx.auditEvent.create({ data: { instanceId, action: 'instance.deleted', details: { during: 'provisioning', code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
+        return;
+      }
       await releaseReservations(tx, instanceId, { keepVmid });
       await tx.volume.updateMany({ where: { instanceId, status: { in: ['pending', 'ready'] } }, data: { status: 'errored' } });
       await tx.credential.deleteMany({ where: { instanceId } });
@@ -103,7 +113,17 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
   };
 }
 
+/** The removals that park for an operator instead of failing. */
+export type ParkingPurpose = 'rollback' | 'delete';
+
+const PARKED_MESSAGES: Record<ParkingPurpose, string> = {
+  rollback: 'The server could not be created; an operator is finishing its cleanup.',
+  delete: 'The server could not be removed yet; an operator is finishing its removal.',
+};
+
 export interface ParkInput extends InstanceRef {
+  /** What the removal was for; a rollback unless said otherwise. */
+  purpose?: ParkingPurpose;
   reason: string;
   /** Counts the parks of this task, so each one is its own line in the step thread. */
   attempt: number;
@@ -116,18 +136,18 @@ export interface ParkInput extends InstanceRef {
  * Converges on retry: plain updates to the same values.
  */
 export function createParkInstanceActivity(deps: ActivityDeps) {
-  return async function parkInstance({ instanceId, taskId, reason, attempt, cause }: ParkInput): Promise<void> {
+  return async function parkInstance({ instanceId, taskId, purpose = 'rollback', reason, attempt, cause }: ParkInput): Promise<void> {
     await deps.db.$transaction(async (tx) => {
       await tx.instance.update({
         where: { id: instanceId },
         data: {
           status: 'rollback_failed',
           failureCode: 'ROLLBACK_FAILED',
-          failureMessage: 'The server could not be created; an operator is finishing its cleanup.',
+          failureMessage: PARKED_MESSAGES[purpose],
           failureCause: { ...cause, parkedReason: reason } as Prisma.InputJsonValue,
         },
       });
-      await recordStep(tx, { taskId, step: `rollback > waiting for an operator (${attempt})`, status: 'error', message: 'Cleanup could not be confirmed; an operator has been asked to finish it.' });
+      await recordStep(tx, { taskId, step: `${purpose} > waiting for an operator (${attempt})`, status: 'error', message: 'Cleanup could not be confirmed; an operator has been asked to finish it.' });
       await tx.auditEvent.create({ data: { instanceId, action: 'instance.rollback_parked', details: { reason, ...cause } as Prisma.InputJsonValue } });
     });
   };

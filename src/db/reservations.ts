@@ -151,3 +151,18 @@ export async function releaseReservations(tx: Tx, instanceId: string, options: {
   await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { state: 'released' } });
   await tx.instance.updateMany({ where: { id: instanceId, quotaReleasedAt: null }, data: { quotaReleasedAt: new Date() } });
 }
+
+/**
+ * Ends an instance as `deleted`: everything it holds is released (see releaseReservations), its
+ * volumes are marked deleted and its credential erased; the row stays readable. A no-op the
+ * second time.
+ */
+export async function retireInstance(tx: Tx, instanceId: string, options: { keepVmid?: boolean } = {}): Promise<void> {
+  await releaseReservations(tx, instanceId, options);
+  await tx.volume.updateMany({ where: { instanceId, status: { not: 'deleted' } }, data: { status: 'deleted' } });
+  await tx.credential.deleteMany({ where: { instanceId } });
+  await tx.instance.updateMany({
+    where: { id: instanceId, status: { not: 'deleted' } },
+    data: { status: 'deleted', desiredState: 'deleted', deletedAt: new Date(), failureCode: null, failureMessage: null },
+  });
+}

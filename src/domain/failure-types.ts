@@ -17,6 +17,8 @@ export const FailureType = {
   GuestNotRunning: 'GUEST_NOT_RUNNING',
   /** Our own records are not what the step needs (a bug or a manual change). */
   InconsistentState: 'INCONSISTENT_STATE',
+  /** The customer deleted the instance while it was being made: it must not become ready. */
+  DeleteRequested: 'DELETE_REQUESTED',
 } as const;
 
 export const NON_RETRYABLE_TYPES: string[] = [
@@ -26,4 +28,5 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.GuestLocked,
   FailureType.GuestLost,
   FailureType.InconsistentState,
+  FailureType.DeleteRequested,
 ];

@@ -1,16 +1,10 @@
-import { CancellationScope, condition, proxyActivities, setHandler, upsertSearchAttributes, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, CancellationScope, proxyActivities, setHandler, upsertSearchAttributes, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { NON_RETRYABLE_TYPES } from '../domain/failure-types';
 import { PROVISION_STAGES, type ProvisionStage } from '../domain/provisioning';
-import {
-  InstanceStatusKey,
-  progressQuery,
-  ProvisionStageKey,
-  resolveRollbackSignal,
-  retryRollbackSignal,
-  type ProvisionProgress,
-} from './definitions';
-import { describeFailure, removalReason, type DescribedFailure } from './failure';
+import { InstanceStatusKey, progressQuery, ProvisionStageKey, type ProvisionProgress } from './definitions';
+import { describeFailure, type DescribedFailure } from './failure';
+import { operatorGate, removeGuestOrPark as removeOrPark } from './parking';
 
 export interface ProvisionInput {
   instanceId: string;
@@ -25,7 +19,7 @@ export interface ProvisionResult {
 }
 
 /** Each stage's budget: `budget` bounds all attempts together (over it, the provision rolls back). */
-const STAGE_BUDGETS: Record<ProvisionStage, { budget: number; attempt: number; heartbeat?: number }> = {
+export const STAGE_BUDGETS: Record<ProvisionStage, { budget: number; attempt: number; heartbeat?: number }> = {
   clone: { budget: 900, attempt: 600, heartbeat: 30 },
   configure: { budget: 300, attempt: 120, heartbeat: 30 },
   cloud_init: { budget: 180, attempt: 120, heartbeat: 30 },
@@ -36,12 +30,14 @@ const STAGE_BUDGETS: Record<ProvisionStage, { budget: number; attempt: number; h
 };
 const REMOVAL_BUDGET = { budget: 300, attempt: 120, heartbeat: 30 };
 
-function activityOptions(budget: { budget: number; attempt: number; heartbeat?: number }, scale: number): ActivityOptions {
+export function activityOptions(budget: { budget: number; attempt: number; heartbeat?: number }, scale: number): ActivityOptions {
   const seconds = (value: number) => Math.max(1000, Math.round(value * scale * 1000));
   return {
     scheduleToCloseTimeout: seconds(budget.budget),
     startToCloseTimeout: seconds(budget.attempt),
     ...(budget.heartbeat ? { heartbeatTimeout: seconds(budget.heartbeat) } : {}),
+    // A cancelled workflow compensates only once the running activity has stopped touching the guest.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: {
       initialInterval: seconds(1),
       backoffCoefficient: 2,
@@ -64,14 +60,8 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
   const bookkeeping = proxyActivities<Activities>(activityOptions({ budget: 600, attempt: 30 }, scale));
 
   const progress: ProvisionProgress = { stage: null, completedStages: [], status: 'provisioning', rollback: { state: 'none', parkedTimes: 0 } };
-  let decision: { action: 'retry' } | { action: 'resolve'; note: string } | null = null;
   setHandler(progressQuery, () => progress);
-  setHandler(retryRollbackSignal, () => {
-    if (progress.rollback.state === 'parked') decision = { action: 'retry' };
-  });
-  setHandler(resolveRollbackSignal, ({ note }) => {
-    if (progress.rollback.state === 'parked') decision = { action: 'resolve', note: String(note ?? '').slice(0, 2000) };
-  });
+  const gate = operatorGate(progress);
 
   const setStatus = (status: string) => {
     progress.status = status;
@@ -131,23 +121,6 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
 
   /** Removes the guest, or parks until an operator retries (parking again on failure) or resolves. */
   async function removeGuestOrPark(): Promise<'removed' | 'absent' | 'not_ours' | { note: string }> {
-    for (;;) {
-      try {
-        return await removal.removeGuest({ ...ref, purpose: 'rollback' });
-      } catch (error) {
-        const reason = removalReason(error);
-        progress.rollback = { state: 'parked', reason, parkedTimes: progress.rollback.parkedTimes + 1 };
-        setStatus('rollback_failed');
-        await bookkeeping.parkInstance({ ...ref, reason, attempt: progress.rollback.parkedTimes, cause: { stage: progress.stage } });
-        decision = null;
-        await condition(() => decision !== null);
-        const made = decision as { action: 'retry' } | { action: 'resolve'; note: string } | null;
-        progress.rollback = { state: 'running', parkedTimes: progress.rollback.parkedTimes };
-        if (made?.action === 'resolve') {
-          await bookkeeping.recordOperatorNote({ instanceId: input.instanceId, action: 'rollback.resolved_by_operator', note: made.note });
-          return { note: made.note };
-        }
-      }
-    }
+    return removeOrPark({ ref, purpose: 'rollback', progress, gate, setStatus, removal, bookkeeping });
   }
 }
