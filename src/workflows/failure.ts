@@ -1,4 +1,7 @@
-import { ApplicationFailure, isCancellation, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
+import { FailureType } from '../domain/failure-types';
+
+const OWN_TYPES = new Set<string>(Object.values(FailureType));
 
 /** What the customer is told, and what only operators see. */
 export interface DescribedFailure {
@@ -25,9 +28,16 @@ export function describeFailure(error: unknown, stage: string | null): Described
   if (isCancellation(error)) {
     return { code: 'CANCELLED', message: 'The server was cancelled before it was ready; nothing was kept.', cause };
   }
-  if (links.some((link) => link instanceof TimeoutFailure)) {
-    const transient = !application || !application.nonRetryable;
-    return transient && application
+  // Over budget: either a timeout hit an attempt, or the server stopped retrying at the deadline.
+  const activity = links.find((link): link is ActivityFailure => link instanceof ActivityFailure);
+  const overBudget =
+    links.some((link) => link instanceof TimeoutFailure) ||
+    activity?.retryState === 'TIMEOUT' ||
+    activity?.retryState === 'MAXIMUM_ATTEMPTS_REACHED';
+  if (overBudget) {
+    // A retryable error that is not one of our own verdicts came from the provider.
+    const providerKeptFailing = application && !application.nonRetryable && !OWN_TYPES.has(application.type ?? '');
+    return providerKeptFailing
       ? { code: 'PROVIDER_UNAVAILABLE', message: 'The hypervisor did not respond in time, so the server was rolled back. Please try again.', cause }
       : { code: 'PROVISIONING_TIMEOUT', message: 'Creating the server took too long, so it was rolled back. Please try again.', cause };
   }

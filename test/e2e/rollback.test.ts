@@ -1,0 +1,230 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { guestName } from '../../src/domain/provisioning';
+import { progressQuery } from '../../src/workflows/definitions';
+import { expectAllKept, expectFullyReleased, holdings } from '../support/reservations';
+import { startStack, type Stack } from '../support/stack';
+
+const temporalCli = path.resolve(__dirname, '..', '..', '.tools', 'bin', 'temporal');
+const run = promisify(execFile);
+
+/** Short budgets: a stage that keeps failing gives up in a few seconds. */
+const ROLLBACK_ENV = { STAGE_TIMEOUT_SCALE: '0.02' };
+
+describe('rollback after a failed provisioning stage', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: ROLLBACK_ENV });
+  });
+  afterEach(async () => {
+    await stack.sim.clearFaults();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const guestsOf = async (instanceId: string) => (await stack.sim.state()).guests.filter((g) => g.name === guestName(instanceId));
+
+  async function provisionExpectingFailure(hostname: string) {
+    const created = await stack.create({ hostname });
+    expect(created.status).toBe(202);
+    const id = created.body.data.id as string;
+    const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure.code).toMatch(/^(PROVISIONING_FAILED|PROVISIONING_TIMEOUT|PROVIDER_UNAVAILABLE)$/);
+    expect(failed.task.error.code).toBe(failed.failure.code);
+    expect(await guestsOf(id)).toEqual([]);
+    await expectFullyReleased(stack.api.db, id);
+    return { id, failed };
+  }
+
+  it('undoes everything when the clone task fails', async () => {
+    await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'storage migration failed' });
+    const { failed } = await provisionExpectingFailure('clone-fails');
+    expect(failed.failure.code).toBe('PROVISIONING_FAILED');
+    expect(JSON.stringify(failed)).not.toContain('storage migration failed');
+  });
+
+  it('undoes everything when config writes keep answering 500', async () => {
+    await stack.sim.fault({ op: 'config', mode: 'http500', count: 10_000, message: 'got no worker upid' });
+    const { id, failed } = await provisionExpectingFailure('config-fails');
+    expect(failed.failure.code).toBe('PROVIDER_UNAVAILABLE');
+    const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+    expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure' });
+  });
+
+  it('undoes everything when the disk resize is refused', async () => {
+    await stack.sim.fault({ op: 'resize', mode: 'task_fail', message: 'shrinking disks is not supported' });
+    await provisionExpectingFailure('resize-fails');
+  });
+
+  it('undoes everything when the start task fails', async () => {
+    await stack.sim.fault({ op: 'start', mode: 'task_fail', message: 'start failed: QEMU exited with code 1' });
+    await provisionExpectingFailure('start-fails');
+  });
+
+  it('undoes everything when verify never sees the guest running', async () => {
+    // Hold the start call's answer; once it is under way, make every status read fail.
+    await stack.sim.fault({ op: 'start', mode: 'delay', delayMs: 1500 });
+    const created = await stack.create({ hostname: 'verify-fails' });
+    const id = created.body.data.id as string;
+    await expect.poll(() => stack.api.db.providerOperation.count({ where: { instanceId: id, kind: 'start' } }), { timeout: 20_000 }).toBe(1);
+    await stack.sim.fault({ op: 'status', mode: 'http500', count: 10_000 });
+    const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
+    expect(failed.status).toBe('failed');
+    await stack.sim.clearFaults();
+    await expectFullyReleased(stack.api.db, id);
+    expect(await guestsOf(id)).toEqual([]);
+    const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+    expect(admin.body.data.failureCause).toMatchObject({ stage: 'verify' });
+  });
+
+  it('undoes everything when finalize cannot write to the database', async () => {
+    const db = stack.api.db;
+    await db.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_running() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`
+      CREATE TRIGGER refuse_running BEFORE UPDATE ON instances FOR EACH ROW
+      WHEN (NEW.status = 'running') EXECUTE FUNCTION refuse_running()`);
+    try {
+      const { id } = await provisionExpectingFailure('finalize-fails');
+      const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+      expect(admin.body.data.failureCause).toMatchObject({ stage: 'finalize' });
+    } finally {
+      await db.$executeRawUnsafe('DROP TRIGGER refuse_running ON instances');
+      await db.$executeRawUnsafe('DROP FUNCTION refuse_running()');
+    }
+  });
+
+  it('destroys a guest it adopted after the clone answer was lost', async () => {
+    await stack.sim.fault({ op: 'clone', mode: 'drop_after_accept' });
+    await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+    const before = (await stack.sim.state()).calls['POST /nodes/{node}/qemu/{vmid}/clone'] ?? 0;
+    const { id } = await provisionExpectingFailure('adopted-then-fails');
+    const after = (await stack.sim.state()).calls['POST /nodes/{node}/qemu/{vmid}/clone'] ?? 0;
+    expect(after - before).toBe(1);
+    const { task } = await holdings(stack.api.db, id);
+    const steps = await stack.api.db.taskStep.findMany({ where: { taskId: task!.id } });
+    expect(steps.map((s) => s.step)).toContain('rollback > removing the server');
+  });
+
+  it('never touches a guest at the reserved VMID that is not ours', async () => {
+    const { tokenId, secret } = { tokenId: 'root@pam!controlplane', secret: 'sim-secret-change-me' };
+    // Someone else's guest on the VMID our database will hand out next.
+    const freed = await stack.api.db.vmidReservation.findFirst({ where: { state: 'free' }, orderBy: { vmid: 'asc' } });
+    const top = await stack.api.db.vmidReservation.aggregate({ _max: { vmid: true } });
+    const squatter = freed?.vmid ?? Math.max(1000, (top._max.vmid ?? 999) + 1);
+    const res = await fetch(`${stack.sim.url}/api2/json/nodes/pve1/qemu/9000/clone`, {
+      method: 'POST',
+      headers: { authorization: `PVEAPIToken=${tokenId}=${secret}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `newid=${squatter}&name=someone-else`,
+    });
+    expect(res.status).toBe(200);
+    await expect.poll(async () => (await stack.sim.state()).guests.find((g) => g.vmid === squatter)?.config.lock ?? 'none').toBe('none');
+
+    const created = await stack.create({ hostname: 'collides' });
+    const id = created.body.data.id as string;
+    const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
+    expect(failed.status).toBe('failed');
+    const held = await expectFullyReleased(stack.api.db, id, { keepVmid: true });
+    expect(held.vmids[0]?.vmid).toBe(squatter);
+    expect((await stack.sim.state()).guests.find((g) => g.vmid === squatter)?.name).toBe('someone-else');
+    const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+    expect(JSON.stringify(admin.body.data.failureCause)).toContain('did not create');
+  });
+});
+
+describe('rollback that cannot prove the guest is gone', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: ROLLBACK_ENV });
+  });
+  afterEach(async () => {
+    await stack.sim.clearFaults();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  async function parkedInstance(hostname: string, destroyFault: { mode: string; message?: string }) {
+    await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+    await stack.sim.fault({ op: 'destroy', count: 10_000, ...destroyFault });
+    const created = await stack.create({ hostname });
+    const id = created.body.data.id as string;
+    const parked = await stack.waitForStatus(id, ['rollback_failed', 'failed', 'running'], 60_000);
+    expect(parked.status).toBe('rollback_failed');
+    await expectAllKept(stack.api.db, id);
+    return id;
+  }
+
+  it('parks on a rejected destroy, and a retryRollback from the temporal CLI finishes the rollback', async () => {
+    const id = await parkedInstance('parked-retry', { mode: 'http500', message: 'cfs-lock timeout' });
+    const handle = stack.api.temporal.workflow.getHandle(`provision-${id}`);
+    const progress = await handle.query(progressQuery);
+    expect(progress.rollback.state).toBe('parked');
+    expect(progress.rollback.reason).toBeTruthy();
+
+    const address = inject('temporalAddress');
+    const { stdout } = await run(temporalCli, ['workflow', 'list', '--address', address, '--query', `InstanceStatus='rollback_failed' AND InstanceId='${id}'`, '--output', 'json']);
+    expect(stdout).toContain(`provision-${id}`);
+
+    await stack.sim.clearFaults();
+    await run(temporalCli, ['workflow', 'signal', '--address', address, '--workflow-id', `provision-${id}`, '--name', 'retryRollback']);
+    await stack.waitForStatus(id, ['failed'], 30_000);
+    await expectFullyReleased(stack.api.db, id);
+    expect((await stack.sim.state()).guests.filter((g) => g.name === guestName(id))).toEqual([]);
+    expect(await handle.result()).toMatchObject({ status: 'failed' });
+  });
+
+  it('parks again when a retry still fails', async () => {
+    const id = await parkedInstance('parked-twice', { mode: 'http500' });
+    const retried = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken });
+    expect(retried.status).toBe(202);
+    const handle = stack.api.temporal.workflow.getHandle(`provision-${id}`);
+    await expect.poll(async () => (await handle.query(progressQuery)).rollback.parkedTimes, { timeout: 30_000 }).toBe(2);
+    await expectAllKept(stack.api.db, id);
+    await stack.sim.clearFaults();
+    await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken });
+    await stack.waitForStatus(id, ['failed'], 30_000);
+  });
+
+  it('reports a stale clone lock for qm unlock, and resolveRollback from the admin API releases everything', async () => {
+    await stack.sim.fault({ op: 'clone', mode: 'lock', message: 'clone' });
+    const created = await stack.create({ hostname: 'stale-lock' });
+    const id = created.body.data.id as string;
+    const parked = await stack.waitForStatus(id, ['rollback_failed', 'failed', 'running'], 60_000);
+    expect(parked.status).toBe('rollback_failed');
+    const progress = await stack.api.temporal.workflow.getHandle(`provision-${id}`).query(progressQuery);
+    expect(progress.rollback.reason).toContain('qm unlock');
+
+    const customerView = await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.customer.token });
+    expect(customerView.text).not.toContain('qm unlock');
+
+    const wrongState = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/resolve`, { token: stack.api.adminToken, body: {} });
+    expect(wrongState.status).toBe(400);
+    const resolved = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/resolve`, {
+      token: stack.api.adminToken,
+      body: { note: 'ran qm unlock and qm destroy on pve1' },
+    });
+    expect(resolved.status).toBe(202);
+    await stack.waitForStatus(id, ['failed'], 30_000);
+    await expectFullyReleased(stack.api.db, id);
+    const audit = await stack.api.db.auditEvent.findMany({ where: { instanceId: id, action: 'rollback.resolved_by_operator' } });
+    expect(audit).toHaveLength(1);
+    // What the operator did by hand (qm unlock, qm destroy), the simulator does by a reset.
+    await fetch(`${stack.sim.url}/_sim/reset`, { method: 'POST' });
+  });
+
+  it('refuses rollback signals for an instance that is not parked', async () => {
+    const created = await stack.create({ hostname: 'healthy' });
+    const id = created.body.data.id as string;
+    await stack.waitForStatus(id, ['running']);
+    const res = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('INVALID_STATE');
+  });
+});
