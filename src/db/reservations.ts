@@ -7,6 +7,9 @@ import type { Tx } from './client';
  * Reservations are taken inside the caller's transaction under row locks, always in the same
  * order (tenant → nodes → connection → pools), so concurrent creates serialize instead of
  * deadlocking, and the unique constraints make a double allocation fail rather than happen.
+ * The locks are FOR NO KEY UPDATE: they exclude each other, but not the FOR KEY SHARE lock a
+ * foreign-key check takes, so another create's earlier insert (its instance row references the
+ * connection) cannot hold up this one's lock and close a cycle.
  */
 
 export interface Sizing {
@@ -25,7 +28,7 @@ export interface TenantQuota {
 
 /** Charges the tenant's quota for `sizing` (plus one instance when `newInstance`), or throws QUOTA_EXCEEDED. */
 export async function assertQuota(tx: Tx, tenant: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM tenants WHERE id = ${tenant.id} FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM tenants WHERE id = ${tenant.id} FOR NO KEY UPDATE`;
   const [usage] = await tx.$queryRaw<{ instances: bigint; vcpus: bigint | null; memory: bigint | null; disk: bigint | null }[]>`
     SELECT COUNT(*) AS instances, SUM("chargedVcpus") AS vcpus, SUM("chargedMemoryMiB") AS memory, SUM("chargedDiskGiB") AS disk
     FROM instances WHERE "tenantId" = ${tenant.id} AND "quotaReleasedAt" IS NULL AND id <> ${excludeInstanceId}`;
@@ -55,7 +58,7 @@ export interface NodeChoice {
 
 /** Free capacity per enabled node of a cluster, with the node rows locked. */
 export async function lockNodeCapacity(tx: Tx, connectionId: string) {
-  await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
   const rows = await tx.$queryRaw<{ id: string; name: string; vcpus: number; memory: number; disk: number }[]>`
     SELECT n.id, n.name,
       n.vcpus - COALESCE(SUM(a.vcpus), 0)::int AS vcpus,
@@ -96,7 +99,7 @@ export async function scheduleAndReserve(
 
 /** The lowest free VMID of the cluster's range, held for the instance. */
 export async function reserveVmid(tx: Tx, connection: { id: string; vmidStart: number; vmidEnd: number }, instanceId: string): Promise<number> {
-  await tx.$queryRaw`SELECT id FROM proxmox_connections WHERE id = ${connection.id} FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM proxmox_connections WHERE id = ${connection.id} FOR NO KEY UPDATE`;
   const free = await tx.vmidReservation.findFirst({ where: { connectionId: connection.id, state: 'free' }, orderBy: { vmid: 'asc' } });
   if (free) {
     await tx.vmidReservation.update({ where: { id: free.id }, data: { state: 'reserved', instanceId } });
@@ -119,7 +122,7 @@ export interface PoolRef {
 
 /** The lowest free address of the pool (never the network, broadcast or gateway), or null when the pool is full. */
 export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string): Promise<string | null> {
-  await tx.$queryRaw`SELECT id FROM ip_pools WHERE id = ${pool.id} FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM ip_pools WHERE id = ${pool.id} FOR NO KEY UPDATE`;
   const free = await tx.ipAddress.findFirst({ where: { poolId: pool.id, state: 'free' }, orderBy: { ordinal: 'asc' } });
   if (free) {
     await tx.ipAddress.update({ where: { id: free.id }, data: { state: 'reserved', instanceId } });

@@ -360,6 +360,18 @@ describe('POST /v1/instances: validation, auth, quota, capacity, idempotency (no
     });
   });
 
+  describe('concurrency across tenants', () => {
+    it('accepts simultaneous creates from many tenants without a deadlock or a slot used twice', async () => {
+      const customers = await Promise.all(Array.from({ length: 8 }, () => api.createCustomer()));
+      const answers = await Promise.all(customers.flatMap((customer, i) => [0, 1, 2].map((j) => createAs(stack, customer, { hostname: `tenant-${i}-${j}` }))));
+      expect(answers.filter((a) => a.status !== 202).map((a) => a.text)).toEqual([]);
+      const ids = answers.map((a) => a.body.data.id as string);
+      const rows = await api.db.instance.findMany({ where: { id: { in: ids } }, include: { addresses: true } });
+      expect(new Set(rows.map((r) => r.vmid)).size).toBe(ids.length);
+      expect(new Set(rows.flatMap((r) => r.addresses.map((a) => a.address))).size).toBe(2 * ids.length);
+    });
+  });
+
   describe('reveal before the server runs', () => {
     it('answers 409 INVALID_STATE while the server is still being provisioned', async () => {
       const { id } = await created(await createAs(stack, stack.customer, { hostname: 'not-yet' }));
