@@ -30,6 +30,9 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  * lose_guest: the guest vanishes after the call (after its task for asynchronous calls).
  * task_warnings: accept; the task ends "WARNINGS: N" (N = `warnings`, default 1).
  * delay: only delay the answer by `delayMs`.
+ *
+ * `delayMs` with http500/timeout delays the rejection; with any other mode the work is done at
+ * once and only the answer waits (a worker can die between the call and its answer).
  */
 export const FAULT_MODES = [
   'http500',

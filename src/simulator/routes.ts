@@ -247,7 +247,10 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
   const fault: Fault | undefined = api.faults.take(op, match.pathParams.node);
   const ctx: CallContext = { user, ...(fault ? { fault } : {}) };
 
-  if (fault?.delayMs) await sleep(fault.delayMs);
+  // A rejection is delayed before anything happens; every other fault does the work first and
+  // delays only the answer (an accepted call whose response is slow, or lost after a while).
+  const rejects = fault?.mode === 'http500' || fault?.mode === 'timeout';
+  if (fault?.delayMs && rejects) await sleep(fault.delayMs);
   if (fault) {
     const createsTask = match.method.returnsType === 'string' && verb !== 'GET';
     if (fault.mode === 'http500' || (fault.mode === 'task_fail' && !createsTask && op !== 'task')) {
@@ -276,6 +279,7 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
     else if (fault.mode === 'lock' && g) g.config.lock = fault.message ?? 'backup';
   }
 
+  if (fault?.delayMs && !rejects) await sleep(fault.delayMs);
   if (fault?.mode === 'drop_after_accept') {
     req.socket.destroy();
     return;
