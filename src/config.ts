@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const flag = z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true');
 
 /** Every setting the processes read, validated once at start. */
 export const configSchema = z.object({
@@ -26,7 +25,10 @@ export const configSchema = z.object({
   /** Scales every stage's time budget (tests shorten them). */
   STAGE_TIMEOUT_SCALE: z.coerce.number().positive().default(1),
   TASK_POLL_INTERVAL_MS: integer(500),
-  PROXMOX_INSECURE_TLS_DEFAULT: flag,
+  /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */
+  PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
+  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -14,6 +14,8 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
+export const workflowsPath = path.join(__dirname, 'workflows', 'index.ts');
+
 /** A Temporal worker for the provisioning task queue, with its own database pool. */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger('worker', config.LOG_LEVEL);
@@ -25,7 +27,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: path.join(__dirname, 'workflows', 'index.ts'),
+    ...(config.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } } : { workflowsPath }),
     activities: createActivities({ db, proxmox: proxmoxClientFactory(secrets), secrets, config, logger }),
     // A stuck Proxmox call must not keep the process from shutting down for long.
     shutdownGraceTime: '10s',

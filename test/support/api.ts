@@ -101,6 +101,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     TEMPORAL_TASK_QUEUE: `test-${random()}`,
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     BOOTSTRAP_ADMIN_TOKEN: adminToken,
+    WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     ...options.env,
   });
 

@@ -1,13 +1,18 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildWorkflowBundle } from '../../scripts/build-workflows';
 import { projectRoot, startTemporalDevServer, type RunningDevServer } from '../../scripts/temporal';
 import { freePort } from './ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     temporalAddress: string;
+    workflowBundlePath: string;
     adminDatabaseUrl: string;
     templateDatabase: string;
     runId: string;
@@ -41,7 +46,10 @@ export default async function setup(project: TestProject) {
   const runId = `cp_test_${randomBytes(4).toString('hex')}`;
   const templateDatabase = `${runId}_tpl`;
   let temporal: RunningDevServer | undefined;
+  // Bundled once for the run: every worker in every test file (and spawned ones) loads it.
+  const workflowBundlePath = path.join(os.tmpdir(), `${runId}-workflows.js`);
   try {
+    await buildWorkflowBundle(workflowBundlePath);
     temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
     await adminQuery(`CREATE DATABASE ${templateDatabase}`);
     const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], {
@@ -58,9 +66,11 @@ export default async function setup(project: TestProject) {
   project.provide('adminDatabaseUrl', adminDatabaseUrl);
   project.provide('templateDatabase', templateDatabase);
   project.provide('runId', runId);
+  project.provide('workflowBundlePath', workflowBundlePath);
 
   return async () => {
     await temporal?.stop();
+    fs.rmSync(workflowBundlePath, { force: true });
     const leftovers = await adminQuery(`SELECT datname FROM pg_database WHERE datname LIKE '${runId}%'`);
     for (const name of leftovers) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   };
