@@ -1,6 +1,6 @@
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
-import { matchesConfig } from './guest-config';
+import { powerOn, writeConfig } from './guest-steps';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -17,19 +17,8 @@ export function createBootActivity(deps: ActivityDeps) {
     const client = deps.proxmox(instance.connection);
     const step = { instanceId, taskId, stage: 'boot', node, vmid };
     await say(deps, taskId, 'boot', 'starting the server', 'processing', 'Powering the server on.');
-    await runProviderStep(deps, client, {
-      ...step,
-      kind: 'bootconfig',
-      isDone: async () => matchesConfig(await client.getVmConfig(node, vmid), BOOT_SETTINGS),
-      issue: () => client.setVmConfigAsync(node, vmid, BOOT_SETTINGS),
-    });
-    await runProviderStep(deps, client, {
-      ...step,
-      kind: 'start',
-      isDone: async () => (await client.vmStatus(node, vmid)).status === 'running',
-      issue: () => client.startVm(node, vmid),
-      acceptsTaskError: (exit) => /already running/i.test(exit),
-    });
+    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'bootconfig', BOOT_SETTINGS) });
+    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid) });
     await say(deps, taskId, 'boot', 'starting the server', 'success', 'The server is powered on.');
   };
 }

@@ -2,7 +2,7 @@ import { OWNERSHIP_TAG } from '../domain/provisioning';
 import type { CpuBaselineCache } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
-import { matchesConfig, diskSizeGiB } from './guest-config';
+import { growDisk, writeConfig } from './guest-steps';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -20,24 +20,13 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     await say(deps, taskId, 'configure', 'sizing the server', 'processing', `Setting ${instance.plan.vcpus} vCPU and ${instance.plan.memoryMiB} MiB of memory.`);
     const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client);
     const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG };
-    await runProviderStep(deps, client, {
-      ...step,
-      kind: 'config',
-      isDone: async () => matchesConfig(await client.getVmConfig(node, vmid), desired),
-      issue: () => client.setVmConfigAsync(node, vmid, desired),
-    });
+    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config', desired) });
     await say(deps, taskId, 'configure', 'sizing the server', 'success', 'CPU and memory are set.');
 
     const volume = instance.volumes.find((v) => v.kind === 'root');
     const sizeGiB = volume?.sizeGiB ?? instance.plan.diskGiB;
     await say(deps, taskId, 'configure', 'growing the disk', 'processing', `Growing the disk to ${sizeGiB} GiB.`);
-    await runProviderStep(deps, client, {
-      ...step,
-      kind: 'resize',
-      // Disks only grow: a template disk already as large as the plan needs nothing.
-      isDone: async () => (diskSizeGiB(await client.getVmConfig(node, vmid), 'scsi0') ?? 0) >= sizeGiB,
-      issue: () => client.resizeDisk(node, vmid, 'scsi0', sizeGiB),
-    });
+    await runProviderStep(deps, client, { ...step, ...growDisk(client, node, vmid, sizeGiB) });
     await say(deps, taskId, 'configure', 'growing the disk', 'success', `The disk is ${sizeGiB} GiB.`);
   };
 }

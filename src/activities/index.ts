@@ -5,6 +5,18 @@ import { createCloudInitActivity } from './cloud-init';
 import { createConfigureActivity } from './configure';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import {
+  createCheckGuestActivity,
+  createCompleteDeletionActivity,
+  createDiscardCredentialActivity,
+  createFinishOperationActivity,
+  createMigrateActivity,
+  createRebootActivity,
+  createResizeActivity,
+  createShutdownActivity,
+  createStartActivity,
+  createStopActivity,
+} from './lifecycle';
 import { createNetworkActivity } from './network';
 import {
   createFailInstanceActivity,
@@ -29,6 +41,16 @@ export function createActivities(deps: ActivityDeps) {
     failInstance: createFailInstanceActivity(deps),
     parkInstance: createParkInstanceActivity(deps),
     recordOperatorNote: createRecordOperatorNoteActivity(deps),
+    startGuest: createStartActivity(deps),
+    stopGuest: createStopActivity(deps),
+    shutdownGuest: createShutdownActivity(deps),
+    rebootGuest: createRebootActivity(deps),
+    resizeGuest: createResizeActivity(deps),
+    migrateGuest: createMigrateActivity(deps),
+    checkGuest: createCheckGuestActivity(deps),
+    discardCredential: createDiscardCredentialActivity(deps),
+    finishOperation: createFinishOperationActivity(deps),
+    completeDeletion: createCompleteDeletionActivity(deps),
   };
 }
 

@@ -7,7 +7,7 @@ import { say } from './steps';
 
 /**
  * network: the primary NIC on the location's bridge (and VLAN), then its MAC read back.
- * Converges on retry: the NIC is written only when its bridge or VLAN differ, keeping the MAC it has.
+ * Converges on retry: the NIC is written only when its bridge, VLAN or (for a rebuilt guest) MAC differ, keeping the MAC it has.
  */
 export function createNetworkActivity(deps: ActivityDeps) {
   return async function attachNetwork({ instanceId, taskId }: InstanceRef): Promise<void> {
@@ -18,9 +18,12 @@ export function createNetworkActivity(deps: ActivityDeps) {
     const client = deps.proxmox(instance.connection);
     const { bridge, vlan } = primary.pool;
     await say(deps, taskId, 'network', 'attaching the network', 'processing', 'Connecting the server to the network.');
+    // A rebuilt guest keeps the MAC address the instance had.
+    const keptMac = instance.macAddress?.toUpperCase() ?? null;
     const isWanted = (line: string | number | undefined) => {
       const nic = parseNetLine(line);
-      return nic.model === 'virtio' && nic.bridge === bridge && (nic.tag ?? null) === (vlan === null ? null : String(vlan));
+      const macOk = keptMac === null || nic.mac?.toUpperCase() === keptMac;
+      return nic.model === 'virtio' && nic.bridge === bridge && (nic.tag ?? null) === (vlan === null ? null : String(vlan)) && macOk;
     };
     await runProviderStep(deps, client, {
       instanceId,
@@ -31,7 +34,7 @@ export function createNetworkActivity(deps: ActivityDeps) {
       vmid,
       isDone: async () => isWanted((await client.getVmConfig(node, vmid)).net0),
       issue: async () => {
-        const mac = parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
+        const mac = keptMac ?? parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
         const line = [mac ? `virtio=${mac}` : 'virtio', `bridge=${bridge}`, ...(vlan === null ? [] : [`tag=${vlan}`])].join(',');
         return client.setVmConfigAsync(node, vmid, { net0: line });
       },

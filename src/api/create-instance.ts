@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Db, Tx } from '../db/client';
 import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
-import { finishTask, recordStep } from '../db/tasks';
+import { recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { Prisma } from '../generated/prisma/client';
-import { InstanceIdKey, InstanceStatusKey, provisionWorkflowId, TenantIdKey } from '../workflows/definitions';
+import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import type { CreateInstanceBody } from './schemas/instances';
+import { startCommittedWorkflow } from './start-workflow';
 import { instanceInclude, type InstanceRow } from './views';
 
 export interface CreateResult {
@@ -178,35 +178,24 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
  * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
  * tries the reservations are released, so nothing is stranded.
  */
-async function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
-  const workflowId = provisionWorkflowId(created.instanceId);
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await deps.temporal.workflow.start('ProvisionInstance', {
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-        workflowId,
-        args: [{ ...created, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
-        typedSearchAttributes: [
-          { key: InstanceIdKey, value: created.instanceId },
-          { key: TenantIdKey, value: tenantId },
-          { key: InstanceStatusKey, value: 'scheduling' },
-        ],
-      });
-      return;
-    } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
-      lastError = error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
-    }
-  }
-  deps.logger.error({ err: lastError, instanceId: created.instanceId }, 'could not start the provisioning workflow; releasing reservations');
+function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
+  const { instanceId } = created;
   const message = 'The provisioning service is unavailable; nothing was kept. Please try again.';
-  await deps.db.$transaction(async (tx) => {
-    await releaseReservations(tx, created.instanceId);
-    await tx.volume.updateMany({ where: { instanceId: created.instanceId }, data: { status: 'errored' } });
-    await tx.instance.update({ where: { id: created.instanceId }, data: { status: 'failed', failureCode: 'PROVIDER_UNAVAILABLE', failureMessage: message } });
-    await finishTask(tx, created.taskId, { status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', errorMessage: message });
+  return startCommittedWorkflow(deps, {
+    ...created,
+    tenantId,
+    workflowType: 'ProvisionInstance',
+    workflowId: provisionWorkflowId(instanceId),
+    input: {},
+    status: 'scheduling',
+    unavailableMessage: message,
+    undo: async (tx) => {
+      await releaseReservations(tx, instanceId);
+      await tx.volume.updateMany({ where: { instanceId }, data: { status: 'errored' } });
+      await tx.instance.update({
+        where: { id: instanceId },
+        data: { status: 'failed', failureCode: 'PROVIDER_UNAVAILABLE', failureMessage: message },
+      });
+    },
   });
-  throw new AppError('PROVIDER_UNAVAILABLE', message);
 }

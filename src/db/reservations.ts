@@ -1,6 +1,7 @@
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../domain/ip';
+import type { Sizing } from '../domain/sizing';
 import type { Tx } from './client';
 
 /**
@@ -12,11 +13,7 @@ import type { Tx } from './client';
  * connection) cannot hold up this one's lock and close a cycle.
  */
 
-export interface Sizing {
-  vcpus: number;
-  memoryMiB: number;
-  diskGiB: number;
-}
+export type { Sizing } from '../domain/sizing';
 
 export interface TenantQuota {
   id: string;
@@ -56,7 +53,7 @@ export interface NodeChoice {
   node: string;
 }
 
-/** Free capacity per enabled node of a cluster, with the node rows locked. */
+/** Free capacity per enabled node of a cluster, with the node rows locked (a migrating instance counts on both nodes). */
 export async function lockNodeCapacity(tx: Tx, connectionId: string) {
   await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
   const rows = await tx.$queryRaw<{ id: string; name: string; vcpus: number; memory: number; disk: number }[]>`
@@ -64,7 +61,7 @@ export async function lockNodeCapacity(tx: Tx, connectionId: string) {
       n.vcpus - COALESCE(SUM(a.vcpus), 0)::int AS vcpus,
       n."memoryMiB" - COALESCE(SUM(a."memoryMiB"), 0)::int AS memory,
       n."diskGiB" - COALESCE(SUM(a."diskGiB"), 0)::int AS disk
-    FROM nodes n LEFT JOIN node_allocations a ON a."nodeId" = n.id AND a.state <> 'released'
+    FROM nodes n LEFT JOIN node_allocations a ON (a."nodeId" = n.id OR a."targetNodeId" = n.id) AND a.state <> 'released'
     WHERE n."connectionId" = ${connectionId} AND n.enabled
     GROUP BY n.id ORDER BY n.name`;
   return rows.map((row) => ({ nodeId: row.id, node: row.name, free: { vcpus: row.vcpus, memoryMiB: row.memory, diskGiB: row.disk } }));
@@ -151,7 +148,7 @@ export async function releaseReservations(tx: Tx, instanceId: string, options: {
     await tx.vmidReservation.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null } });
   }
   await tx.ipAddress.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null } });
-  await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { state: 'released' } });
+  await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { state: 'released', targetNodeId: null } });
   await tx.instance.updateMany({ where: { id: instanceId, quotaReleasedAt: null }, data: { quotaReleasedAt: new Date() } });
 }
 

@@ -21,3 +21,6 @@ export const ProvisionStageKey = defineSearchAttributeKey('ProvisionStage', Sear
 export const InstanceStatusKey = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);
 
 export const provisionWorkflowId = (instanceId: string) => `provision-${instanceId}`;
+
+/** One lifecycle operation's workflow: unique per task, so an instance's history of operations stays browsable. */
+export const operationWorkflowId = (operation: string, instanceId: string, taskId: string) => `${operation}-${instanceId}-${taskId}`;

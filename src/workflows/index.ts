@@ -1,2 +1,3 @@
 // Everything the worker bundles as workflow code.
+export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';

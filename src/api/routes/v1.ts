@@ -6,13 +6,15 @@ import { adminIdentityRouter } from './admin-identity';
 import { adminInstancesRouter } from './admin-instances';
 import { catalogRouter } from './catalog';
 import { instancesRouter } from './instances';
+import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { tasksRouter } from './tasks';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps));
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps));
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
+  router.use(lifecycleRouter(deps));
   router.use(tasksRouter(deps));
   return router;
 }

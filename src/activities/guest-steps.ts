@@ -1,0 +1,43 @@
+import type { ProxmoxClient } from '../proxmox';
+import { diskSizeGiB, matchesConfig } from './guest-config';
+import type { ProviderStep } from './provider-step';
+
+/** One provider call with its own test of provider truth, ready for runProviderStep. */
+export type GuestCall = Pick<ProviderStep, 'kind' | 'isDone' | 'issue' | 'acceptsTaskError'>;
+
+/** Power on: a running guest, or a task that ends "already running", counts as done. */
+export function powerOn(client: ProxmoxClient, node: string, vmid: number): GuestCall {
+  return {
+    kind: 'start',
+    isDone: async () => (await client.vmStatus(node, vmid)).status === 'running',
+    issue: () => client.startVm(node, vmid),
+    acceptsTaskError: (exit) => /already running/i.test(exit),
+  };
+}
+
+/** Forced stop: a stopped guest counts as done. */
+export function powerOff(client: ProxmoxClient, node: string, vmid: number): GuestCall {
+  return {
+    kind: 'stop',
+    isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
+    issue: () => client.stopVm(node, vmid),
+  };
+}
+
+/** A config write that is skipped when the guest's config already says it. */
+export function writeConfig(client: ProxmoxClient, node: string, vmid: number, kind: string, desired: Record<string, string | number>): GuestCall {
+  return {
+    kind,
+    isDone: async () => matchesConfig(await client.getVmConfig(node, vmid), desired),
+    issue: () => client.setVmConfigAsync(node, vmid, desired),
+  };
+}
+
+/** Grows the root disk to an absolute size; a disk already that large needs nothing (disks only grow). */
+export function growDisk(client: ProxmoxClient, node: string, vmid: number, sizeGiB: number): GuestCall {
+  return {
+    kind: 'resize',
+    isDone: async () => (diskSizeGiB(await client.getVmConfig(node, vmid), 'scsi0') ?? 0) >= sizeGiB,
+    issue: () => client.resizeDisk(node, vmid, 'scsi0', sizeGiB),
+  };
+}

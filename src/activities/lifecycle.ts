@@ -1,0 +1,288 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Tx } from '../db/client';
+import { readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
+import { findOperation } from '../db/operations';
+import { retireInstance } from '../db/reservations';
+import { finishTask, recordStep } from '../db/tasks';
+import { guestName } from '../domain/provisioning';
+import type { Prisma } from '../generated/prisma/client';
+import type { InstanceStatus } from '../generated/prisma/enums';
+import { ProxmoxError } from '../proxmox';
+import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
+import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
+import { growDisk, powerOff, powerOn, writeConfig } from './guest-steps';
+import { runProviderStep } from './provider-step';
+import { say } from './steps';
+
+/** The guest an operation works on, with what every step needs. */
+async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, stage: string) {
+  const instance = await loadInstance(deps.db, instanceId);
+  const { node, vmid } = placement(instance);
+  const client = deps.proxmox(instance.connection);
+  return { instance, node, vmid, client, step: { instanceId, taskId, stage, node, vmid } };
+}
+
+/** Locks the task row; null when the task has ended already (its outcome is recorded). */
+async function lockOpenTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  return task.status === 'succeeded' || task.status === 'failed' ? null : task;
+}
+
+async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {
+  const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { params: true } });
+  return readParams(task?.params ?? null);
+}
+
+/** Provider truth about our guest: where it is and whether it runs; null when it is gone (or not ours any more). */
+export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance): Promise<{ node: string; status: 'running' | 'stopped' } | null> {
+  if (instance.vmid === null) return null;
+  const client = deps.proxmox(instance.connection);
+  const guest = (await client.clusterResources()).find((r) => r.vmid === instance.vmid);
+  if (!guest || guest.name !== guestName(instance.id)) return null;
+  try {
+    const { status } = await client.vmStatus(guest.node, instance.vmid);
+    return { node: guest.node, status: status === 'running' ? 'running' : 'stopped' };
+  } catch (error) {
+    if (error instanceof ProxmoxError && error.isNotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * start: power the guest on.
+ * Converges on retry: a recorded UPID is polled again; a running guest, or "already running", counts as done.
+ */
+export function createStartActivity(deps: ActivityDeps) {
+  return async function startGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'start');
+    await say(deps, ref.taskId, 'start', 'starting the server', 'processing', 'Powering the server on.');
+    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid) });
+    await say(deps, ref.taskId, 'start', 'starting the server', 'success', 'The server is powered on.');
+  };
+}
+
+/**
+ * stop: forced power off.
+ * Converges on retry: a recorded UPID is polled again; a stopped guest counts as done.
+ */
+export function createStopActivity(deps: ActivityDeps) {
+  return async function stopGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'stop');
+    await say(deps, ref.taskId, 'stop', 'stopping the server', 'processing', 'Powering the server off.');
+    await runProviderStep(deps, client, { ...step, ...powerOff(client, node, vmid) });
+    await say(deps, ref.taskId, 'stop', 'stopping the server', 'success', 'The server is powered off.');
+  };
+}
+
+/**
+ * shutdown: ACPI shutdown with Proxmox's own timeout; if the guest does not go down in time
+ * (the task fails), a forced stop follows, said as a warning.
+ * Converges on retry: each call is a recorded step; a shutdown recorded as failed goes straight to the stop; a stopped guest counts as done.
+ */
+export function createShutdownActivity(deps: ActivityDeps) {
+  return async function shutdownGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'shutdown');
+    const seconds = deps.config.SHUTDOWN_TIMEOUT_SECONDS;
+    await say(deps, ref.taskId, 'shutdown', 'shutting down', 'processing', 'Asking the operating system to shut down.');
+    const earlier = await findOperation(deps.db, ref.taskId, 'shutdown');
+    if (earlier?.status !== 'failed') {
+      try {
+        await runProviderStep(deps, client, {
+          ...step,
+          kind: 'shutdown',
+          isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
+          issue: () => client.shutdownVm(node, vmid, { timeoutSeconds: seconds, forceStop: false }),
+        });
+        await say(deps, ref.taskId, 'shutdown', 'shutting down', 'success', 'The server shut down.');
+        return;
+      } catch (error) {
+        if (!(error instanceof ApplicationFailure) || error.type !== FailureType.ProviderTaskFailed) throw error;
+      }
+    }
+    await say(deps, ref.taskId, 'shutdown', 'forcing a stop', 'warning', `The server did not shut down within ${seconds} seconds, so it is being powered off.`);
+    await runProviderStep(deps, client, { ...step, ...powerOff(client, node, vmid) });
+    await say(deps, ref.taskId, 'shutdown', 'shutting down', 'success', 'The server is powered off.');
+  };
+}
+
+/**
+ * reboot: an ACPI reboot.
+ * Converges on retry: a recorded UPID is polled again; when the answer to the call was lost, a
+ * guest that has been up for less time than since the call counts as rebooted.
+ */
+export function createRebootActivity(deps: ActivityDeps) {
+  return async function rebootGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'reboot');
+    await say(deps, ref.taskId, 'reboot', 'restarting the server', 'processing', 'Restarting the server.');
+    await runProviderStep(deps, client, {
+      ...step,
+      kind: 'reboot',
+      isDone: async () => {
+        const asked = await findOperation(deps.db, ref.taskId, 'reboot');
+        if (asked?.status !== 'issuing') return false;
+        const status = await client.vmStatus(node, vmid);
+        const secondsSinceAsked = (Date.now() - asked.updatedAt.getTime()) / 1000;
+        return status.status === 'running' && typeof status.uptime === 'number' && status.uptime <= secondsSinceAsked;
+      },
+      issue: () => client.rebootVm(node, vmid),
+    });
+    await say(deps, ref.taskId, 'reboot', 'restarting the server', 'success', 'The server restarted.');
+  };
+}
+
+/**
+ * resize: CPU and memory of the new plan, then the disk grown to its absolute size (never shrunk).
+ * Converges on retry: the config write is compared with the guest's config first; the disk is resized only while smaller.
+ */
+export function createResizeActivity(deps: ActivityDeps) {
+  return async function resizeGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'resize');
+    const resize = (await paramsOf(deps, ref.taskId)).resize;
+    if (!resize) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no resize parameters`);
+    const { to } = resize;
+    await say(deps, ref.taskId, 'resize', 'sizing the server', 'processing', `Setting ${to.vcpus} vCPU and ${to.memoryMiB} MiB of memory.`);
+    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config', { sockets: 1, cores: to.vcpus, memory: to.memoryMiB }) });
+    await say(deps, ref.taskId, 'resize', 'sizing the server', 'success', 'CPU and memory are set.');
+    await say(deps, ref.taskId, 'resize', 'growing the disk', 'processing', `Growing the disk to ${to.diskGiB} GiB.`);
+    await runProviderStep(deps, client, { ...step, ...growDisk(client, node, vmid, to.diskGiB) });
+    await say(deps, ref.taskId, 'resize', 'growing the disk', 'success', `The disk is ${to.diskGiB} GiB.`);
+  };
+}
+
+/**
+ * migrate: moves the guest to the target node, online when it runs (local disks travel with it).
+ * Converges on retry: a recorded UPID is polled again; a guest already on the target counts as moved.
+ */
+export function createMigrateActivity(deps: ActivityDeps) {
+  return async function migrateGuest(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'migrate');
+    const migrate = (await paramsOf(deps, ref.taskId)).migrate;
+    if (!migrate) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no migration parameters`);
+    const { targetNode } = migrate;
+    await say(deps, ref.taskId, 'migrate', 'moving the server', 'processing', 'Moving the server to another host.');
+    await runProviderStep(deps, client, {
+      ...step,
+      kind: 'migrate',
+      isDone: async () => (await client.clusterResources()).find((r) => r.vmid === vmid)?.node === targetNode,
+      issue: async () => {
+        const online = (await client.vmStatus(node, vmid)).status === 'running';
+        return client.migrateVm(node, vmid, { target: targetNode, online, withLocalDisks: online });
+      },
+    });
+    await say(deps, ref.taskId, 'migrate', 'moving the server', 'success', 'The server runs on its new host.');
+  };
+}
+
+/**
+ * Before a rebuild destroys anything: our guest must be there, or nothing is touched.
+ * Converges on retry: read-only.
+ */
+export function createCheckGuestActivity(deps: ActivityDeps) {
+  return async function checkGuest(ref: InstanceRef): Promise<void> {
+    const instance = await loadInstance(deps.db, ref.instanceId);
+    const { vmid } = placement(instance);
+    const guest = (await deps.proxmox(instance.connection).clusterResources()).find((r) => r.vmid === vmid);
+    if (!guest) throw fail(FailureType.GuestLost, `guest ${vmid} is not in the cluster`, { vmid });
+    if (guest.name !== guestName(instance.id)) throw fail(FailureType.GuestConflict, `guest ${vmid} is not ours (${guest.name ?? 'unnamed'})`, { vmid, node: guest.node });
+  };
+}
+
+/**
+ * rebuild: the old credential goes with the old disk; cloud_init mints a new one.
+ * Converges on retry: a delete of whatever is there.
+ */
+export function createDiscardCredentialActivity(deps: ActivityDeps) {
+  return async function discardCredential({ instanceId, taskId }: InstanceRef): Promise<void> {
+    await deps.db.credential.deleteMany({ where: { instanceId } });
+    await say(deps, taskId, 'rebuild', 'old disk removed', 'success', 'The old disk and its login were removed; a new disk comes from the image.');
+  };
+}
+
+export interface FinishOperationInput extends InstanceRef {
+  /** Absent when the operation did what it was asked. */
+  failure?: { code: string; message: string; cause?: Record<string, unknown> };
+  /** The guest was destroyed on purpose (a rebuild that failed after it): the instance has no server. */
+  guestRemoved?: boolean;
+}
+
+/**
+ * Ends an operation on provider truth: the instance shows what the guest really is
+ * (running/stopped); what the operation held is committed on success and returned on failure.
+ * A guest that vanished leaves the instance `failed` (GUEST_LOST) with every reservation kept
+ * for an operator; nothing is re-created.
+ * Converges on retry: provider reads, then one transaction that does nothing once the task has ended.
+ */
+export function createFinishOperationActivity(deps: ActivityDeps) {
+  return async function finishOperation({ instanceId, taskId, failure, guestRemoved }: FinishOperationInput): Promise<InstanceStatus> {
+    const instance = await loadInstance(deps.db, instanceId);
+    const truth = guestRemoved ? null : await observeGuest(deps, instance);
+    const lost = !guestRemoved && (truth === null || failure?.code === 'GUEST_LOST');
+    return deps.db.$transaction(async (tx) => {
+      const task = await lockOpenTask(tx, taskId);
+      if (!task) return (await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { status: true } })).status;
+      const params = readParams(task.params);
+      // A migration reported as failed whose guest did reach the target did happen.
+      const moved = params.migrate !== undefined && truth?.node === params.migrate.targetNode;
+      await settleHoldings(tx, instanceId, params, (!failure && !lost) || moved ? 'commit' : 'revert');
+
+      let status: InstanceStatus;
+      let outcome: { code: string; message: string } | null = failure ?? null;
+      if (lost) {
+        status = 'failed';
+        outcome = { code: 'GUEST_LOST', message: 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.' };
+      } else if (guestRemoved || !truth) {
+        status = 'failed';
+      } else {
+        status = truth.status;
+      }
+      const failed = status === 'failed';
+      await tx.instance.update({
+        where: { id: instanceId },
+        data: {
+          status,
+          failureCode: failed ? (outcome?.code ?? null) : null,
+          failureMessage: failed ? (outcome?.message ?? null) : null,
+          ...(failed && outcome ? { failureCause: { ...failure?.cause, taskId } as Prisma.InputJsonValue } : {}),
+        },
+      });
+      const stage = task.type.replace(/^INSTANCE_/, '').toLowerCase();
+      if (outcome) {
+        await recordStep(tx, { taskId, step: `${stage} > done`, status: 'error', message: outcome.message });
+        await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message });
+      } else {
+        await recordStep(tx, { taskId, step: `${stage} > done`, status: 'success', message: `The server is ${status}.` });
+        await finishTask(tx, taskId, { status: 'succeeded' });
+      }
+      await tx.auditEvent.create({
+        data: { instanceId, action: `instance.${stage}.${outcome ? 'failed' : 'succeeded'}`, details: { taskId, status, code: outcome?.code ?? null } },
+      });
+      return status;
+    });
+  };
+}
+
+export interface CompleteDeletionInput extends InstanceRef {
+  /** A guest we did not create sits on the VMID: keep it out of circulation. */
+  keepVmid: boolean;
+  /** The operator's note, when the removal was resolved by hand. */
+  note?: string;
+}
+
+/**
+ * Ends a delete once the guest is proven gone: VMID, addresses, capacity and quota are released,
+ * the volume is marked deleted and the credential erased; the instance stays readable as `deleted`.
+ * Converges on retry: conditional updates in one transaction.
+ */
+export function createCompleteDeletionActivity(deps: ActivityDeps) {
+  return async function completeDeletion({ instanceId, taskId, keepVmid, note }: CompleteDeletionInput): Promise<void> {
+    await deps.db.$transaction(async (tx) => {
+      if (!(await lockOpenTask(tx, taskId))) return;
+      await retireInstance(tx, instanceId, { keepVmid });
+      await recordStep(tx, { taskId, step: 'delete > done', status: 'success', message: 'The server was deleted and everything it held was released.' });
+      await finishTask(tx, taskId, { status: 'succeeded' });
+      await tx.auditEvent.create({ data: { instanceId, action: 'instance.deleted', details: { taskId, keepVmid, ...(note ? { operatorNote: note } : {}) } } });
+    });
+  };
+}

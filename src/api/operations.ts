@@ -1,0 +1,280 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Tx } from '../db/client';
+import {
+  chargeResize,
+  reserveMigration,
+  settleHoldings,
+  TASK_TYPES,
+  type OperationParams,
+  type PreviousState,
+} from '../db/lifecycle';
+import { recordStep } from '../db/tasks';
+import { decideLogin } from '../domain/credentials-policy';
+import { AppError, notFound } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
+import { Prisma } from '../generated/prisma/client';
+import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
+import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '../workflows/definitions';
+import type { ApiDeps } from './app';
+import type { Principal } from './auth';
+import { findInstance, tenantScope } from './routes/instances';
+import { startCommittedWorkflow } from './start-workflow';
+import type { InstanceRow } from './views';
+
+export interface OperationAnswer {
+  instance: InstanceRow;
+  /** The task that carries the operation (for an instance already deleted: its last task). */
+  taskId: string | null;
+  /** 202 when work was started or is under way; 200 when there was nothing left to do. */
+  httpStatus: 200 | 202;
+}
+
+/** What each operation asks for; resize and migrate leave the power state alone. */
+const DESIRED: Partial<Record<Operation, DesiredState>> = {
+  start: 'running',
+  reboot: 'running',
+  stop: 'stopped',
+  shutdown: 'stopped',
+  // A rebuilt server boots like a new one.
+  rebuild: 'running',
+  delete: 'deleted',
+};
+
+/** Still being made: a delete cancels the provisioning instead of waiting for it. */
+const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
+
+async function lockInstance(tx: Tx, who: Principal, id: string) {
+  await tx.$queryRaw`SELECT id FROM instances WHERE id = ${id} FOR UPDATE`;
+  const instance = await tx.instance.findFirst({
+    where: { id, ...tenantScope(who) },
+    include: { plan: true, volumes: true, tasks: { orderBy: { createdAt: 'desc' }, take: 1 } },
+  });
+  if (!instance) throw notFound('server');
+  return instance;
+}
+
+type LockedInstance = Awaited<ReturnType<typeof lockInstance>>;
+
+const inProgress = (status: string) => new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', { status });
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+/** What an operation changes or holds beyond its task, decided under the instance's lock. */
+interface Preparation {
+  params?: Omit<OperationParams, 'previous'>;
+  data?: Prisma.InstanceUncheckedUpdateInput;
+  previous?: Partial<PreviousState>;
+}
+
+/** An answer found under the lock that needs no new task (deletes only). */
+interface Shortcut {
+  answer: 'done' | 'joined' | 'cancel_provisioning' | 'retry_removal';
+  taskId: string | null;
+  workflowId?: string;
+}
+
+interface OperationRequest {
+  operation: Operation;
+  prepare?: (tx: Tx, instance: LockedInstance) => Promise<Preparation>;
+  shortcut?: (tx: Tx, instance: LockedInstance) => Promise<Shortcut | null>;
+}
+
+/**
+ * Commits an operation's task in one transaction (instance row locked; the state checked with
+ * judgeOperation; the task's activeInstanceId unique, so a concurrent request on another API
+ * replica fails with OPERATION_IN_PROGRESS too), then starts its workflow. If the workflow
+ * cannot start, the instance returns to what it was and everything held is given back.
+ */
+async function requestOperation(deps: ApiDeps, who: Principal, instanceId: string, request: OperationRequest): Promise<Shortcut | { taskId: string }> {
+  const { operation } = request;
+  const taskId = newId('task');
+  const workflowId = operationWorkflowId(operation, instanceId, taskId);
+  let committed: Shortcut | { tenantId: string; params: OperationParams };
+  try {
+    committed = await deps.db.$transaction(
+      async (tx) => {
+        const instance = await lockInstance(tx, who, instanceId);
+        const shortcut = await request.shortcut?.(tx, instance);
+        if (shortcut) return shortcut;
+        const verdict = judgeOperation(instance.status, operation);
+        if (verdict === 'in_progress') throw inProgress(instance.status);
+        if (verdict === 'invalid_state') {
+          throw new AppError('INVALID_STATE', `A server that is ${instance.status} cannot be asked to ${operation}.`, { status: instance.status });
+        }
+        const prepared = (await request.prepare?.(tx, instance)) ?? {};
+        const params: OperationParams = { previous: { status: instance.status, desiredState: instance.desiredState, ...prepared.previous }, ...prepared.params };
+        await tx.task.create({
+          data: {
+            id: taskId,
+            instanceId,
+            activeInstanceId: instanceId,
+            tenantId: instance.tenantId,
+            type: TASK_TYPES[operation],
+            status: 'pending',
+            workflowId,
+            params: params as unknown as Prisma.InputJsonValue,
+          },
+        });
+        const desiredState = DESIRED[operation];
+        await tx.instance.update({
+          where: { id: instanceId },
+          data: { status: OPERATION_STATUS[operation], ...(desiredState ? { desiredState } : {}), ...prepared.data },
+        });
+        await recordStep(tx, { taskId, step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 });
+        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: `instance.${operation}`, details: { taskId } } });
+        return { tenantId: instance.tenantId, params };
+      },
+      { maxWait: 20_000, timeout: 30_000 },
+    );
+  } catch (error) {
+    // The unique active task: another request won the race (possibly on another replica).
+    if (isUniqueViolation(error)) throw inProgress(OPERATION_STATUS[operation]);
+    throw error;
+  }
+  if ('answer' in committed) return committed;
+
+  const { params, tenantId } = committed;
+  await startCommittedWorkflow(deps, {
+    instanceId,
+    tenantId,
+    taskId,
+    workflowType: 'InstanceOperation',
+    workflowId,
+    input: { operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS },
+    status: OPERATION_STATUS[operation],
+    unavailableMessage: 'The service that operates servers is unavailable; nothing was changed. Please try again.',
+    undo: (tx) => undoOperation(tx, instanceId, params),
+  });
+  return { taskId };
+}
+
+/** Puts the instance back as it was before an operation whose workflow never started. */
+async function undoOperation(tx: Tx, instanceId: string, params: OperationParams): Promise<void> {
+  await settleHoldings(tx, instanceId, params, 'revert');
+  const { previous } = params;
+  await tx.instance.update({
+    where: { id: instanceId },
+    data: {
+      status: previous.status as InstanceStatus,
+      desiredState: previous.desiredState as DesiredState,
+      ...(previous.imageId ? { imageId: previous.imageId } : {}),
+      ...(previous.username ? { username: previous.username } : {}),
+      ...(previous.credentialType ? { credentialType: previous.credentialType as CredentialType } : {}),
+      ...(previous.sshKeys ? { sshKeys: previous.sshKeys } : {}),
+      ...(previous.templateVmid !== undefined ? { templateVmid: previous.templateVmid } : {}),
+    },
+  });
+}
+
+async function answer(deps: ApiDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
+  return { instance: await findInstance(deps.db, who, instanceId), taskId, httpStatus };
+}
+
+/** start, stop (forced), shutdown (ACPI, then forced after the timeout), reboot. */
+export async function requestPowerOperation(deps: ApiDeps, who: Principal, instanceId: string, operation: 'start' | 'stop' | 'shutdown' | 'reboot'): Promise<OperationAnswer> {
+  const { taskId } = (await requestOperation(deps, who, instanceId, { operation })) as { taskId: string };
+  return answer(deps, who, instanceId, taskId, 202);
+}
+
+/** resize: stopped servers only; the growth is charged to quota and node first, the disk only grows. */
+export async function requestResize(deps: ApiDeps, who: Principal, instanceId: string, planId: string): Promise<OperationAnswer> {
+  const { taskId } = (await requestOperation(deps, who, instanceId, {
+    operation: 'resize',
+    prepare: async (tx, instance) => {
+      const plan = await tx.plan.findUnique({ where: { id: planId } });
+      if (!plan) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { planId: 'no such plan' } });
+      const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: instance.tenantId } });
+      const disk = instance.volumes.find((v) => v.kind === 'root')?.sizeGiB ?? instance.chargedDiskGiB;
+      return { params: { resize: await chargeResize(tx, instance, tenant, plan, disk) } };
+    },
+  })) as { taskId: string };
+  return answer(deps, who, instanceId, taskId, 202);
+}
+
+/** rebuild: a new disk from the image (the same or another), a new credential; VMID, addresses and name stay. */
+export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: string, imageId: string | undefined): Promise<OperationAnswer> {
+  const { taskId } = (await requestOperation(deps, who, instanceId, {
+    operation: 'rebuild',
+    prepare: async (tx, instance) => {
+      const image = await tx.image.findUnique({ where: { id: imageId ?? instance.imageId }, include: { templates: true } });
+      if (!image) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { imageId: 'no such image' } });
+      const sameImage = image.id === instance.imageId;
+      const login = decideLogin(
+        { username: instance.username, sshKeys: instance.sshKeys, credentialType: sameImage ? instance.credentialType : undefined },
+        image,
+        instance.plan.defaultUsername,
+        deps.config.DEFAULT_USERNAME,
+      );
+      const template = image.templates.find((t) => t.connectionId === instance.connectionId && t.node === instance.node);
+      if (!template) throw new AppError('UNSUPPORTED', "This image is not available on this server's host.", { fields: { imageId: 'not offered here' } });
+      return {
+        data: { imageId: image.id, templateVmid: template.templateVmid, username: login.username, credentialType: login.credentialType, sshKeys: login.sshKeys },
+        previous: { imageId: instance.imageId, username: instance.username, credentialType: instance.credentialType, sshKeys: instance.sshKeys, templateVmid: instance.templateVmid },
+      };
+    },
+  })) as { taskId: string };
+  return answer(deps, who, instanceId, taskId, 202);
+}
+
+/** migrate (operators): to another enabled node of the cluster, capacity reserved there first. */
+export async function requestMigration(deps: ApiDeps, who: Principal, instanceId: string, node: string): Promise<OperationAnswer> {
+  const { taskId } = (await requestOperation(deps, who, instanceId, {
+    operation: 'migrate',
+    prepare: async (tx, instance) => ({ params: { migrate: await reserveMigration(tx, instance, node) } }),
+  })) as { taskId: string };
+  return answer(deps, who, instanceId, taskId, 202);
+}
+
+/**
+ * delete, idempotent:
+ * - already `deleted` → 200 with the instance and its last task, nothing new;
+ * - `deleting` → 202 with the task under way;
+ * - still being made → desiredState `deleted`, the provisioning is cancelled and its rollback
+ *   ends the instance as `deleted` (202 with the provisioning task);
+ * - `rollback_failed` → desiredState `deleted` and the parked workflow is asked to retry its
+ *   cleanup, which then ends the instance as `deleted` (202 with that task);
+ * - otherwise a delete task: stop, destroy, confirm, release everything (202).
+ */
+export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string): Promise<OperationAnswer> {
+  const result = await requestOperation(deps, who, instanceId, {
+    operation: 'delete',
+    shortcut: async (tx, instance) => {
+      const latest = instance.tasks[0];
+      const active = await tx.task.findUnique({ where: { activeInstanceId: instanceId }, select: { id: true } });
+      if (instance.status === 'deleted') return { answer: 'done', taskId: latest?.id ?? null };
+      if (instance.status === 'deleting') return { answer: 'joined', taskId: active?.id ?? latest?.id ?? null };
+      if (PROVISIONING.includes(instance.status)) {
+        await tx.instance.update({ where: { id: instanceId }, data: { status: 'deleting', desiredState: 'deleted' } });
+        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: 'instance.delete', details: { during: instance.status } } });
+        return { answer: 'cancel_provisioning', taskId: active?.id ?? latest?.id ?? null };
+      }
+      if (instance.status === 'rollback_failed' && latest) {
+        await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
+        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: 'instance.delete', details: { during: instance.status } } });
+        return { answer: 'retry_removal', taskId: latest.id, workflowId: latest.workflowId };
+      }
+      return null;
+    },
+  });
+  if (!('answer' in result)) return answer(deps, who, instanceId, result.taskId, 202);
+
+  if (result.answer === 'cancel_provisioning') {
+    // The rollback runs outside cancellation and honours desiredState; a provision that already
+    // finished refuses to finalize a deleted instance, so a late cancel changes nothing.
+    await deps.temporal.workflow
+      .getHandle(provisionWorkflowId(instanceId))
+      .cancel()
+      .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not cancel the provisioning workflow'));
+  } else if (result.answer === 'retry_removal' && result.workflowId) {
+    try {
+      await deps.temporal.workflow.getHandle(result.workflowId).signal(retryRollbackSignal);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) {
+        throw new AppError('INVALID_STATE', 'No workflow is waiting to clean this server up; an operator must finish it.', { status: 'rollback_failed' });
+      }
+      throw error;
+    }
+  }
+  return answer(deps, who, instanceId, result.taskId, result.answer === 'done' ? 200 : 202);
+}

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** start, stop, shutdown, reboot and delete take no body (an empty object is fine). */
+export const emptyBody = z.strictObject({});
+
+export const resizeBody = z.strictObject({ planId: z.string().min(1).max(64) });
+
+export const rebuildBody = z.strictObject({ imageId: z.string().min(1).max(64).optional() });
+
+export const migrateBody = z.strictObject({ node: z.string().min(1).max(63) });
+
+export const operationMeta = z.object({ taskId: z.string().nullable() });

@@ -1,0 +1,153 @@
+import { AppError } from '../domain/errors';
+import type { Operation } from '../domain/instance-status';
+import { growth, judgeResize, peak, type Sizing } from '../domain/sizing';
+import type { Prisma } from '../generated/prisma/client';
+import type { Tx } from './client';
+import { assertQuota, fits, lockNodeCapacity, type TenantQuota } from './reservations';
+
+/**
+ * The bookkeeping of lifecycle operations that hold something while they run: a resize charges
+ * its growth before the change, a migration reserves the target node. Each has a commit (the
+ * operation happened) and a revert (it did not); both set absolute values, so running either
+ * twice changes nothing.
+ */
+
+export const TASK_TYPES: Record<Operation, string> = {
+  start: 'INSTANCE_START',
+  stop: 'INSTANCE_STOP',
+  shutdown: 'INSTANCE_SHUTDOWN',
+  reboot: 'INSTANCE_REBOOT',
+  resize: 'INSTANCE_RESIZE',
+  rebuild: 'INSTANCE_REBUILD',
+  delete: 'INSTANCE_DELETE',
+  migrate: 'INSTANCE_MIGRATE',
+};
+
+export function operationOfTask(type: string): Operation | undefined {
+  return (Object.keys(TASK_TYPES) as Operation[]).find((op) => TASK_TYPES[op] === type);
+}
+
+export interface ResizeParams {
+  planId: string;
+  previousPlanId: string;
+  from: Sizing;
+  to: Sizing;
+}
+
+export interface MigrateParams {
+  sourceNode: string;
+  targetNode: string;
+  targetNodeId: string;
+}
+
+/** What the instance looked like before the operation; restored when its workflow cannot start. */
+export interface PreviousState {
+  status: string;
+  desiredState: string;
+  imageId?: string;
+  username?: string;
+  credentialType?: string;
+  sshKeys?: string[];
+  templateVmid?: number | null;
+}
+
+export interface OperationParams {
+  previous: PreviousState;
+  resize?: ResizeParams;
+  migrate?: MigrateParams;
+}
+
+export function readParams(json: Prisma.JsonValue | null): OperationParams {
+  return (json ?? { previous: {} }) as unknown as OperationParams;
+}
+
+interface ChargedInstance {
+  id: string;
+  node: string | null;
+  connectionId: string;
+  planId: string;
+  chargedVcpus: number;
+  chargedMemoryMiB: number;
+  chargedDiskGiB: number;
+}
+
+export const chargedSizing = (instance: ChargedInstance): Sizing => ({
+  vcpus: instance.chargedVcpus,
+  memoryMiB: instance.chargedMemoryMiB,
+  diskGiB: instance.chargedDiskGiB,
+});
+
+async function setCharge(tx: Tx, instanceId: string, sizing: Sizing): Promise<void> {
+  await tx.instance.update({
+    where: { id: instanceId },
+    data: { chargedVcpus: sizing.vcpus, chargedMemoryMiB: sizing.memoryMiB, chargedDiskGiB: sizing.diskGiB },
+  });
+  await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { ...sizing } });
+}
+
+/**
+ * Charges a resize before anything changes: the tenant's quota and the node's capacity must
+ * hold the growth, else QUOTA_EXCEEDED / CAPACITY_UNAVAILABLE (the caller's transaction then
+ * undoes the charge). While it runs, the instance holds the larger of both sizes.
+ */
+export async function chargeResize(
+  tx: Tx,
+  instance: ChargedInstance,
+  tenant: TenantQuota,
+  plan: { id: string } & Sizing,
+  currentDiskGiB: number,
+): Promise<ResizeParams> {
+  const from = chargedSizing(instance);
+  const to = { vcpus: plan.vcpus, memoryMiB: plan.memoryMiB, diskGiB: plan.diskGiB };
+  if (!judgeResize(currentDiskGiB, to).ok) {
+    throw new AppError('UNSUPPORTED', 'Disks can only grow: this plan has a smaller disk than the server.', { diskGiB: currentDiskGiB, planDiskGiB: to.diskGiB });
+  }
+  const extra = growth(from, to);
+  await assertQuota(tx, tenant, extra, false);
+  const here = (await lockNodeCapacity(tx, instance.connectionId)).find((n) => n.node === instance.node);
+  if (!here || !fits(here.free, extra)) {
+    throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for this plan on the server\'s host right now.', { resource: 'node_capacity' });
+  }
+  await setCharge(tx, instance.id, peak(from, to));
+  return { planId: plan.id, previousPlanId: instance.planId, from, to };
+}
+
+/** A resize done: the new plan and size are charged, what shrank is refunded. A resize that failed: everything it charged is returned. */
+export async function settleResize(tx: Tx, instanceId: string, params: ResizeParams, outcome: 'commit' | 'revert'): Promise<void> {
+  if (outcome === 'revert') return setCharge(tx, instanceId, params.from);
+  await setCharge(tx, instanceId, params.to);
+  await tx.instance.update({ where: { id: instanceId }, data: { planId: params.planId } });
+  await tx.volume.updateMany({ where: { instanceId, kind: 'root', sizeGiB: { lt: params.to.diskGiB } }, data: { sizeGiB: params.to.diskGiB } });
+}
+
+/**
+ * Reserves the instance's charged size on another enabled node of its cluster, under the node
+ * locks. An unknown, disabled or identical node → INVALID_INPUT; no room → CAPACITY_UNAVAILABLE.
+ */
+export async function reserveMigration(tx: Tx, instance: ChargedInstance, targetNode: string): Promise<MigrateParams> {
+  const nodes = await lockNodeCapacity(tx, instance.connectionId);
+  if (targetNode === instance.node) throw new AppError('INVALID_INPUT', 'The server is already on that node.', { fields: { node: 'the server is already there' } });
+  const target = nodes.find((n) => n.node === targetNode);
+  if (!target || !instance.node) throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { node: 'no such enabled node in this cluster' } });
+  if (!fits(target.free, chargedSizing(instance))) {
+    throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for this server on that node right now.', { resource: 'node_capacity' });
+  }
+  await tx.nodeAllocation.update({ where: { instanceId: instance.id }, data: { targetNodeId: target.nodeId } });
+  return { sourceNode: instance.node, targetNode, targetNodeId: target.nodeId };
+}
+
+/** A migration done: the capacity moves to the target and the source is freed. Not done: the target reservation is dropped. */
+export async function settleMigration(tx: Tx, instanceId: string, params: MigrateParams, outcome: 'commit' | 'revert'): Promise<void> {
+  if (outcome === 'revert') {
+    await tx.nodeAllocation.updateMany({ where: { instanceId, targetNodeId: params.targetNodeId }, data: { targetNodeId: null } });
+    return;
+  }
+  await tx.nodeAllocation.updateMany({ where: { instanceId, targetNodeId: params.targetNodeId }, data: { nodeId: params.targetNodeId, targetNodeId: null } });
+  await tx.instance.update({ where: { id: instanceId }, data: { node: params.targetNode } });
+}
+
+/** Settles whatever the operation holds. */
+export async function settleHoldings(tx: Tx, instanceId: string, params: OperationParams, outcome: 'commit' | 'revert'): Promise<void> {
+  if (params.resize) await settleResize(tx, instanceId, params.resize, outcome);
+  if (params.migrate) await settleMigration(tx, instanceId, params.migrate, outcome);
+}
