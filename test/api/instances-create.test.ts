@@ -169,7 +169,7 @@ describe('POST /v1/instances: validation, auth, quota, capacity, idempotency (no
       const before = await reservedRows(api);
       for (const key of ['has space', 'x'.repeat(129), 'semi;colon', 'ü-key']) {
         const res = await createAs(stack, stack.customer, { hostname: 'idem-bad' }, { 'Idempotency-Key': key });
-        expectError(res, 400, 'INVALID_INPUT');
+        expect(Object.keys(expectError(res, 400, 'INVALID_INPUT').fields)).toEqual(['Idempotency-Key']);
       }
       expect(await reservedRows(api)).toEqual(before);
       const longest = await createAs(stack, stack.customer, { hostname: 'idem-128' }, { 'Idempotency-Key': 'k'.repeat(128) });

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../domain/errors';
 import type { ApiDeps } from '../app';
@@ -58,7 +59,8 @@ export function instancesRouter(deps: ApiDeps): Router {
 
   router.post('/instances', requireCustomer, async (req, res) => {
     const key = req.header('idempotency-key');
-    const idempotencyKey = key === undefined ? undefined : parse(idempotencyKeyHeader, key, 'Idempotency-Key header');
+    // Parsed as a one-field object so that details.fields names the header.
+    const idempotencyKey = key === undefined ? undefined : parse(z.object({ 'Idempotency-Key': idempotencyKeyHeader }), { 'Idempotency-Key': key }, 'Idempotency-Key header')['Idempotency-Key'];
     const body = parseBody(createInstanceBody, req);
     const result = await createInstance(deps, principal(req), body, idempotencyKey);
     const meta = result.replay ? { taskId: result.taskId, idempotent_replay: true } : { taskId: result.taskId };
