@@ -1,0 +1,74 @@
+import { expect } from 'vitest';
+import type { Stack } from './stack';
+
+/** A server created through the API and waited for until it runs. */
+export async function runningServer(stack: Stack, body: Record<string, unknown> = {}): Promise<string> {
+  const created = await stack.create({ hostname: 'ops-1', ...body });
+  expect(created.status).toBe(202);
+  const id = created.body.data.id as string;
+  const ready = await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed']);
+  expect(ready.status).toBe('running');
+  return id;
+}
+
+/** A lifecycle call as the stack's customer (or with `token`). */
+export function operate(stack: Stack, id: string, operation: string, body?: unknown, token = stack.customer.token) {
+  if (operation === 'delete') return stack.api.request('DELETE', `/v1/instances/${id}`, { token });
+  if (operation === 'migrate') return stack.api.request('POST', `/v1/admin/instances/${id}/migrate`, { token: stack.api.adminToken, body });
+  return stack.api.request('POST', `/v1/instances/${id}/${operation}`, { token, body: body ?? {} });
+}
+
+/** Polls a task until it has ended. */
+export async function taskEnd(stack: Stack, taskId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    last = (await stack.api.request('GET', `/v1/tasks/${taskId}`, { token: stack.api.adminToken })).body.data;
+    if (last?.status === 'succeeded' || last?.status === 'failed') return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`task ${taskId} did not end; last: ${JSON.stringify(last)}`);
+}
+
+/** Runs one operation to its end: 202, then the task's outcome and the instance afterwards. */
+export async function runOperation(stack: Stack, id: string, operation: string, body?: unknown) {
+  const res = await operate(stack, id, operation, body);
+  if (res.status !== 202) throw new Error(`${operation}: expected 202, got ${res.status}: ${res.text}`);
+  const task = await taskEnd(stack, res.body.meta.taskId);
+  const instance = (await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.api.adminToken })).body.data;
+  return { accepted: res.body, task, instance };
+}
+
+/** The server-sent events of the instance's current task, read to the end. */
+export async function streamedEvents(stack: Stack, id: string) {
+  const res = await fetch(`${stack.api.baseUrl}/v1/instances/${id}/events`, { headers: { authorization: `Bearer ${stack.customer.token}` } });
+  const text = await res.text();
+  const blocks = text.split('\n\n').filter((block) => block.includes('data: '));
+  const steps = blocks.filter((b) => !b.includes('event: close')).map((b) => JSON.parse(b.slice(b.indexOf('data: ') + 6)) as { step: string; status: string; message: string });
+  return { steps, closed: text.trimEnd().split('\n\n').pop()?.includes('event: close') ?? false };
+}
+
+/** The simulator's guest of an instance. */
+export async function guestOf(stack: Stack, id: string) {
+  const { guests } = await stack.sim.state();
+  return guests.find((g) => g.name === `pvecp-${id.replace(/_/g, '-')}`);
+}
+
+/** How many times a Proxmox call was made, e.g. `POST /nodes/{node}/qemu/{vmid}/status/start`. */
+export async function callCount(stack: Stack, call: string): Promise<number> {
+  return (await stack.sim.state()).calls[call] ?? 0;
+}
+
+/** The tenant's usage as operators see it. */
+export async function usage(stack: Stack, tenantId = stack.customer.tenantId) {
+  const res = await stack.api.request('GET', `/v1/admin/tenants/${tenantId}`, { token: stack.api.adminToken });
+  return res.body.data.usage as { instances: number; vcpus: number; memoryMiB: number; diskGiB: number };
+}
+
+/** Live (not released) capacity per node name, from the database. */
+export async function liveAllocations(stack: Stack, instanceId: string) {
+  const rows = await stack.api.db.nodeAllocation.findMany({ where: { instanceId }, include: { node: true, targetNode: true } });
+  return rows.map((r) => ({ node: r.node.name, target: r.targetNode?.name ?? null, state: r.state, vcpus: r.vcpus, memoryMiB: r.memoryMiB, diskGiB: r.diskGiB }));
+}
+
+export const Q = '/nodes/{node}/qemu/{vmid}';
