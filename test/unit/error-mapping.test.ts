@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { errorHandler } from '../../src/api/errors';
+import { AppError } from '../../src/domain/errors';
+import { createLogger } from '../../src/logger';
+
+function respond(error: unknown) {
+  const answer: { status?: number; body?: any; headers: Record<string, string> } = { headers: {} };
+  const res = {
+    setHeader: (name: string, value: string) => void (answer.headers[name] = value),
+    status(code: number) {
+      answer.status = code;
+      return this;
+    },
+    json: (body: unknown) => void (answer.body = body),
+  };
+  const handle = errorHandler(createLogger('test', 'silent'));
+  handle(error, { method: 'POST', path: '/v1/instances' } as never, res as never, () => undefined);
+  return answer;
+}
+
+describe('error mapping', () => {
+  it('answers an AppError with its code, status and details', () => {
+    const answer = respond(new AppError('QUOTA_EXCEEDED', 'over', { resource: 'vcpus' }));
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'over', details: { resource: 'vcpus' } } });
+  });
+
+  it('sets Retry-After when the error says when to retry', () => {
+    const answer = respond(new AppError('RATE_LIMITED', 'slow down', { retryAfterSeconds: 42 }));
+    expect(answer.status).toBe(429);
+    expect(answer.headers['Retry-After']).toBe('42');
+  });
+
+  it.each([
+    ['a transaction that could not start in time', Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' })],
+    ['a deadlock victim', new Error('deadlock detected')],
+    ['a serialization failure', Object.assign(new Error('write conflict'), { code: 'P2034' })],
+  ])('turns %s into 503 SERVICE_BUSY with Retry-After, not a 500', (_what, error) => {
+    const answer = respond(error);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_BUSY');
+    expect(answer.headers['Retry-After']).toBe('1');
+  });
+
+  it('hides anything unknown behind a 500 INTERNAL without internals', () => {
+    const answer = respond(new Error('connect ECONNREFUSED postgresql://postgres:hunter2@db:5432'));
+    expect(answer.status).toBe(500);
+    expect(JSON.stringify(answer.body)).not.toContain('hunter2');
+    expect(answer.body.error.code).toBe('INTERNAL');
+  });
+
+  it('reports malformed JSON and oversized bodies as client errors', () => {
+    expect(respond(Object.assign(new Error('bad json'), { status: 400, type: 'entity.parse.failed' })).body.error.code).toBe('INVALID_INPUT');
+    expect(respond(Object.assign(new Error('too big'), { status: 413, type: 'entity.too.large' })).status).toBe(413);
+  });
+});
