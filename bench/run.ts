@@ -17,17 +17,16 @@
  *       dev server.
  * Writes bench/results.json and prints a table. See bench/README.md.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { Client as PgClient } from 'pg';
-import { projectRoot, startTemporalDevServer, type RunningDevServer } from '../scripts/temporal';
+import { databaseUrl, dropDatabase, ensureMigratedDatabase } from '../scripts/database';
+import { startTemporalDevServer, type RunningDevServer } from '../scripts/temporal';
 import { createApp } from '../src/api/app';
 import { loadConfig, type Config } from '../src/config';
 import { ensureBootstrapAdmin } from '../src/db/bootstrap';
@@ -37,6 +36,7 @@ import { createLogger } from '../src/logger';
 import { SecretBox } from '../src/security/secrets';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker, type RunningWorker } from '../src/worker';
+import { freePort } from '../test/support/ports';
 
 // ---------------------------------------------------------------- options
 
@@ -83,22 +83,6 @@ function parseOptions(argv: string[]): Options {
 // ---------------------------------------------------------------- small tools
 
 const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminSql(sql: string): Promise<void> {
-  const client = new PgClient({ connectionString: ADMIN_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Nearest-rank percentile of ascending values. */
 function percentile(sorted: number[], p: number): number {
@@ -236,16 +220,14 @@ async function main(): Promise<void> {
   try {
     // -- Temporal: in memory, no UI, on a free port of 127.0.0.1.
     log('starting the Temporal dev server');
-    temporal = await startTemporalDevServer({ port: await freeLoopbackPort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
+    temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
     cleanups.push({ name: 'temporal', run: (temporal as RunningDevServer).stop });
 
     // -- PostgreSQL: a database of our own, migrated, dropped at the end.
     const databaseName = `pvecp_bench_${randomBytes(4).toString('hex')}`;
     log(`creating database ${databaseName}`);
-    await adminSql(`CREATE DATABASE ${databaseName}`);
-    cleanups.push({ name: 'database', run: () => adminSql(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`) });
-    const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: projectRoot, env: { ...process.env, DATABASE_URL: databaseUrl(databaseName) }, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+    cleanups.push({ name: 'database', run: () => dropDatabase(ADMIN_DATABASE_URL, databaseName) });
+    await ensureMigratedDatabase(databaseUrl(ADMIN_DATABASE_URL, databaseName));
 
     // -- The simulator with zero task latency: what remains is the control plane's own time.
     const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: 0 });
@@ -258,7 +240,7 @@ async function main(): Promise<void> {
       ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-      DATABASE_URL: databaseUrl(databaseName),
+      DATABASE_URL: databaseUrl(ADMIN_DATABASE_URL, databaseName),
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: temporal.namespace,
       TEMPORAL_TASK_QUEUE: queue,
@@ -409,18 +391,6 @@ function printTable(r: Results): void {
   console.log('');
   for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
   console.log('\nwritten to bench/results.json');
-}
-
-/** A free TCP port on 127.0.0.1. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 main().then(

@@ -4,11 +4,9 @@
  * points elsewhere), the Proxmox VE simulator with the demo cluster (unless PROXMOX_URL is set),
  * the API and a worker. Ctrl-C stops everything it started.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { seedDemoCatalog } from '../src/db/seed';
@@ -16,6 +14,7 @@ import { SecretBox } from '../src/security/secrets';
 import { startServer } from '../src/server';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker } from '../src/worker';
+import { ensureMigratedDatabase } from './database';
 import { projectRoot, startTemporalDevServer } from './temporal';
 
 const dataDir = path.join(projectRoot, '.data');
@@ -28,23 +27,6 @@ function devSecrets(): { ENCRYPTION_KEY: string; BOOTSTRAP_ADMIN_TOKEN: string }
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
-}
-
-async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const maintenance = new URL(url);
-  maintenance.pathname = '/postgres';
-  const client = new PgClient({ connectionString: maintenance.toString() });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
-  } finally {
-    await client.end();
-  }
-  const migrate = spawnSync('npx', ['prisma', 'migrate', 'deploy'], { cwd: projectRoot, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (migrate.status !== 0) throw new Error('prisma migrate deploy failed');
 }
 
 async function main(): Promise<void> {
@@ -63,7 +45,7 @@ async function main(): Promise<void> {
     const generated = devSecrets();
     const env = { ...generated, ...process.env };
     const config = loadConfig(env);
-    await ensureDatabase(config.DATABASE_URL);
+    await ensureMigratedDatabase(config.DATABASE_URL);
 
     if (!process.env.TEMPORAL_ADDRESS) {
       const temporal = await startTemporalDevServer({}, { stdio: 'ignore' });
