@@ -16,6 +16,7 @@ import {
   createShutdownActivity,
   createStartActivity,
   createStopActivity,
+  createUndoResizeActivity,
 } from './lifecycle';
 import { createNetworkActivity } from './network';
 import {
@@ -46,6 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     shutdownGuest: createShutdownActivity(deps),
     rebootGuest: createRebootActivity(deps),
     resizeGuest: createResizeActivity(deps),
+    undoResize: createUndoResizeActivity(deps),
     migrateGuest: createMigrateActivity(deps),
     checkGuest: createCheckGuestActivity(deps),
     discardCredential: createDiscardCredentialActivity(deps),

@@ -152,6 +152,22 @@ export function createResizeActivity(deps: ActivityDeps) {
 }
 
 /**
+ * After a failed resize: CPU and memory back to the old plan, so the guest has no more than is
+ * charged (a disk that grew stays grown; its step runs last, after the config).
+ * Converges on retry: the config write is compared with the guest's config first.
+ */
+export function createUndoResizeActivity(deps: ActivityDeps) {
+  return async function undoResize(ref: InstanceRef): Promise<void> {
+    const { client, node, vmid, step } = await guestOf(deps, ref, 'resize');
+    const resize = (await paramsOf(deps, ref.taskId)).resize;
+    if (!resize) return;
+    const { from } = resize;
+    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config-undo', { sockets: 1, cores: from.vcpus, memory: from.memoryMiB }) });
+    await say(deps, ref.taskId, 'resize', 'restoring the old size', 'warning', `The resize did not complete; the server has ${from.vcpus} vCPU and ${from.memoryMiB} MiB again.`);
+  };
+}
+
+/**
  * migrate: moves the guest to the target node, online when it runs (local disks travel with it).
  * Converges on retry: a recorded UPID is polled again; a guest already on the target counts as moved.
  */
@@ -205,17 +221,20 @@ export interface FinishOperationInput extends InstanceRef {
   failure?: { code: string; message: string; cause?: Record<string, unknown> };
   /** The guest was destroyed on purpose (a rebuild that failed after it): the instance has no server. */
   guestRemoved?: boolean;
+  /** A failed resize could not be undone on the guest: keep charging the larger size. */
+  holdCharges?: boolean;
 }
 
 /**
  * Ends an operation on provider truth: the instance shows what the guest really is
- * (running/stopped); what the operation held is committed on success and returned on failure.
+ * (running/stopped); what the operation held is committed on success and returned on failure
+ * (unless told to hold it).
  * A guest that vanished leaves the instance `failed` (GUEST_LOST) with every reservation kept
  * for an operator; nothing is re-created.
  * Converges on retry: provider reads, then one transaction that does nothing once the task has ended.
  */
 export function createFinishOperationActivity(deps: ActivityDeps) {
-  return async function finishOperation({ instanceId, taskId, failure, guestRemoved }: FinishOperationInput): Promise<InstanceStatus> {
+  return async function finishOperation({ instanceId, taskId, failure, guestRemoved, holdCharges }: FinishOperationInput): Promise<InstanceStatus> {
     const instance = await loadInstance(deps.db, instanceId);
     const truth = guestRemoved ? null : await observeGuest(deps, instance);
     const lost = !guestRemoved && (truth === null || failure?.code === 'GUEST_LOST');
@@ -225,7 +244,8 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       const params = readParams(task.params);
       // A migration reported as failed whose guest did reach the target did happen.
       const moved = params.migrate !== undefined && truth?.node === params.migrate.targetNode;
-      await settleHoldings(tx, instanceId, params, (!failure && !lost) || moved ? 'commit' : 'revert');
+      if ((!failure && !lost) || moved) await settleHoldings(tx, instanceId, params, 'commit');
+      else if (!holdCharges) await settleHoldings(tx, instanceId, params, 'revert');
 
       let status: InstanceStatus;
       let outcome: { code: string; message: string } | null = failure ?? null;

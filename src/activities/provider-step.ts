@@ -30,7 +30,7 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   if (recorded?.upid && recorded.status === 'running') {
     return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step), skipped: false };
   }
-  if (step.isDone && (await step.isDone())) {
+  if (step.isDone && (await askProvider(step, step.isDone))) {
     if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
     return { warnings: 0, skipped: true };
   }
@@ -47,6 +47,15 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   await recordUpid(deps.db, operationId, upid);
   if (!upid) return { warnings: 0, skipped: false };
   return { warnings: await waitFor(deps, client, operationId, upid, step), skipped: false };
+}
+
+/** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), transient errors are retried. */
+async function askProvider(step: ProviderStep, read: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await read();
+  } catch (error) {
+    throw fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid });
+  }
 }
 
 async function waitFor(deps: ActivityDeps, client: ProxmoxClient, operationId: string, upid: string, step: ProviderStep): Promise<number> {

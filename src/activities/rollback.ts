@@ -34,7 +34,12 @@ export function createRemoveGuestActivity(deps: ActivityDeps) {
     const where = guest.node;
     await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
     if (guest.lock) {
-      const running = await client.listTasks(where, { vmid, source: 'active' });
+      // A clone's task is listed under the template's VMID, not under the guest it creates.
+      const cloning =
+        guest.lock === 'clone' && instance.templateVmid !== null
+          ? await client.listTasks(instance.node ?? where, { typefilter: 'qmclone', vmid: instance.templateVmid, source: 'active' })
+          : [];
+      const running = [...(await client.listTasks(where, { vmid, source: 'active' })), ...cloning];
       if (guest.lock === 'clone' && running.length === 0) {
         throw fail(FailureType.GuestLocked, `guest ${vmid} on ${where} keeps a stale 'clone' lock; run 'qm unlock ${vmid}' on ${where}`, { vmid, node: where, lock: guest.lock });
       }

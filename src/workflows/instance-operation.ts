@@ -119,7 +119,11 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
     return { status: progress.status };
   } catch (error) {
     const failure = describeOperationFailure(error, operation, guestRemoved);
-    const status = await CancellationScope.nonCancellable(() => bookkeeping.finishOperation({ ...ref, failure, guestRemoved }));
+    const status = await CancellationScope.nonCancellable(async () => {
+      // A guest left with the new CPU and memory keeps being charged for them.
+      const holdCharges = operation === 'resize' && !(await power.undoResize(ref).then(() => true, () => false));
+      return bookkeeping.finishOperation({ ...ref, failure, guestRemoved, holdCharges });
+    });
     setStatus(status);
     return { status, failureCode: failure.code };
   }

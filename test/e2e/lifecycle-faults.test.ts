@@ -1,0 +1,150 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, usage } from '../support/lifecycle';
+import { startStack, type Stack } from '../support/stack';
+
+/** Provider coordinates must never reach a customer-facing message. */
+const COORDINATES = /pve\d|UPID|\b[1-8]\d{3}\b|local-lvm|vmbr|qemu/;
+
+describe('lifecycle operations when the provider fails', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterEach(async () => {
+    await stack.sim.clearFaults();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const held = async (id: string) => {
+    const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id }, include: { vmidReservation: true, addresses: true, allocation: true, volumes: true } });
+    return {
+      vmid: row.vmidReservation?.state,
+      addresses: row.addresses.map((a) => a.state),
+      allocation: row.allocation?.state,
+      quotaReleased: row.quotaReleasedAt !== null,
+      volumes: row.volumes.map((v) => v.status),
+    };
+  };
+
+  it('a start whose task fails leaves the server stopped, and says so in the task', async () => {
+    const id = await runningServer(stack, { hostname: 'nostart' });
+    await runOperation(stack, id, 'stop');
+    await stack.sim.fault({ op: 'start', mode: 'task_fail', message: 'start failed: QEMU exited with code 1' });
+    const { task, instance } = await runOperation(stack, id, 'start');
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'OPERATION_FAILED' } });
+    expect(task.error.message).not.toMatch(COORDINATES);
+    expect(task.steps[task.steps.length - 1]).toMatchObject({ step: 'start > done', status: 'error' });
+    expect(instance).toMatchObject({ status: 'stopped', desiredState: 'running', failure: null });
+    // The instance is free for the next operation.
+    const retried = await runOperation(stack, id, 'start');
+    expect(retried.instance.status).toBe('running');
+  });
+
+  it('a stop whose task fails leaves the server running', async () => {
+    const id = await runningServer(stack, { hostname: 'nostop' });
+    await stack.sim.fault({ op: 'stop', mode: 'task_fail' });
+    const { task, instance } = await runOperation(stack, id, 'stop');
+    expect(task.error.code).toBe('OPERATION_FAILED');
+    expect(instance).toMatchObject({ status: 'running', desiredState: 'stopped' });
+  });
+
+  it('a resize whose config write is rejected returns everything it charged', async () => {
+    const id = await runningServer(stack, { hostname: 'noresize' });
+    await runOperation(stack, id, 'stop');
+    const before = await usage(stack);
+    const allocationBefore = await liveAllocations(stack, id);
+    await stack.sim.fault({ op: 'config', mode: 'http500', message: "unable to apply value 'memory': out of range" });
+    const { task, instance } = await runOperation(stack, id, 'resize', { planId: stack.seed.plans.large });
+    expect(task).toMatchObject({ type: 'INSTANCE_RESIZE', status: 'failed', error: { code: 'OPERATION_FAILED' } });
+    expect(instance).toMatchObject({ status: 'stopped', plan: { name: 'small' } });
+    expect(await usage(stack)).toEqual(before);
+    expect(await liveAllocations(stack, id)).toEqual(allocationBefore);
+    expect(String((await guestOf(stack, id))?.config.memory)).toBe('1024');
+  });
+
+  it('a resize whose disk task fails after the config write returns the charge; the server reports what it is', async () => {
+    const id = await runningServer(stack, { hostname: 'halfresize' });
+    await runOperation(stack, id, 'stop');
+    const before = await usage(stack);
+    await stack.sim.fault({ op: 'resize', mode: 'task_fail', message: 'lvextend failed' });
+    const { task, instance } = await runOperation(stack, id, 'resize', { planId: stack.seed.plans.medium });
+    expect(task.error.code).toBe('OPERATION_FAILED');
+    expect(instance).toMatchObject({ status: 'stopped', plan: { name: 'small' } });
+    expect(task.steps).toContainEqual(expect.objectContaining({ step: 'resize > restoring the old size', status: 'warning' }));
+    const guest = await guestOf(stack, id);
+    expect(String(guest?.config.memory)).toBe('1024');
+    expect(String(guest?.config.cores)).toBe('1');
+    expect(await usage(stack)).toEqual(before);
+  });
+
+  it('a migration whose task fails drops the target reservation and keeps the server where it is', async () => {
+    const id = await runningServer(stack, { hostname: 'nomigrate' });
+    const here = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).node as string;
+    const there = ['pve1', 'pve2', 'pve3'].find((n) => n !== here) as string;
+    await stack.sim.fault({ op: 'migrate', mode: 'task_fail', message: 'migration aborted' });
+    const { task, instance } = await runOperation(stack, id, 'migrate', { node: there });
+    expect(task).toMatchObject({ type: 'INSTANCE_MIGRATE', status: 'failed' });
+    expect(instance.status).toBe('running');
+    expect((await guestOf(stack, id))?.node).toBe(here);
+    expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).node).toBe(here);
+    expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ node: here, target: null, state: 'allocated' })]);
+  });
+
+  it('a guest that vanishes during an operation leaves the server failed with GUEST_LOST and every reservation kept', async () => {
+    const id = await runningServer(stack, { hostname: 'vanished' });
+    await runOperation(stack, id, 'stop');
+    const starts = await callCount(stack, `POST ${Q}/status/start`);
+    const clones = await callCount(stack, `POST ${Q}/clone`);
+    await stack.sim.fault({ op: 'start', mode: 'lose_guest' });
+    const { task, instance } = await runOperation(stack, id, 'start');
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'GUEST_LOST' } });
+    expect(instance).toMatchObject({ status: 'failed', failure: { code: 'GUEST_LOST' } });
+    expect(instance.failure.message).not.toMatch(COORDINATES);
+    expect(await held(id)).toEqual({ vmid: 'assigned', addresses: ['assigned', 'assigned'], allocation: 'allocated', quotaReleased: false, volumes: ['ready'] });
+    // Nothing was re-created.
+    expect(await guestOf(stack, id)).toBeUndefined();
+    expect(await callCount(stack, `POST ${Q}/status/start`)).toBe(starts + 1);
+    expect(await callCount(stack, `POST ${Q}/clone`)).toBe(clones);
+    // Only a delete is left; it releases what was kept.
+    const refused = await operate(stack, id, 'start');
+    expect(refused.body.error.code).toBe('INVALID_STATE');
+    const deleted = await runOperation(stack, id, 'delete');
+    expect(deleted.instance.status).toBe('deleted');
+    expect(await held(id)).toMatchObject({ vmid: undefined, addresses: [], allocation: 'released', quotaReleased: true });
+  });
+
+  it('a guest the provider says does not exist is lost, not re-created', async () => {
+    const id = await runningServer(stack, { hostname: 'ghost' });
+    const { vmid, node } = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
+    await stack.sim.fault({ op: 'status', mode: 'http500', message: `Configuration file 'nodes/${node}/qemu-server/${vmid}.conf' does not exist` });
+    const { task, instance } = await runOperation(stack, id, 'stop');
+    expect(task.error.code).toBe('GUEST_LOST');
+    expect(instance.status).toBe('failed');
+    expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
+  });
+
+  it('a rebuild that fails after the old disk is gone leaves a failed server holding its reservations, which a delete then releases', async () => {
+    const id = await runningServer(stack, { hostname: 'norebuild' });
+    await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
+    const { task, instance } = await runOperation(stack, id, 'rebuild', {});
+    expect(task).toMatchObject({ type: 'INSTANCE_REBUILD', status: 'failed', error: { code: 'REBUILD_FAILED' } });
+    expect(instance).toMatchObject({ status: 'failed', failure: { code: 'REBUILD_FAILED' } });
+    expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
+    expect(await guestOf(stack, id)).toBeUndefined();
+    const deleted = await runOperation(stack, id, 'delete');
+    expect(deleted.instance.status).toBe('deleted');
+    expect(await held(id)).toMatchObject({ vmid: undefined, allocation: 'released', quotaReleased: true, volumes: ['deleted'] });
+  });
+
+  it('a rebuild whose removal is refused keeps the old guest and its status', async () => {
+    const id = await runningServer(stack, { hostname: 'keepold' });
+    await stack.sim.fault({ op: 'destroy', mode: 'http500', message: 'permission denied' });
+    const { task, instance } = await runOperation(stack, id, 'rebuild', {});
+    expect(task.error.code).toBe('OPERATION_FAILED');
+    expect(instance.status).toBe('stopped');
+    expect((await guestOf(stack, id))?.status).toBe('stopped');
+    expect(await stack.api.db.credential.count({ where: { instanceId: id } })).toBe(1);
+  });
+});
