@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
+
+const KEY = randomBytes(32).toString('base64');
+
+/** Runs loadConfig and returns its error message; fails the test when it accepts the environment. */
+function refusal(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('loadConfig: defaults', () => {
+  it('needs nothing but the encryption key and fills in every other setting', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY })).toEqual({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      PORT: 3000,
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/pve_control_plane',
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'provisioning',
+      ENCRYPTION_KEY: KEY,
+      RATE_LIMIT_CREATE_PER_MINUTE: 5,
+      RATE_LIMIT_CREATE_PER_HOUR: 20,
+      CREDENTIAL_TTL_HOURS: 24,
+      DEFAULT_USERNAME: 'cloud',
+      SHUTDOWN_TIMEOUT_SECONDS: 60,
+      STAGE_TIMEOUT_SCALE: 1,
+      TASK_POLL_INTERVAL_MS: 500,
+      PROXMOX_INSECURE_TLS_DEFAULT: false,
+    });
+  });
+
+  it('leaves the optional settings unset', () => {
+    const config = loadConfig({ ENCRYPTION_KEY: KEY });
+    expect(config.BOOTSTRAP_ADMIN_TOKEN).toBeUndefined();
+    expect(config.WORKFLOW_BUNDLE_PATH).toBeUndefined();
+  });
+
+  it('refuses to start without an encryption key, naming it', () => {
+    expect(refusal({})).toContain('ENCRYPTION_KEY');
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PATH: '/usr/bin', HOME: '/root' })).not.toHaveProperty('PATH');
+  });
+});
+
+describe('loadConfig: reading values', () => {
+  it('turns numeric variables into numbers', () => {
+    const config = loadConfig({
+      ENCRYPTION_KEY: KEY,
+      PORT: '8080',
+      RATE_LIMIT_CREATE_PER_MINUTE: '10',
+      CREDENTIAL_TTL_HOURS: '1',
+      STAGE_TIMEOUT_SCALE: '0.05',
+      TASK_POLL_INTERVAL_MS: '20',
+    });
+    expect(config).toMatchObject({ PORT: 8080, RATE_LIMIT_CREATE_PER_MINUTE: 10, CREDENTIAL_TTL_HOURS: 1, STAGE_TIMEOUT_SCALE: 0.05, TASK_POLL_INTERVAL_MS: 20 });
+  });
+
+  it('accepts port 0 (any free port) and 65535, and nothing beyond', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PORT: '0' }).PORT).toBe(0);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PORT: '65535' }).PORT).toBe(65535);
+    expect(refusal({ ENCRYPTION_KEY: KEY, PORT: '65536' })).toContain('PORT');
+    expect(refusal({ ENCRYPTION_KEY: KEY, PORT: '-1' })).toContain('PORT');
+    expect(refusal({ ENCRYPTION_KEY: KEY, PORT: '80.5' })).toContain('PORT');
+  });
+
+  it('accepts postgres:// and postgresql:// database URLs only', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'postgres://app@db:5432/app' }).DATABASE_URL).toBe('postgres://app@db:5432/app');
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'postgresql://app@db/app' }).DATABASE_URL).toBe('postgresql://app@db/app');
+    expect(refusal({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'mysql://app@db/app' })).toContain('DATABASE_URL');
+    expect(refusal({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'not a url' })).toContain('DATABASE_URL');
+  });
+
+  it.each([
+    ['1', true],
+    ['true', true],
+    ['0', false],
+    ['false', false],
+  ])('reads PROXMOX_INSECURE_TLS_DEFAULT=%s as %s', (text, value) => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PROXMOX_INSECURE_TLS_DEFAULT: text }).PROXMOX_INSECURE_TLS_DEFAULT).toBe(value);
+  });
+
+  it('refuses other spellings of a boolean rather than guessing', () => {
+    for (const text of ['yes', 'no', 'TRUE', 'on', '']) {
+      expect(refusal({ ENCRYPTION_KEY: KEY, PROXMOX_INSECURE_TLS_DEFAULT: text }), JSON.stringify(text)).toContain('PROXMOX_INSECURE_TLS_DEFAULT');
+    }
+  });
+
+  it('refuses zero or negative limits and durations', () => {
+    for (const name of ['RATE_LIMIT_CREATE_PER_MINUTE', 'RATE_LIMIT_CREATE_PER_HOUR', 'CREDENTIAL_TTL_HOURS', 'SHUTDOWN_TIMEOUT_SECONDS', 'TASK_POLL_INTERVAL_MS', 'STAGE_TIMEOUT_SCALE']) {
+      expect(refusal({ ENCRYPTION_KEY: KEY, [name]: '0' }), name).toContain(name);
+      expect(refusal({ ENCRYPTION_KEY: KEY, [name]: '-5' }), name).toContain(name);
+    }
+  });
+
+  it('refuses unknown environments and log levels', () => {
+    expect(refusal({ ENCRYPTION_KEY: KEY, NODE_ENV: 'staging' })).toContain('NODE_ENV');
+    expect(refusal({ ENCRYPTION_KEY: KEY, LOG_LEVEL: 'verbose' })).toContain('LOG_LEVEL');
+  });
+
+  it('refuses a default username that is not a valid login name', () => {
+    expect(refusal({ ENCRYPTION_KEY: KEY, DEFAULT_USERNAME: 'Admin' })).toContain('DEFAULT_USERNAME');
+  });
+});
+
+describe('loadConfig: error messages', () => {
+  it('names a bad variable', () => {
+    const message = refusal({ ENCRYPTION_KEY: KEY, PORT: 'abc' });
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message).toContain('PORT');
+  });
+
+  it('names every bad variable at once, one per line', () => {
+    const message = refusal({ ENCRYPTION_KEY: 'short', PORT: 'abc', NODE_ENV: 'staging' });
+    const lines = message.split('\n').slice(1);
+    expect(lines).toHaveLength(3);
+    expect(message).toContain('ENCRYPTION_KEY');
+    expect(message).toContain('PORT');
+    expect(message).toContain('NODE_ENV');
+  });
+
+  it('explains what an encryption key must be', () => {
+    for (const key of ['too-short', randomBytes(16).toString('base64'), randomBytes(48).toString('base64')]) {
+      const message = refusal({ ENCRYPTION_KEY: key });
+      expect(message).toContain('ENCRYPTION_KEY');
+      expect(message).toMatch(/32 bytes/);
+    }
+  });
+
+  // Configuration errors end up in logs and CI output: a secret must never be printed.
+  it.each([
+    ['ENCRYPTION_KEY', randomBytes(24).toString('base64')],
+    ['ENCRYPTION_KEY', 'my-very-secret-passphrase'],
+    ['BOOTSTRAP_ADMIN_TOKEN', 'tok-s3cr3t'],
+    ['DATABASE_URL', 'mysql://app:S3cretDbPassw0rd@db/app'],
+    ['DATABASE_URL', 'postgresql://app:S3cretDbPassw0rd@db:99999/app'],
+    ['PORT', 'abc-s3cr3t'],
+    ['NODE_ENV', 'prod-s3cr3t'],
+    ['LOG_LEVEL', 'loud-s3cr3t'],
+    ['DEFAULT_USERNAME', 'Bad-S3cr3t'],
+    ['PROXMOX_INSECURE_TLS_DEFAULT', 'maybe-s3cr3t'],
+    ['STAGE_TIMEOUT_SCALE', 'fast-s3cr3t'],
+  ])('names %s but never prints its value', (name, value) => {
+    const message = refusal({ ENCRYPTION_KEY: KEY, [name]: value });
+    expect(message).toContain(name);
+    expect(message).not.toContain(value);
+    expect(message).not.toContain('s3cr3t');
+    expect(message).not.toContain('S3cretDbPassw0rd');
+    expect(message).not.toContain(KEY);
+  });
+
+  it('never prints a good secret while complaining about another variable', () => {
+    const message = refusal({ ENCRYPTION_KEY: KEY, BOOTSTRAP_ADMIN_TOKEN: 'a-perfectly-good-admin-token', PORT: 'abc' });
+    expect(message).not.toContain(KEY);
+    expect(message).not.toContain('a-perfectly-good-admin-token');
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
+import { InstanceStatus } from '../../src/generated/prisma/enums';
+
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate'];
+const STATUSES = Object.values(InstanceStatus);
+
+/** The whole table: which stable status allows which operation. Every other pair is refused. */
+const ALLOWED: Record<Operation, InstanceStatus[]> = {
+  start: ['stopped'],
+  stop: ['running'],
+  shutdown: ['running'],
+  reboot: ['running'],
+  resize: ['stopped'],
+  rebuild: ['running', 'stopped'],
+  migrate: ['running', 'stopped'],
+  delete: ['running', 'stopped', 'failed', 'rollback_failed'],
+};
+
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
+const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'deleted'];
+
+function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
+  if (ALLOWED[operation].includes(status)) return 'allowed';
+  return BUSY.includes(status) ? 'in_progress' : 'invalid_state';
+}
+
+describe('judgeOperation', () => {
+  it('knows every status: each is either busy (a workflow owns it) or settled', () => {
+    expect([...BUSY, ...SETTLED].sort()).toEqual([...STATUSES].sort());
+    expect([...TRANSITIONAL].sort()).toEqual([...BUSY].sort());
+  });
+
+  const table = STATUSES.flatMap((status) => OPERATIONS.map((operation) => ({ status, operation, verdict: expected(status, operation) })));
+
+  it.each(table)('$operation on a $status instance → $verdict', ({ status, operation, verdict }) => {
+    expect(judgeOperation(status, operation)).toBe(verdict);
+  });
+
+  it('answers in_progress for every operation while a workflow owns the instance', () => {
+    for (const status of BUSY) {
+      for (const operation of OPERATIONS) expect(judgeOperation(status, operation), `${operation} on ${status}`).toBe('in_progress');
+    }
+  });
+
+  it('allows nothing on a deleted instance', () => {
+    for (const operation of OPERATIONS) expect(judgeOperation('deleted', operation)).toBe('invalid_state');
+  });
+
+  it('allows only deletion of a failed instance, whether or not its rollback succeeded', () => {
+    for (const status of ['failed', 'rollback_failed'] as const) {
+      for (const operation of OPERATIONS) expect(judgeOperation(status, operation)).toBe(operation === 'delete' ? 'allowed' : 'invalid_state');
+    }
+  });
+
+  it('allows power operations only from the opposite power state', () => {
+    expect(judgeOperation('stopped', 'start')).toBe('allowed');
+    expect(judgeOperation('running', 'start')).toBe('invalid_state');
+    for (const operation of ['stop', 'shutdown', 'reboot'] as const) {
+      expect(judgeOperation('running', operation)).toBe('allowed');
+      expect(judgeOperation('stopped', operation)).toBe('invalid_state');
+    }
+  });
+
+  it('resizes only a stopped instance', () => {
+    expect(judgeOperation('stopped', 'resize')).toBe('allowed');
+    expect(judgeOperation('running', 'resize')).toBe('invalid_state');
+  });
+});
+
+describe('OPERATION_STATUS', () => {
+  it('shows each operation as the transitional status it runs under', () => {
+    expect(OPERATION_STATUS).toEqual({
+      start: 'starting',
+      stop: 'stopping',
+      shutdown: 'stopping',
+      reboot: 'rebooting',
+      resize: 'resizing',
+      rebuild: 'rebuilding',
+      migrate: 'migrating',
+      delete: 'deleting',
+    });
+  });
+
+  it('only ever names busy statuses, so a second operation is refused as in progress', () => {
+    for (const operation of OPERATIONS) {
+      const status = OPERATION_STATUS[operation];
+      expect(TRANSITIONAL).toContain(status);
+      for (const next of OPERATIONS) expect(judgeOperation(status, next)).toBe('in_progress');
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids';
+import { guestName, OWNERSHIP_TAG, PROVISION_STAGES, stageProgress } from '../../src/domain/provisioning';
+import { isValidHostname } from '../../src/domain/validation';
+
+describe('PROVISION_STAGES', () => {
+  it('runs clone, configure, cloud_init, network, boot, verify and finalize, in that order', () => {
+    expect(PROVISION_STAGES).toEqual(['clone', 'configure', 'cloud_init', 'network', 'boot', 'verify', 'finalize']);
+  });
+});
+
+describe('stageProgress', () => {
+  const progress = PROVISION_STAGES.map((stage) => stageProgress(stage));
+
+  it('starts at 5%, after the reservation work the API did', () => {
+    expect(stageProgress('clone')).toBe(5);
+  });
+
+  it('strictly increases from one stage to the next', () => {
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i], `${PROVISION_STAGES[i]} after ${PROVISION_STAGES[i - 1]}`).toBeGreaterThan(progress[i - 1] ?? Infinity);
+    }
+  });
+
+  it('stays within 5..100 and below 100 until the task is done', () => {
+    for (const [i, value] of progress.entries()) {
+      expect(value, PROVISION_STAGES[i]).toBeGreaterThanOrEqual(5);
+      expect(value, PROVISION_STAGES[i]).toBeLessThan(100);
+    }
+  });
+
+  it('is a whole percentage', () => {
+    for (const value of progress) expect(Number.isInteger(value)).toBe(true);
+  });
+
+  it('spreads the stages over the range rather than bunching them at the start', () => {
+    expect(stageProgress('finalize')).toBeGreaterThanOrEqual(80);
+  });
+});
+
+describe('guestName', () => {
+  it('carries the ownership tag and the instance id', () => {
+    const id = newId('inst');
+    const name = guestName(id);
+    expect(name.startsWith(`${OWNERSHIP_TAG}-`)).toBe(true);
+    expect(name).toContain(id.slice('inst_'.length));
+    expect(name).toBe(`pvecp-${id.replace('_', '-')}`);
+  });
+
+  it('is a valid DNS name for any instance id', () => {
+    for (let i = 0; i < 500; i++) {
+      const name = guestName(newId('inst'));
+      expect(name, name).toMatch(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/);
+      expect(name.length).toBeLessThanOrEqual(63);
+      expect(isValidHostname(name), name).toBe(true);
+    }
+  });
+
+  it('replaces every underscore, not only the first', () => {
+    expect(guestName('inst_a_b_c')).toBe('pvecp-inst-a-b-c');
+  });
+
+  it('gives different instances different names', () => {
+    const names = new Set(Array.from({ length: 1000 }, () => guestName(newId('inst'))));
+    expect(names.size).toBe(1000);
+  });
+});
