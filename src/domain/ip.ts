@@ -14,7 +14,11 @@ function ipv4ToBigInt(address: string): bigint {
   return address.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
 }
 
-function ipv6ToBigInt(address: string): bigint {
+function ipv6ToBigInt(written: string): bigint {
+  // An embedded IPv4 tail (`::ffff:192.0.2.1`) stands for the last two groups.
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(written)?.[1];
+  const v4 = dotted ? ipv4ToBigInt(dotted) : null;
+  const address = dotted && v4 !== null ? `${written.slice(0, -dotted.length)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}` : written;
   const [head = '', tail = ''] = address.split('::');
   const headParts = head ? head.split(':') : [];
   const tailParts = address.includes('::') ? (tail ? tail.split(':') : []) : [];
@@ -46,7 +50,9 @@ export function bigIntToAddress(value: bigint, family: 4 | 6): string {
 }
 
 export function parseCidr(cidr: string): Cidr {
-  const [address = '', prefixText = ''] = cidr.split('/');
+  const parts = cidr.split('/');
+  if (parts.length !== 2) throw new Error(`not a CIDR: ${cidr}`);
+  const [address = '', prefixText = ''] = parts;
   const family = isIPv4(address) ? 4 : isIPv6(address) ? 6 : undefined;
   const prefix = Number(prefixText);
   if (!family || !/^\d+$/.test(prefixText) || prefix > BITS[family]) throw new Error(`not a CIDR: ${cidr}`);
@@ -56,6 +62,7 @@ export function parseCidr(cidr: string): Cidr {
 }
 
 export function cidrContains(cidr: Cidr, address: string): boolean {
+  if ((cidr.family === 4 ? isIPv4(address) : isIPv6(address)) === false) return false;
   const hostBits = BigInt(BITS[cidr.family] - cidr.prefix);
   return (addressToBigInt(address) >> hostBits) << hostBits === cidr.network;
 }

@@ -23,7 +23,8 @@ export class SecretBox {
   open(sealed: string, associatedData = ''): string {
     const [version, nonce, tag, body] = sealed.split('.');
     if (version !== 'v1' || !nonce || !tag || body === undefined) throw new Error('unrecognised ciphertext');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(nonce, 'base64url'));
+    // A fixed 16-byte tag: Node would otherwise accept truncated tags that are far easier to forge.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(nonce, 'base64url'), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(associatedData));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
