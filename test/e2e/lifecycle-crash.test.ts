@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callCount, guestOf, liveAllocations, operate, Q, taskEnd } from '../support/lifecycle';
+import { startStack, type Stack, type WorkerProcess } from '../support/stack';
+
+/**
+ * A worker process is killed (SIGKILL) while it polls an operation's Proxmox task; a new one
+ * resumes polling the recorded UPID and finishes the operation without issuing it again.
+ */
+describe('lifecycle operations survive a worker crash', () => {
+  let stack: Stack;
+  let worker: WorkerProcess;
+  beforeAll(async () => {
+    stack = await startStack({ worker: false });
+    worker = stack.spawnWorkerProcess();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const setTaskMs = async (taskMs: number) => {
+    const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
+    expect(res.ok).toBe(true);
+  };
+
+  const running = async (hostname: string) => {
+    const created = await stack.create({ hostname });
+    const id = created.body.data.id as string;
+    expect((await stack.waitForStatus(id, ['running', 'failed'], 60_000)).status).toBe('running');
+    return id;
+  };
+
+  /** Waits until the step's UPID is recorded, then kills the worker and starts another. */
+  const crashWhilePolling = async (taskId: string, kind: string) => {
+    await expect
+      .poll(async () => (await stack.api.db.providerOperation.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 20_000, interval: 25 })
+      .not.toBeNull();
+    await worker.kill();
+    worker = stack.spawnWorkerProcess();
+  };
+
+  it('finishes a start whose worker died mid-task, with exactly one start call', { timeout: 120_000 }, async () => {
+    const id = await running('crash-start');
+    const stop = await operate(stack, id, 'stop');
+    await taskEnd(stack, stop.body.meta.taskId, 60_000);
+    const starts = await callCount(stack, `POST ${Q}/status/start`);
+
+    await setTaskMs(2500);
+    const start = await operate(stack, id, 'start');
+    expect(start.status).toBe(202);
+    await crashWhilePolling(start.body.meta.taskId, 'start');
+    const task = await taskEnd(stack, start.body.meta.taskId, 90_000);
+    await setTaskMs(20);
+
+    expect(task.status).toBe('succeeded');
+    expect(await callCount(stack, `POST ${Q}/status/start`)).toBe(starts + 1);
+    expect((await guestOf(stack, id))?.status).toBe('running');
+    expect((await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.customer.token })).body.data.status).toBe('running');
+  });
+
+  it('finishes a migration whose worker died mid-task, with exactly one migrate call and the capacity moved once', { timeout: 120_000 }, async () => {
+    const id = await running('crash-migrate');
+    const from = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).node as string;
+    const to = ['pve1', 'pve2', 'pve3'].find((n) => n !== from) as string;
+    const migrations = await callCount(stack, `POST ${Q}/migrate`);
+
+    await setTaskMs(2500);
+    const migrate = await operate(stack, id, 'migrate', { node: to });
+    expect(migrate.status).toBe(202);
+    await crashWhilePolling(migrate.body.meta.taskId, 'migrate');
+    const task = await taskEnd(stack, migrate.body.meta.taskId, 90_000);
+    await setTaskMs(20);
+
+    expect(task.status).toBe('succeeded');
+    expect(await callCount(stack, `POST ${Q}/migrate`)).toBe(migrations + 1);
+    expect((await guestOf(stack, id))?.node).toBe(to);
+    expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ node: to, target: null, state: 'allocated' })]);
+  });
+});
