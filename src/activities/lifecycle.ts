@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Tx } from '../db/client';
-import { readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
+import { operationOfTask, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
 import { findOperation } from '../db/operations';
 import { retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
@@ -267,7 +267,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
           ...(failed && outcome ? { failureCause: { ...failure?.cause, taskId } as Prisma.InputJsonValue } : {}),
         },
       });
-      const stage = task.type.replace(/^INSTANCE_/, '').toLowerCase();
+      const stage = operationOfTask(task.type) ?? 'operation';
       if (outcome) {
         await recordStep(tx, { taskId, step: `${stage} > done`, status: 'error', message: outcome.message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message });
