@@ -56,7 +56,8 @@ async function lockInstance(tx: Tx, who: Principal, id: string) {
 
 type LockedInstance = Awaited<ReturnType<typeof lockInstance>>;
 
-const inProgress = (status: string) => new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', { status });
+const inProgress = (status?: string) =>
+  new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', status ? { status } : undefined);
 
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
@@ -129,7 +130,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
     );
   } catch (error) {
     // The unique active task: another request won the race (possibly on another replica).
-    if (isUniqueViolation(error)) throw inProgress(OPERATION_STATUS[operation]);
+    if (isUniqueViolation(error)) throw inProgress();
     throw error;
   }
   if ('answer' in committed) return committed;
