@@ -14,18 +14,19 @@ const run = promisify(execFile);
 /** Short budgets: a stage that keeps failing gives up in a few seconds. */
 const ROLLBACK_ENV = { STAGE_TIMEOUT_SCALE: '0.02' };
 
-describe('rollback after a failed provisioning stage', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: ROLLBACK_ENV });
-  });
-  afterEach(async () => {
-    await stack.sim.clearFaults();
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+// One stack for the file; faults are cleared after every test.
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ env: ROLLBACK_ENV });
+});
+afterEach(async () => {
+  await stack.sim.clearFaults();
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
+describe('rollback after a failed provisioning stage', () => {
   const guestsOf = async (instanceId: string) => (await stack.sim.state()).guests.filter((g) => g.name === guestName(instanceId));
 
   async function provisionExpectingFailure(hostname: string) {
@@ -139,17 +140,6 @@ describe('rollback after a failed provisioning stage', () => {
 });
 
 describe('rollback that cannot prove the guest is gone', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: ROLLBACK_ENV });
-  });
-  afterEach(async () => {
-    await stack.sim.clearFaults();
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
-
   async function parkedInstance(hostname: string, destroyFault: { mode: string; message?: string }) {
     await stack.sim.fault({ op: 'start', mode: 'task_fail' });
     await stack.sim.fault({ op: 'destroy', count: 10_000, ...destroyFault });

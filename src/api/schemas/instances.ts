@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { CredentialType, DesiredState, InstanceStatus, StepStatus, TaskStatus } from '../../generated/prisma/enums';
 import { listQuerySchema } from '../openapi';
 import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
 
-export const credentialTypeSchema = z.enum(['PASSWORD', 'SSH_KEY', 'PASSWORD_AND_SSH_KEY', 'IMAGE_DEFINED']);
+export const credentialTypeSchema = z.enum(CredentialType);
 
 export const createInstanceBody = z.strictObject({
   planId: z.string().min(1).max(64),
@@ -23,29 +24,14 @@ export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
 
 export const idempotencyKeyHeader = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ : -');
 
-export const instanceStatusSchema = z.enum([
-  'pending',
-  'scheduling',
-  'provisioning',
-  'running',
-  'starting',
-  'stopping',
-  'stopped',
-  'rebooting',
-  'resizing',
-  'rebuilding',
-  'migrating',
-  'deleting',
-  'deleted',
-  'failed',
-  'rollback_failed',
-]);
+/** The status ladder comes from the database schema: one list for storage, API and OpenAPI. */
+export const instanceStatusSchema = z.enum(InstanceStatus);
 
 export const listInstancesQuery = listQuerySchema.extend({ state: instanceStatusSchema.optional() });
 
 export const taskStepView = z.object({
   step: z.string(),
-  status: z.enum(['processing', 'success', 'warning', 'error']),
+  status: z.enum(StepStatus),
   message: z.string(),
   at: z.iso.datetime(),
 });
@@ -53,7 +39,7 @@ export const taskStepView = z.object({
 export const taskView = z.object({
   id: z.string(),
   type: z.string(),
-  status: z.enum(['pending', 'running', 'succeeded', 'failed']),
+  status: z.enum(TaskStatus),
   progress: z.number().int().min(0).max(100),
   currentStep: z.string().nullable(),
   steps: z.array(taskStepView),
@@ -66,7 +52,7 @@ export const instanceView = z.object({
   id: z.string(),
   hostname: z.string(),
   status: instanceStatusSchema,
-  desiredState: z.enum(['running', 'stopped', 'deleted']),
+  desiredState: z.enum(DesiredState),
   plan: ref,
   location: ref,
   image: ref,
