@@ -44,6 +44,11 @@ export function createCloneActivity(deps: ActivityDeps) {
     if (!template || instance.templateVmid === null) {
       throw fail(FailureType.InconsistentState, `no template of image ${instance.imageId} on node ${node}`);
     }
+    // A task the API gave up on (its workflow start seemed to fail) must not create a guest.
+    const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { status: true } });
+    if (task?.status !== 'pending' && task?.status !== 'running') {
+      throw fail(FailureType.InconsistentState, `task ${taskId} is ${task?.status ?? 'missing'}; no guest is created for it`);
+    }
     await deps.db.instance.updateMany({ where: { id: instanceId, status: { in: ['pending', 'scheduling'] } }, data: { status: 'provisioning' } });
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);

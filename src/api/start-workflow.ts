@@ -5,6 +5,8 @@ import { AppError } from '../domain/errors';
 import { InstanceIdKey, InstanceStatusKey, TenantIdKey } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 
+const START_DEADLINE_MS = 5_000;
+
 export interface CommittedTask {
   instanceId: string;
   tenantId: string;
@@ -29,7 +31,8 @@ export async function startCommittedWorkflow(deps: ApiDeps, task: CommittedTask)
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await deps.temporal.workflow.start(task.workflowType, {
+      // Each attempt has a deadline: the SDK would otherwise keep retrying an unreachable server.
+      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => deps.temporal.workflow.start(task.workflowType, {
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
         workflowId: task.workflowId,
         args: [{ instanceId: task.instanceId, taskId: task.taskId, ...task.input, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
@@ -38,7 +41,7 @@ export async function startCommittedWorkflow(deps: ApiDeps, task: CommittedTask)
           { key: TenantIdKey, value: task.tenantId },
           { key: InstanceStatusKey, value: task.status },
         ],
-      });
+      }));
       return;
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) return;
