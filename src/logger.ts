@@ -20,8 +20,9 @@ const SECRET_KEYS = [
 
 const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `req.headers.${key.toLowerCase()}`]);
 
-export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): pino.Logger {
-  return pino({ name, level, redact: { paths: redactPaths, censor: '[redacted]' } });
+export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): pino.Logger {
+  const options = { name, level, redact: { paths: redactPaths, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type Logger = pino.Logger;
