@@ -26,7 +26,8 @@ function canonicalHash(value: unknown): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+/** A unique constraint refused the write (P2002): another request got there first. */
+export const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 async function loadInstanceRow(db: Db, id: string): Promise<InstanceRow> {
   return db.instance.findUniqueOrThrow({ where: { id }, include: instanceInclude });

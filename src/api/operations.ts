@@ -18,6 +18,7 @@ import type { CredentialType, DesiredState, InstanceStatus } from '../generated/
 import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
+import { isUniqueViolation } from './create-instance';
 import { findInstance, tenantScope } from './routes/instances';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';
@@ -58,8 +59,6 @@ type LockedInstance = Awaited<ReturnType<typeof lockInstance>>;
 
 const inProgress = (status?: string) =>
   new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', status ? { status } : undefined);
-
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /** What an operation changes or holds beyond its task, decided under the instance's lock. */
 interface Preparation {

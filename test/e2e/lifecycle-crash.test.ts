@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, taskEnd } from '../support/lifecycle';
+import { callCount, guestOf, liveAllocations, operate, Q, setTaskMs, taskEnd } from '../support/lifecycle';
 import { startStack, type Stack, type WorkerProcess } from '../support/stack';
 
 /**
@@ -17,10 +17,6 @@ describe('lifecycle operations survive a worker crash', () => {
     await stack?.close();
   });
 
-  const setTaskMs = async (taskMs: number) => {
-    const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
-    expect(res.ok).toBe(true);
-  };
 
   const running = async (hostname: string) => {
     const created = await stack.create({ hostname });
@@ -44,12 +40,12 @@ describe('lifecycle operations survive a worker crash', () => {
     await taskEnd(stack, stop.body.meta.taskId, 60_000);
     const starts = await callCount(stack, `POST ${Q}/status/start`);
 
-    await setTaskMs(2500);
+    await setTaskMs(stack, 2500);
     const start = await operate(stack, id, 'start');
     expect(start.status).toBe(202);
     await crashWhilePolling(start.body.meta.taskId, 'start');
     const task = await taskEnd(stack, start.body.meta.taskId, 90_000);
-    await setTaskMs(20);
+    await setTaskMs(stack, 20);
 
     expect(task.status).toBe('succeeded');
     expect(await callCount(stack, `POST ${Q}/status/start`)).toBe(starts + 1);
@@ -63,12 +59,12 @@ describe('lifecycle operations survive a worker crash', () => {
     const to = ['pve1', 'pve2', 'pve3'].find((n) => n !== from) as string;
     const migrations = await callCount(stack, `POST ${Q}/migrate`);
 
-    await setTaskMs(2500);
+    await setTaskMs(stack, 2500);
     const migrate = await operate(stack, id, 'migrate', { node: to });
     expect(migrate.status).toBe(202);
     await crashWhilePolling(migrate.body.meta.taskId, 'migrate');
     const task = await taskEnd(stack, migrate.body.meta.taskId, 90_000);
-    await setTaskMs(20);
+    await setTaskMs(stack, 20);
 
     expect(task.status).toBe('succeeded');
     expect(await callCount(stack, `POST ${Q}/migrate`)).toBe(migrations + 1);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { guestOf, operate, runningServer, taskEnd } from '../support/lifecycle';
+import { guestOf, operate, runningServer, setTaskMs, taskEnd } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
 describe('deleting servers that are not simply running', () => {
@@ -9,16 +9,12 @@ describe('deleting servers that are not simply running', () => {
   });
   afterEach(async () => {
     await stack.sim.clearFaults();
-    await setTaskMs(20);
+    await setTaskMs(stack, 20);
   });
   afterAll(async () => {
     await stack?.close();
   });
 
-  const setTaskMs = async (taskMs: number) => {
-    const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
-    expect(res.ok).toBe(true);
-  };
 
   /** Everything the instance held is free again, and it is readable as deleted. */
   const expectReleased = async (id: string) => {
@@ -44,7 +40,7 @@ describe('deleting servers that are not simply running', () => {
     ['while the disk is being cloned', 150],
     ['late in provisioning', 1200],
   ])('cancels a provision when deleted %s and ends the server deleted, releasing everything once', async (_when, delayMs) => {
-    await setTaskMs(250);
+    await setTaskMs(stack, 250);
     const created = await stack.create({ hostname: `race-${delayMs}` });
     const id = created.body.data.id as string;
     await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -57,7 +53,7 @@ describe('deleting servers that are not simply running', () => {
     expect(again.status).toBe(202);
     expect(again.body.meta.taskId).toBe(created.body.meta.taskId);
 
-    await stack.waitForStatus(id, ['deleted']);
+    await stack.waitForStatus(id, ['deleted'], 60_000);
     const task = await taskEnd(stack, created.body.meta.taskId);
     expect(task).toMatchObject({ type: 'INSTANCE_CREATE', status: 'failed', error: { code: 'CANCELLED' } });
     await expectReleased(id);

@@ -72,3 +72,9 @@ export async function liveAllocations(stack: Stack, instanceId: string) {
 }
 
 export const Q = '/nodes/{node}/qemu/{vmid}';
+
+/** How long the simulator's tasks run (ms), for every call from now on. */
+export async function setTaskMs(stack: Stack, taskMs: number): Promise<void> {
+  const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
+  expect(res.ok).toBe(true);
+}
