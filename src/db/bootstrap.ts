@@ -1,13 +1,12 @@
 import { newId } from '../domain/ids';
 import { hashToken } from '../security/secrets';
 import type { Db } from './client';
+import { isUniqueViolation } from './errors';
 
 export const BOOTSTRAP_ADMIN_EMAIL = 'admin@localhost';
 
 /** What a bearer token may contain (the Authorization header parser accepts exactly this). */
 const TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,256}$/;
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === 'P2002';
 
 export interface BootstrapResult {
   /** False when no token was configured. */

@@ -2,6 +2,7 @@ import { newId } from '../domain/ids';
 import type { LoginMethod } from '../generated/prisma/enums';
 import { generateApiToken, hashToken, type SecretBox } from '../security/secrets';
 import type { Db } from './client';
+import { isUniqueViolation } from './errors';
 
 /** The demo cluster's nodes and what we may allocate on each. */
 export const DEMO_NODES = ['pve1', 'pve2', 'pve3'] as const;
@@ -79,8 +80,6 @@ export type SeedResult =
       /** Image ids by name. */
       images: Record<string, string>;
     };
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === 'P2002';
 
 /**
  * A demo catalog against the simulator's demo cluster, plus a demo tenant and customer with a

@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../../generated/prisma/client';
 import type { Tx } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { parseBody, parseQuery, send } from '../http';
@@ -87,8 +88,6 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
 });
 
 // ---------- helpers ----------
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === 'P2002';
 
 /** A reference in the body to an object that does not exist is the caller's input error. */
 const badReference = (fields: Record<string, string>) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields });

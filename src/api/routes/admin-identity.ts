@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Tenant, User } from '../../generated/prisma/client';
+import { isUniqueViolation } from '../../db/errors';
 import { generateApiToken, hashToken } from '../../security/secrets';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
@@ -31,8 +32,6 @@ export const userView = (user: User): z.infer<typeof userSchema> => ({
   role: user.role,
   createdAt: user.createdAt.toISOString(),
 });
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === 'P2002';
 
 /** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
 export function adminIdentityRouter(deps: ApiDeps): Router {
