@@ -61,10 +61,33 @@ export function parseCidr(cidr: string): Cidr {
   return { family, network, prefix };
 }
 
+/** Canonical text: the network address in its shortest form, then the prefix length. */
+export function formatCidr(cidr: Cidr): string {
+  return `${bigIntToAddress(cidr.network, cidr.family)}/${cidr.prefix}`;
+}
+
+/** Canonical text of an address (`2001:0db8::0001` → `2001:db8::1`); anything else is returned as written. */
+export function canonicalAddress(address: string): string {
+  const family = isIPv4(address) ? 4 : isIPv6(address) ? 6 : undefined;
+  return family ? bigIntToAddress(addressToBigInt(address), family) : address;
+}
+
 export function cidrContains(cidr: Cidr, address: string): boolean {
   if ((cidr.family === 4 ? isIPv4(address) : isIPv6(address)) === false) return false;
   const hostBits = BigInt(BITS[cidr.family] - cidr.prefix);
   return (addressToBigInt(address) >> hostBits) << hostBits === cidr.network;
+}
+
+/** Two networks of one family overlap when either contains the other's network address. */
+export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
+  if (a.family !== b.family) return false;
+  const hostBits = BigInt(BITS[a.family] - Math.min(a.prefix, b.prefix));
+  return a.network >> hostBits === b.network >> hostBits;
+}
+
+/** How many addresses the network spans, network and broadcast addresses included. */
+export function cidrSize(cidr: Cidr): bigint {
+  return 1n << BigInt(BITS[cidr.family] - cidr.prefix);
 }
 
 /**
@@ -72,7 +95,7 @@ export function cidrContains(cidr: Cidr, address: string): boolean {
  * broadcast address. Very large IPv6 pools are capped: nobody assigns 2^64 guests.
  */
 export function lastUsableOrdinal(cidr: Cidr): bigint {
-  const size = 1n << BigInt(BITS[cidr.family] - cidr.prefix);
+  const size = cidrSize(cidr);
   if (cidr.family === 4) return size <= 2n ? size - 1n : size - 2n;
   const cap = 1n << 32n;
   return size - 1n < cap ? size - 1n : cap;

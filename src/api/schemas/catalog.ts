@@ -1,5 +1,6 @@
-import { isIP, isIPv4 } from 'node:net';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../domain/ip';
 import { USERNAME_PATTERN } from '../../domain/validation';
 import { listQuerySchema, registerRoute } from '../openapi';
 
@@ -18,39 +19,9 @@ const nodeNameSchema = z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0
 
 // ---------- addresses ----------
 
-const FAMILY_BITS = { 4: 32, 6: 128 } as const;
+export { canonicalAddress } from '../../domain/ip';
 
-function addressValue(address: string): bigint {
-  if (isIPv4(address)) return address.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
-  const [head = '', tail = ''] = address.split('::');
-  let groups: string[] = head ? head.split(':') : [];
-  let tailGroups: string[] = address.includes('::') && tail ? tail.split(':') : [];
-  // An embedded IPv4 tail (::ffff:192.0.2.1) counts as two groups.
-  const expand = (parts: string[]) =>
-    parts.flatMap((part) => (isIPv4(part) ? [((addressValue(part) >> 16n) & 0xffffn).toString(16), (addressValue(part) & 0xffffn).toString(16)] : [part]));
-  groups = expand(groups);
-  tailGroups = expand(tailGroups);
-  const fill = address.includes('::') ? Array<string>(8 - groups.length - tailGroups.length).fill('0') : [];
-  return [...groups, ...fill, ...tailGroups].reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part, 16)), 0n);
-}
-
-function valueToAddress(value: bigint, family: 4 | 6): string {
-  if (family === 4) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join('.');
-  const groups = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
-  let best = { start: -1, length: 1 };
-  for (let i = 0; i < 8; i++) {
-    let j = i;
-    while (j < 8 && groups[j] === '0') j++;
-    if (j - i > best.length) best = { start: i, length: j - i };
-  }
-  if (best.start < 0) return groups.join(':');
-  return `${groups.slice(0, best.start).join(':')}::${groups.slice(best.start + best.length).join(':')}`;
-}
-
-export interface Network {
-  family: 4 | 6;
-  prefix: number;
-  network: bigint;
+export interface Network extends Cidr {
   /** Canonical text: the network address in its shortest form, then the prefix length. */
   cidr: string;
   /** The text named the network address itself (no host bits set). */
@@ -59,39 +30,19 @@ export interface Network {
 
 /** Parses `address/prefix`; undefined when it is not one. Host bits are cleared. */
 export function parseNetwork(text: string): Network | undefined {
-  const match = /^([^/]+)\/(\d{1,3})$/.exec(text);
-  if (!match?.[1] || !match[2]) return undefined;
-  const family = isIP(match[1]);
-  if (family !== 4 && family !== 6) return undefined;
-  const prefix = Number(match[2]);
-  if (prefix > FAMILY_BITS[family]) return undefined;
-  const hostBits = BigInt(FAMILY_BITS[family] - prefix);
-  const value = addressValue(match[1]);
-  const network = (value >> hostBits) << hostBits;
-  return { family, prefix, network, cidr: `${valueToAddress(network, family)}/${prefix}`, exact: network === value };
-}
-
-function hostOrdinal(net: Network, address: string): bigint | undefined {
-  if (isIP(address) !== net.family) return undefined;
-  const hostBits = BigInt(FAMILY_BITS[net.family] - net.prefix);
-  const value = addressValue(address);
-  return (value >> hostBits) << hostBits === net.network ? value - net.network : undefined;
+  const match = /^([^/]+)\/\d{1,3}$/.exec(text);
+  if (!match?.[1]) return undefined;
+  let net: Cidr;
+  try {
+    net = parseCidr(text);
+  } catch {
+    return undefined;
+  }
+  return { ...net, cidr: formatCidr(net), exact: net.network === addressToBigInt(match[1]) };
 }
 
 /** Two networks of one family overlap when either contains the other's network address. */
-export function networksOverlap(a: Network, b: Network): boolean {
-  if (a.family !== b.family) return false;
-  const shorter = Math.min(a.prefix, b.prefix);
-  const hostBits = BigInt(FAMILY_BITS[a.family] - shorter);
-  return a.network >> hostBits === b.network >> hostBits;
-}
-
-/** Canonical text of an address (`2001:0db8::0001` → `2001:db8::1`). */
-export function canonicalAddress(address: string): string {
-  const family = isIP(address);
-  if (family !== 4 && family !== 6) return address;
-  return valueToAddress(addressValue(address), family);
-}
+export const networksOverlap: (a: Network, b: Network) => boolean = cidrsOverlap;
 
 // ---------- requests ----------
 
@@ -225,11 +176,10 @@ export const createIpPoolSchema = z
       ctx.addIssue({ code: 'custom', path: ['cidr'], message: net.family === 4 ? 'prefix length must be 8..30' : 'prefix length must be 32..126' });
       return;
     }
-    const ordinal = hostOrdinal(net, pool.gateway);
-    const size = 1n << BigInt(FAMILY_BITS[net.family] - net.prefix);
+    const ordinal = cidrContains(net, pool.gateway) ? ordinalOf(net, pool.gateway) : undefined;
     if (ordinal === undefined) {
       ctx.addIssue({ code: 'custom', path: ['gateway'], message: `an IPv${net.family} address inside ${net.cidr}` });
-    } else if (ordinal === 0n || (net.family === 4 && ordinal === size - 1n)) {
+    } else if (ordinal === 0n || (net.family === 4 && ordinal === cidrSize(net) - 1n)) {
       ctx.addIssue({ code: 'custom', path: ['gateway'], message: 'a host address, not the network or broadcast address' });
     }
   })
