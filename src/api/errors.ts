@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
 
@@ -44,3 +45,11 @@ function isContention(error: unknown): boolean {
 export const notFoundRoute: RequestHandler = (_req, _res, next) => {
   next(new AppError('NOT_FOUND', 'No such route.'));
 };
+
+/** A `.catch` handler: a unique violation on `field` is 409 CONFLICT naming it; anything else is rethrown. */
+export function conflictOnDuplicate(what: string, field = 'name') {
+  return (error: unknown): never => {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `A ${what} with this ${field} already exists.`, { fields: { [field]: 'already in use' } });
+    throw error;
+  };
+}

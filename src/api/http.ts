@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
+import { afterCursor, type Cursor, listQuerySchema, newestFirst, pageOf } from './openapi';
 
 /** The success envelope: `{ data, meta }`. */
 export function send(res: Response, data: unknown, meta: Record<string, unknown> = {}, status = 200): void {
@@ -35,4 +36,32 @@ export function pathParam(req: Request, name: string): string {
   const value = req.params[name];
   if (typeof value !== 'string') throw new AppError('INVALID_INPUT', `Missing path parameter ${name}.`);
   return value;
+}
+
+/** The Prisma arguments for one page of a list: rows after the cursor, newest first, one extra. */
+export interface PageArgs {
+  where: ReturnType<typeof afterCursor>;
+  orderBy: ReturnType<typeof newestFirst>;
+  take: number;
+}
+
+type ListQuery = z.infer<typeof listQuerySchema>;
+
+/**
+ * A GET handler for a keyset-paginated list, newest first: `fetch` reads the rows with the page
+ * arguments (adding its own filters or includes), `view` renders each one.
+ *
+ *     router.get('/plans', listHandler((page) => db.plan.findMany(page), planView));
+ */
+export function listHandler<Row extends Cursor, Q extends ListQuery = ListQuery>(
+  fetch: (page: PageArgs, query: Q) => Promise<Row[]>,
+  view: (row: Row) => unknown,
+  querySchema: z.ZodType<Q> = listQuerySchema as unknown as z.ZodType<Q>,
+): (req: Request, res: Response) => Promise<void> {
+  return async (req, res) => {
+    const query = parseQuery(querySchema, req);
+    const rows = await fetch({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 }, query);
+    const { items, meta } = pageOf(rows, query.limit);
+    send(res, items.map(view), meta);
+  };
 }

@@ -215,6 +215,31 @@ export function registerRoute(spec: RouteSpec): void {
   });
 }
 
+export interface CollectionSpec {
+  /** Full path of the collection, e.g. `/v1/admin/plans`. */
+  path: string;
+  /** Singular noun for the summaries: "Create a <noun>", "List <noun>s, newest first". */
+  noun: string;
+  tags: readonly string[];
+  admin?: boolean;
+  /** Body of the create request. */
+  body: z.ZodType;
+  /** One item, as created and as listed. */
+  view: z.ZodType;
+  /** List query; defaults to listQuerySchema. */
+  query?: z.ZodObject;
+  /** Error codes of the create route besides the implied ones. */
+  errors?: ErrorCode[];
+}
+
+/** Documents a collection's create (POST, 201) and list (GET, newest first) routes. */
+export function registerCollection(spec: CollectionSpec): void {
+  const common = { tags: spec.tags, ...(spec.admin ? { admin: true } : {}) };
+  const errors = spec.errors ? { errors: spec.errors } : {};
+  registerRoute({ ...common, method: 'post', path: spec.path, summary: `Create a ${spec.noun}`, request: { body: spec.body }, response: spec.view, status: 201, ...errors });
+  registerRoute({ ...common, method: 'get', path: spec.path, summary: `List ${spec.noun}s, newest first`, request: { query: spec.query ?? listQuerySchema }, response: spec.view, list: true });
+}
+
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
 
 /**

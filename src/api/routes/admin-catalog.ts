@@ -1,14 +1,13 @@
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../../generated/prisma/client';
 import type { Tx } from '../../db/client';
-import { isUniqueViolation } from '../../db/errors';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
-import { parseBody, parseQuery, send } from '../http';
-import { afterCursor, listQuerySchema, newestFirst, pageOf } from '../openapi';
+import { conflictOnDuplicate } from '../errors';
+import { listHandler, parseBody, send } from '../http';
 import {
   type adminConnectionSchema,
   type adminImageSchema,
@@ -24,27 +23,18 @@ import {
   networksOverlap,
   parseNetwork,
 } from '../schemas/catalog';
+import { imageView, planView } from './catalog';
 
 // ---------- admin views: provider coordinates included, secrets never ----------
 
 export const adminPlanView = (plan: Plan): z.infer<typeof adminPlanSchema> => ({
-  id: plan.id,
-  name: plan.name,
-  vcpus: plan.vcpus,
-  memoryMiB: plan.memoryMiB,
-  diskGiB: plan.diskGiB,
+  ...planView(plan),
   defaultUsername: plan.defaultUsername,
   createdAt: plan.createdAt.toISOString(),
 });
 
 export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z.infer<typeof adminImageSchema> => ({
-  id: image.id,
-  name: image.name,
-  os: image.os,
-  version: image.version,
-  loginMethods: image.loginMethods,
-  defaultUsername: image.defaultUsername,
-  rootAllowed: image.rootAllowed,
+  ...imageView(image),
   templates: image.templates
     .map((t) => ({ id: t.id, connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid }))
     .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
@@ -92,13 +82,6 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
 /** A reference in the body to an object that does not exist is the caller's input error. */
 const badReference = (fields: Record<string, string>) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields });
 
-function conflictOnDuplicate(what: string, field = 'name') {
-  return (error: unknown): never => {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `A ${what} with this ${field} already exists.`, { fields: { [field]: 'already in use' } });
-    throw error;
-  };
-}
-
 async function audit(tx: Tx, actorUserId: string, action: string, details: Record<string, string | number>) {
   await tx.auditEvent.create({ data: { actorUserId, action, details } });
 }
@@ -114,35 +97,50 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
 
+  /**
+   * A POST handler that creates one object: `create` runs in one transaction with the validated
+   * body (and writes its audit event), a duplicate is 409 CONFLICT, the answer is 201 with `view`.
+   */
+  const createHandler =
+    <S extends z.ZodType, Row>(
+      schema: S,
+      duplicate: Parameters<typeof conflictOnDuplicate>,
+      create: (tx: Tx, body: z.infer<S>, actorUserId: string) => Promise<Row>,
+      view: (row: Row) => unknown,
+    ) =>
+    async (req: Request, res: Response): Promise<void> => {
+      const body = parseBody(schema, req);
+      const actor = principal(req);
+      const row = await db.$transaction((tx) => create(tx, body, actor.userId)).catch(conflictOnDuplicate(...duplicate));
+      send(res, view(row), {}, 201);
+    };
+
   // ---------- plans ----------
 
-  router.post('/plans', async (req, res) => {
-    const body = parseBody(createPlanSchema, req);
-    const actor = principal(req);
-    const plan = await db
-      .$transaction(async (tx) => {
+  router.post(
+    '/plans',
+    createHandler(
+      createPlanSchema,
+      ['plan'],
+      async (tx, body, actorUserId) => {
         const created = await tx.plan.create({ data: { id: newId('plan'), ...body, defaultUsername: body.defaultUsername ?? null } });
-        await audit(tx, actor.userId, 'plan.created', { planId: created.id, name: created.name });
+        await audit(tx, actorUserId, 'plan.created', { planId: created.id, name: created.name });
         return created;
-      })
-      .catch(conflictOnDuplicate('plan'));
-    send(res, adminPlanView(plan), {}, 201);
-  });
+      },
+      adminPlanView,
+    ),
+  );
 
-  router.get('/plans', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.plan.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(adminPlanView), meta);
-  });
+  router.get('/plans', listHandler((page) => db.plan.findMany(page), adminPlanView));
 
   // ---------- images ----------
 
-  router.post('/images', async (req, res) => {
-    const body = parseBody(createImageSchema, req);
-    const actor = principal(req);
-    const image = await db
-      .$transaction(async (tx) => {
+  router.post(
+    '/images',
+    createHandler(
+      createImageSchema,
+      ['image'],
+      async (tx, body, actorUserId) => {
         const connectionIds = [...new Set(body.templates.map((t) => t.connectionId))];
         const nodes = await tx.node.findMany({ where: { connectionId: { in: connectionIds } }, select: { connectionId: true, name: true } });
         const known = new Set(nodes.map((n) => `${n.connectionId}/${n.name}`));
@@ -167,29 +165,25 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           },
           include: { templates: true },
         });
-        await audit(tx, actor.userId, 'image.created', { imageId, name: created.name });
+        await audit(tx, actorUserId, 'image.created', { imageId, name: created.name });
         return created;
-      })
-      .catch(conflictOnDuplicate('image'));
-    send(res, adminImageView(image), {}, 201);
-  });
+      },
+      adminImageView,
+    ),
+  );
 
-  router.get('/images', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.image.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1, include: { templates: true } });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(adminImageView), meta);
-  });
+  router.get('/images', listHandler((page) => db.image.findMany({ ...page, include: { templates: true } }), adminImageView));
 
   // ---------- connections ----------
 
   /** The token secret is sealed with the connection id as associated data and never returned. */
-  router.post('/connections', async (req, res) => {
-    const body = parseBody(createConnectionSchema, req);
-    const actor = principal(req);
-    const id = newId('conn');
-    const connection = await db
-      .$transaction(async (tx) => {
+  router.post(
+    '/connections',
+    createHandler(
+      createConnectionSchema,
+      ['connection'],
+      async (tx, body, actorUserId) => {
+        const id = newId('conn');
         const created = await tx.proxmoxConnection.create({
           data: {
             id,
@@ -206,27 +200,23 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           },
           include: { nodes: true },
         });
-        await audit(tx, actor.userId, 'connection.created', { connectionId: id, name: created.name });
+        await audit(tx, actorUserId, 'connection.created', { connectionId: id, name: created.name });
         return created;
-      })
-      .catch(conflictOnDuplicate('connection'));
-    send(res, adminConnectionView(connection), {}, 201);
-  });
+      },
+      adminConnectionView,
+    ),
+  );
 
-  router.get('/connections', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.proxmoxConnection.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1, include: { nodes: true } });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(adminConnectionView), meta);
-  });
+  router.get('/connections', listHandler((page) => db.proxmoxConnection.findMany({ ...page, include: { nodes: true } }), adminConnectionView));
 
   // ---------- locations ----------
 
-  router.post('/locations', async (req, res) => {
-    const body = parseBody(createLocationSchema, req);
-    const actor = principal(req);
-    const location = await db
-      .$transaction(async (tx) => {
+  router.post(
+    '/locations',
+    createHandler(
+      createLocationSchema,
+      ['location'],
+      async (tx, body, actorUserId) => {
         const fields: Record<string, string> = {};
         if (!(await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } }))) fields.connectionId = 'no such connection';
         const pools = await tx.ipPool.findMany({ where: { id: { in: body.ipPools } } });
@@ -246,29 +236,25 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           const taken = body.ipPools.flatMap((poolId, i) => (heldIds.has(poolId) ? [[`ipPools.${i}`, 'already in another location'] as const] : []));
           throw new AppError('CONFLICT', 'An IP pool already belongs to another location.', { fields: Object.fromEntries(taken) });
         }
-        await audit(tx, actor.userId, 'location.created', { locationId, name: body.name });
+        await audit(tx, actorUserId, 'location.created', { locationId, name: body.name });
         return tx.location.findUniqueOrThrow({ where: { id: locationId }, include: { ipPools: true } });
-      })
-      .catch(conflictOnDuplicate('location'));
-    send(res, adminLocationView(location), {}, 201);
-  });
+      },
+      adminLocationView,
+    ),
+  );
 
-  router.get('/locations', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.location.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1, include: { ipPools: true } });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(adminLocationView), meta);
-  });
+  router.get('/locations', listHandler((page) => db.location.findMany({ ...page, include: { ipPools: true } }), adminLocationView));
 
   // ---------- IP pools ----------
 
-  router.post('/ip-pools', async (req, res) => {
-    const body = parseBody(createIpPoolSchema, req);
-    const actor = principal(req);
-    const net = parseNetwork(body.cidr);
-    if (!net) throw badReference({ cidr: 'a network in CIDR notation' });
-    const pool = await db
-      .$transaction(async (tx) => {
+  router.post(
+    '/ip-pools',
+    createHandler(
+      createIpPoolSchema,
+      ['pool', 'cidr'],
+      async (tx, body, actorUserId) => {
+        const net = parseNetwork(body.cidr);
+        if (!net) throw badReference({ cidr: 'a network in CIDR notation' });
         // Serialize pool creation so two overlapping networks cannot both pass the check below.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ip_pools.create'))`;
         const existing = await tx.ipPool.findMany({ where: { family: net.family }, select: { id: true, cidr: true } });
@@ -290,19 +276,14 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             dns: body.dns.map(canonicalAddress),
           },
         });
-        await audit(tx, actor.userId, 'ip_pool.created', { poolId: created.id, cidr: created.cidr });
+        await audit(tx, actorUserId, 'ip_pool.created', { poolId: created.id, cidr: created.cidr });
         return created;
-      })
-      .catch(conflictOnDuplicate('pool', 'cidr'));
-    send(res, adminIpPoolView(pool), {}, 201);
-  });
+      },
+      adminIpPoolView,
+    ),
+  );
 
-  router.get('/ip-pools', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.ipPool.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(adminIpPoolView), meta);
-  });
+  router.get('/ip-pools', listHandler((page) => db.ipPool.findMany(page), adminIpPoolView));
 
   return router;
 }

@@ -3,12 +3,11 @@ import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Tenant, User } from '../../generated/prisma/client';
-import { isUniqueViolation } from '../../db/errors';
 import { generateApiToken, hashToken } from '../../security/secrets';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
-import { parseBody, parseQuery, pathParam, send } from '../http';
-import { afterCursor, listQuerySchema, newestFirst, pageOf } from '../openapi';
+import { conflictOnDuplicate } from '../errors';
+import { listHandler, parseBody, pathParam, send } from '../http';
 import { createTenantSchema, createTokenSchema, createUserSchema, listUsersQuerySchema, type tenantSchema, type userSchema } from '../schemas/identity';
 
 const quotaOf = (tenant: Tenant) => ({
@@ -58,12 +57,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
     send(res, tenantView(tenant), {}, 201);
   });
 
-  router.get('/tenants', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.tenant.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(tenantView), meta);
-  });
+  router.get('/tenants', listHandler((page) => db.tenant.findMany(page), tenantView));
 
   router.get('/tenants/:id', async (req, res) => {
     const tenant = await db.tenant.findUnique({ where: { id: pathParam(req, 'id') } });
@@ -97,23 +91,18 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
         await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId, action: 'user.created', details: { userId: created.id, role: created.role } } });
         return created;
       })
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'A user with this email already exists.', { fields: { email: 'already in use' } });
-        throw error;
-      });
+      .catch(conflictOnDuplicate('user', 'email'));
     send(res, userView(user), {}, 201);
   });
 
-  router.get('/users', async (req, res) => {
-    const query = parseQuery(listUsersQuerySchema, req);
-    const rows = await db.user.findMany({
-      where: { ...afterCursor(query.cursor), ...(query.tenantId ? { tenantId: query.tenantId } : {}) },
-      orderBy: newestFirst(),
-      take: query.limit + 1,
-    });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(userView), meta);
-  });
+  router.get(
+    '/users',
+    listHandler(
+      (page, query) => db.user.findMany({ ...page, where: { ...page.where, ...(query.tenantId ? { tenantId: query.tenantId } : {}) } }),
+      userView,
+      listUsersQuerySchema,
+    ),
+  );
 
   router.get('/users/:id', async (req, res) => {
     const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });

@@ -2,8 +2,7 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import type { Image, IpPool, Location, Plan } from '../../generated/prisma/client';
 import type { ApiDeps } from '../app';
-import { parseQuery, send } from '../http';
-import { afterCursor, listQuerySchema, newestFirst, pageOf } from '../openapi';
+import { listHandler } from '../http';
 // Imported for its side effect too: it registers these paths in the OpenAPI document.
 import '../schemas/catalog';
 import type { imageSchema, locationSchema, planSchema } from '../schemas/catalog';
@@ -40,32 +39,8 @@ export const locationView = (location: Location & { ipPools: Pick<IpPool, 'famil
 export function catalogRouter(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
-
-  router.get('/plans', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.plan.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(planView), meta);
-  });
-
-  router.get('/locations', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.location.findMany({
-      where: afterCursor(query.cursor),
-      orderBy: newestFirst(),
-      take: query.limit + 1,
-      include: { ipPools: { select: { family: true } } },
-    });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(locationView), meta);
-  });
-
-  router.get('/images', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    const rows = await db.image.findMany({ where: afterCursor(query.cursor), orderBy: newestFirst(), take: query.limit + 1 });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(imageView), meta);
-  });
-
+  router.get('/plans', listHandler((page) => db.plan.findMany(page), planView));
+  router.get('/locations', listHandler((page) => db.location.findMany({ ...page, include: { ipPools: { select: { family: true } } } }), locationView));
+  router.get('/images', listHandler((page) => db.image.findMany(page), imageView));
   return router;
 }

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../domain/ip';
 import { USERNAME_PATTERN } from '../../domain/validation';
-import { listQuerySchema, registerRoute } from '../openapi';
+import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- shared pieces ----------
 
@@ -185,31 +185,44 @@ export const createIpPoolSchema = z
   })
   .openapi('CreateIpPool');
 
-// ---------- responses: admin views (provider coordinates included) ----------
+// ---------- responses: customer views (no provider coordinates) ----------
+
+const planFields = { id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int() };
+
+export const planSchema = z.object(planFields).openapi('Plan');
+
+const imageFields = {
+  id: z.string(),
+  name: z.string(),
+  os: z.string(),
+  version: z.string(),
+  loginMethods: z.array(loginMethodSchema),
+  defaultUsername: z.string().nullable(),
+  rootAllowed: z.boolean(),
+};
+
+export const imageSchema = z.object(imageFields).openapi('Image');
+
+export const locationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    ipv4: z.boolean().openapi({ description: 'Instances here get an IPv4 address.' }),
+    ipv6: z.boolean().openapi({ description: 'Instances here get an IPv6 address when one is free.' }),
+  })
+  .openapi('Location');
+
+// ---------- responses: admin views (the customer view plus provider coordinates) ----------
 
 const timestamp = z.iso.datetime();
 
-export const adminPlanSchema = z
-  .object({ id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int(), defaultUsername: z.string().nullable(), createdAt: timestamp })
-  .openapi('AdminPlan');
+export const adminPlanSchema = z.object({ ...planFields, defaultUsername: z.string().nullable(), createdAt: timestamp }).openapi('AdminPlan');
 
 export const imageTemplateSchema = z
   .object({ id: z.string(), connectionId: z.string(), node: z.string(), templateVmid: z.number().int() })
   .openapi('ImageTemplate');
 
-export const adminImageSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    os: z.string(),
-    version: z.string(),
-    loginMethods: z.array(loginMethodSchema),
-    defaultUsername: z.string().nullable(),
-    rootAllowed: z.boolean(),
-    templates: z.array(imageTemplateSchema),
-    createdAt: timestamp,
-  })
-  .openapi('AdminImage');
+export const adminImageSchema = z.object({ ...imageFields, templates: z.array(imageTemplateSchema), createdAt: timestamp }).openapi('AdminImage');
 
 export const nodeSchema = z
   .object({ id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int(), enabled: z.boolean() })
@@ -249,47 +262,14 @@ export const adminLocationSchema = z
   .object({ id: z.string(), name: z.string(), connectionId: z.string(), ipPools: z.array(adminIpPoolSchema), createdAt: timestamp })
   .openapi('AdminLocation');
 
-// ---------- responses: customer views (no provider coordinates) ----------
-
-export const planSchema = z
-  .object({ id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int() })
-  .openapi('Plan');
-
-export const imageSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    os: z.string(),
-    version: z.string(),
-    loginMethods: z.array(loginMethodSchema),
-    defaultUsername: z.string().nullable(),
-    rootAllowed: z.boolean(),
-  })
-  .openapi('Image');
-
-export const locationSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    ipv4: z.boolean().openapi({ description: 'Instances here get an IPv4 address.' }),
-    ipv6: z.boolean().openapi({ description: 'Instances here get an IPv6 address when one is free.' }),
-  })
-  .openapi('Location');
-
 // ---------- paths ----------
 
-const admin = { tags: ['admin: catalog'], admin: true } as const;
-const adminCatalog: [string, string, z.ZodType, z.ZodType][] = [
-  ['plans', 'plan', createPlanSchema, adminPlanSchema],
-  ['images', 'image', createImageSchema, adminImageSchema],
-  ['connections', 'Proxmox VE connection', createConnectionSchema, adminConnectionSchema],
-  ['locations', 'location', createLocationSchema, adminLocationSchema],
-  ['ip-pools', 'IP pool', createIpPoolSchema, adminIpPoolSchema],
-];
-for (const [path, noun, body, view] of adminCatalog) {
-  registerRoute({ ...admin, method: 'post', path: `/v1/admin/${path}`, summary: `Create a ${noun}`, request: { body }, response: view, status: 201, errors: ['CONFLICT'] });
-  registerRoute({ ...admin, method: 'get', path: `/v1/admin/${path}`, summary: `List ${noun}s, newest first`, request: { query: listQuerySchema }, response: view, list: true });
-}
+const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'] } as const satisfies Partial<CollectionSpec>;
+registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
+registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
+registerCollection({ ...admin, path: '/v1/admin/connections', noun: 'Proxmox VE connection', body: createConnectionSchema, view: adminConnectionSchema });
+registerCollection({ ...admin, path: '/v1/admin/locations', noun: 'location', body: createLocationSchema, view: adminLocationSchema });
+registerCollection({ ...admin, path: '/v1/admin/ip-pools', noun: 'IP pool', body: createIpPoolSchema, view: adminIpPoolSchema });
 
 const catalog = { tags: ['catalog'] } as const;
 registerRoute({ ...catalog, method: 'get', path: '/v1/plans', summary: 'Plans to choose from', request: { query: listQuerySchema }, response: planSchema, list: true });

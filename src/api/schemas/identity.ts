@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema, registerRoute } from '../openapi';
+import { listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- requests ----------
 
@@ -84,20 +84,9 @@ export const issuedTokenSchema = z
 
 const admin = { tags: ['admin: identity'], admin: true } as const;
 
-registerRoute({ ...admin, method: 'post', path: '/v1/admin/tenants', summary: 'Create a tenant', request: { body: createTenantSchema }, response: tenantSchema, status: 201 });
-registerRoute({ ...admin, method: 'get', path: '/v1/admin/tenants', summary: 'List tenants, newest first', request: { query: listQuerySchema }, response: tenantSchema, list: true });
+registerCollection({ ...admin, path: '/v1/admin/tenants', noun: 'tenant', body: createTenantSchema, view: tenantSchema });
 registerRoute({ ...admin, method: 'get', path: '/v1/admin/tenants/:id', summary: 'A tenant with its quota usage', response: tenantDetailSchema, errors: ['NOT_FOUND'] });
-registerRoute({
-  ...admin,
-  method: 'post',
-  path: '/v1/admin/users',
-  summary: 'Create a user',
-  request: { body: createUserSchema },
-  response: userSchema,
-  status: 201,
-  errors: ['CONFLICT'],
-});
-registerRoute({ ...admin, method: 'get', path: '/v1/admin/users', summary: 'List users, newest first', request: { query: listUsersQuerySchema }, response: userSchema, list: true });
+registerCollection({ ...admin, path: '/v1/admin/users', noun: 'user', body: createUserSchema, view: userSchema, query: listUsersQuerySchema, errors: ['CONFLICT'] });
 registerRoute({ ...admin, method: 'get', path: '/v1/admin/users/:id', summary: 'A user', response: userSchema, errors: ['NOT_FOUND'] });
 registerRoute({
   ...admin,
