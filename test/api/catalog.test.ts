@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IMAGES, DEMO_PLANS, DEMO_TEMPLATE_VMIDS } from '../../src/db/seed';
-import { startTestApi, type TestApi, type TestCustomer, type TestResponse } from '../support/api';
+import { startTestApi, type TestApi, type TestResponse, useTestApiWithCustomer } from '../support/api';
 
-let api: TestApi;
-let admin: { token: string };
-let customer: TestCustomer;
+const { api, admin, customer } = useTestApiWithCustomer();
 /** Every response this file receives, to prove no secret ever appears in one. */
 const seen: string[] = [];
 
@@ -27,16 +25,6 @@ const connectionBody = (overrides: Record<string, unknown> = {}) => ({
     { name: 'node2', vcpus: 16, memoryMiB: 32768, diskGiB: 500 },
   ],
   ...overrides,
-});
-
-beforeAll(async () => {
-  api = await startTestApi();
-  admin = { token: api.adminToken };
-  customer = await api.createCustomer();
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 describe('connections', () => {

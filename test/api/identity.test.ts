@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
 import { hashToken } from '../../src/security/secrets';
-import { startTestApi, type TestApi, type TestCustomer } from '../support/api';
+import { useTestApiWithCustomer } from '../support/api';
 
-let api: TestApi;
-let admin: { token: string };
-let customer: TestCustomer;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  admin = { token: api.adminToken };
-  customer = await api.createCustomer();
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const { api, admin, customer } = useTestApiWithCustomer();
 
 const quota = { instances: 5, vcpus: 10, memoryMiB: 8192, diskGiB: 100 };
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp, type ApiDeps } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
@@ -186,4 +186,26 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       if (ownDatabase) await database.drop();
     },
   };
+}
+
+/**
+ * For a test file: the API (startTestApi) with an admin and one customer, started in beforeAll
+ * and closed in afterAll. The returned objects are filled in when beforeAll has run.
+ *
+ *     const { api, admin, customer } = useTestApiWithCustomer();
+ *     it('...', async () => { await api.request('GET', '/v1/admin/plans', admin); });
+ */
+export function useTestApiWithCustomer(): { api: TestApi; admin: { token: string }; customer: TestCustomer } {
+  const api = {} as TestApi;
+  const admin = {} as { token: string };
+  const customer = {} as TestCustomer;
+  beforeAll(async () => {
+    Object.assign(api, await startTestApi());
+    admin.token = api.adminToken;
+    Object.assign(customer, await api.createCustomer());
+  });
+  afterAll(async () => {
+    await api.close?.();
+  });
+  return { api, admin, customer };
 }
