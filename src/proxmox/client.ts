@@ -10,8 +10,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { delay } from './delay';
 import { ProxmoxError } from './errors';
-import { isUpid } from './upid';
+import { isUpid, type TaskState } from './upid';
 import { waitForTask, type TaskResult, type WaitForTaskOptions } from './tasks';
 
 export interface ProxmoxClientOptions {
@@ -78,18 +79,9 @@ export interface VmStatus {
 
 export type VmConfig = Record<string, string | number>;
 
-export interface TaskStatus {
-  upid: string;
-  node: string;
-  pid: number;
-  pstart: number;
-  starttime: number;
-  type: string;
-  id: string;
-  user: string;
+/** GET /nodes/{node}/tasks/{upid}/status. */
+export interface TaskStatus extends TaskState {
   tokenid?: string;
-  status: 'running' | 'stopped';
-  exitstatus?: string;
   [key: string]: unknown;
 }
 
@@ -208,23 +200,15 @@ function normalizeCall(opts: CallOptions | undefined): { signal?: AbortSignal; t
   return opts;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function assertNode(node: string): void {
   if (!/^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/.test(node)) throw new TypeError('invalid node name');
+}
+
+/** Path parameters of one guest, both checked. */
+function guestParams(node: string, vmid: number): { node: string; vmid: number } {
+  assertNode(node);
+  assertVmid(vmid);
+  return { node, vmid };
 }
 
 function assertVmid(vmid: number): void {
@@ -377,9 +361,9 @@ export class ProxmoxClient {
     let lastError: ProxmoxError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) {
-        const delay = this.retryBaseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+        const backoff = this.retryBaseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
         try {
-          await sleep(delay, signal);
+          await delay(backoff, signal);
         } catch {
           throw new ProxmoxError({ kind: 'aborted', method, path: pathTemplate, message: 'request aborted' });
         }
@@ -481,13 +465,12 @@ export class ProxmoxClient {
 
   /** POST /nodes/{node}/qemu/{vmid}/clone → UPID (type qmclone, id = template VMID). */
   async cloneVm(node: string, templateVmid: number, o: CloneVmOptions, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(templateVmid);
+    const template = guestParams(node, templateVmid);
     assertVmid(o.newid);
     return this.task(
       'POST',
       '/nodes/{node}/qemu/{vmid}/clone',
-      { node, vmid: templateVmid },
+      template,
       { newid: o.newid, name: o.name, full: o.full, target: o.target, storage: o.storage, description: o.description, pool: o.pool },
       call,
     );
@@ -495,9 +478,7 @@ export class ProxmoxClient {
 
   /** GET .../config (current values, including `digest`). */
   async getVmConfig(node: string, vmid: number, call?: CallOptions): Promise<VmConfig> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.request<VmConfig>('GET', '/nodes/{node}/qemu/{vmid}/config', { node, vmid }, {}, call);
+    return this.request<VmConfig>('GET', '/nodes/{node}/qemu/{vmid}/config', guestParams(node, vmid), {}, call);
   }
 
   private configParams(params: Params): Params {
@@ -512,74 +493,58 @@ export class ProxmoxClient {
    * inside `background_delay`. `sshkeys` is given in plain text; the client encodes it.
    */
   async setVmConfigAsync(node: string, vmid: number, params: Params, call?: CallOptions): Promise<string | null> {
-    assertNode(node);
-    assertVmid(vmid);
     const path = '/nodes/{node}/qemu/{vmid}/config';
-    const data = await this.request('POST', path, { node, vmid }, this.configParams(params), call);
+    const data = await this.request('POST', path, guestParams(node, vmid), this.configParams(params), call);
     return this.expectUpidOrNull('POST', path, data);
   }
 
   /** PUT .../config (synchronous). `sshkeys` is given in plain text; the client encodes it. */
   async setVmConfigSync(node: string, vmid: number, params: Params, call?: CallOptions): Promise<void> {
-    assertNode(node);
-    assertVmid(vmid);
-    await this.request('PUT', '/nodes/{node}/qemu/{vmid}/config', { node, vmid }, this.configParams(params), call);
+    await this.request('PUT', '/nodes/{node}/qemu/{vmid}/config', guestParams(node, vmid), this.configParams(params), call);
   }
 
   /** PUT .../resize with an absolute size in GiB (idempotent). UPID since PVE 8.0, null before. */
   async resizeDisk(node: string, vmid: number, disk: string, sizeGiB: number, call?: CallOptions): Promise<string | null> {
-    assertNode(node);
-    assertVmid(vmid);
+    const guest = guestParams(node, vmid);
     if (!Number.isInteger(sizeGiB) || sizeGiB <= 0) throw new TypeError('sizeGiB must be a positive integer');
     const path = '/nodes/{node}/qemu/{vmid}/resize';
-    const data = await this.request('PUT', path, { node, vmid }, { disk, size: `${sizeGiB}G` }, call);
+    const data = await this.request('PUT', path, guest, { disk, size: `${sizeGiB}G` }, call);
     return this.expectUpidOrNull('PUT', path, data);
   }
 
   async vmStatus(node: string, vmid: number, call?: CallOptions): Promise<VmStatus> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.request<VmStatus>('GET', '/nodes/{node}/qemu/{vmid}/status/current', { node, vmid }, {}, call);
+    return this.request<VmStatus>('GET', '/nodes/{node}/qemu/{vmid}/status/current', guestParams(node, vmid), {}, call);
   }
 
   async startVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/start', { node, vmid }, {}, call);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/start', guestParams(node, vmid), {}, call);
   }
 
   async stopVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/stop', { node, vmid }, {}, call);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/stop', guestParams(node, vmid), {}, call);
   }
 
   async shutdownVm(node: string, vmid: number, o: ShutdownOptions = {}, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
     return this.task(
       'POST',
       '/nodes/{node}/qemu/{vmid}/status/shutdown',
-      { node, vmid },
+      guestParams(node, vmid),
       { timeout: o.timeoutSeconds, forceStop: o.forceStop },
       call,
     );
   }
 
   async rebootVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/reboot', { node, vmid }, {}, call);
+    return this.task('POST', '/nodes/{node}/qemu/{vmid}/status/reboot', guestParams(node, vmid), {}, call);
   }
 
   async migrateVm(node: string, vmid: number, o: MigrateOptions, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
+    const guest = guestParams(node, vmid);
     assertNode(o.target);
     return this.task(
       'POST',
       '/nodes/{node}/qemu/{vmid}/migrate',
-      { node, vmid },
+      guest,
       { target: o.target, online: o.online, 'with-local-disks': o.withLocalDisks },
       call,
     );
@@ -587,16 +552,12 @@ export class ProxmoxClient {
 
   /** DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1 → qmdestroy UPID. */
   async destroyVm(node: string, vmid: number, call?: CallOptions): Promise<string> {
-    assertNode(node);
-    assertVmid(vmid);
-    return this.task('DELETE', '/nodes/{node}/qemu/{vmid}', { node, vmid }, { purge: 1, 'destroy-unreferenced-disks': 1 }, call);
+    return this.task('DELETE', '/nodes/{node}/qemu/{vmid}', guestParams(node, vmid), { purge: 1, 'destroy-unreferenced-disks': 1 }, call);
   }
 
   /** POST .../agent/ping; throws when the guest agent does not answer. */
   async agentPing(node: string, vmid: number, call?: CallOptions): Promise<void> {
-    assertNode(node);
-    assertVmid(vmid);
-    await this.request('POST', '/nodes/{node}/qemu/{vmid}/agent/ping', { node, vmid }, {}, call);
+    await this.request('POST', '/nodes/{node}/qemu/{vmid}/agent/ping', guestParams(node, vmid), {}, call);
   }
 
   // ---------------------------------------------------------------- tasks

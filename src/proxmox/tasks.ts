@@ -1,6 +1,7 @@
 /**
  * Waiting for Proxmox tasks (UPIDs) to finish.
  */
+import { abortReason, delay } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { parseExitStatus, parseUpid } from './upid';
 import type { TaskStatus } from './client';
@@ -28,25 +29,6 @@ export interface TaskStatusReader {
   taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskStatus>;
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(abortError(signal as AbortSignal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Polls `GET /nodes/<node from UPID>/tasks/<upid>/status` until the task stops.
  * - "OK" and "WARNINGS: N" are success (warnings surfaced);
@@ -66,14 +48,14 @@ export async function waitForTask(client: TaskStatusReader, upid: string, opts: 
   let lastStatus: string | undefined;
 
   for (;;) {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortReason(signal);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ProxmoxTaskTimeoutError(upid, timeoutMs, lastStatus);
     let status: TaskStatus | undefined;
     try {
       status = await client.taskStatus(upid, { signal, timeoutMs: Math.max(1, remaining) });
     } catch (e) {
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortReason(signal);
       if (e instanceof ProxmoxError && e.isNoSuchTask && noSuchTask < noSuchTaskRetries) {
         noSuchTask++;
       } else if (e instanceof ProxmoxError && e.isTransient) {

@@ -19,6 +19,14 @@ export interface Upid {
   user: string;
 }
 
+/** A task as Proxmox reports it: its UPID, the fields the UPID encodes, and whether it ended. */
+export interface TaskState extends Upid {
+  upid: string;
+  status: 'running' | 'stopped';
+  /** Set once stopped: "OK", "WARNINGS: N" or an error text. */
+  exitstatus?: string;
+}
+
 const UPID_RE =
   /^UPID:([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?):([0-9A-Fa-f]{8}):([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):([^:\s]+):([^:\s]*):([^:\s]+):$/;
 

@@ -2,19 +2,9 @@
  * Simulated Proxmox worker tasks: each asynchronous call creates a task with a real-format
  * UPID that goes running -> stopped after `taskMs`, ending "OK", "WARNINGS: N" or an error text.
  */
-import { formatUpid } from '../proxmox/upid';
+import { formatUpid, type TaskState } from '../proxmox/upid';
 
-export interface SimTask {
-  upid: string;
-  node: string;
-  pid: number;
-  pstart: number;
-  starttime: number;
-  type: string;
-  id: string;
-  user: string;
-  status: 'running' | 'stopped';
-  exitstatus?: string;
+export interface SimTask extends TaskState {
   endtime?: number;
   /** Status reads still to be answered "no such task". */
   hiddenPolls: number;
