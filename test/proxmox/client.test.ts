@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ProxmoxClient,
   ProxmoxError,
@@ -8,18 +8,9 @@ import {
   encodeSshKeys,
   parseUpid,
 } from '../../src/proxmox';
-import { SIM_SECRET, SIM_TOKEN_ID, startSim, type SimHarness } from '../simulator/support';
+import { SIM_SECRET, SIM_TOKEN_ID, startSim, useSim } from '../simulator/support';
 
-let h: SimHarness;
-beforeAll(async () => {
-  h = await startSim();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sim.reset();
-});
+const h = useSim();
 
 async function checkedTask(upid: string | null, type: string, id: string, node = 'pve1') {
   expect(upid).not.toBeNull();

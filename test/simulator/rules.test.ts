@@ -1,25 +1,13 @@
 /**
  * The simulator enforces the rules a real Proxmox VE cluster enforces on our calls.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProxmoxError, ProxmoxTaskError, parseUpid } from '../../src/proxmox';
-import { startSim, type SimHarness } from './support';
+import { startSim, useSim } from './support';
 
-let h: SimHarness;
+const h = useSim();
 /** Tasks long enough to observe a guest while its task runs. */
-let slow: SimHarness;
-beforeAll(async () => {
-  h = await startSim();
-  slow = await startSim({ taskMs: 400 });
-});
-afterAll(async () => {
-  await h.close();
-  await slow.close();
-});
-beforeEach(() => {
-  h.sim.reset();
-  slow.sim.reset();
-});
+const slow = useSim({ taskMs: 400 });
 
 const rejection = async (p: Promise<unknown>): Promise<ProxmoxError> => {
   const e = await p.then(

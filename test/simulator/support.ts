@@ -1,6 +1,7 @@
 /**
  * Starts an in-process simulator on a free port with a client pointed at it.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ProxmoxClient, type ProxmoxClientOptions } from '../../src/proxmox';
 import { createSimulator, DEFAULT_SIM_TOKEN, type SimulatorOptions } from '../../src/simulator';
 
@@ -69,3 +70,21 @@ export async function startSim(options: SimulatorOptions = {}, clientOptions: Pa
 }
 
 export type SimHarness = Awaited<ReturnType<typeof startSim>>;
+
+/**
+ * For a test file: one simulator and client, started in beforeAll, reset before each test and
+ * closed in afterAll. The returned harness is filled in when beforeAll has run.
+ */
+export function useSim(options: SimulatorOptions = {}, clientOptions: Partial<ProxmoxClientOptions> = {}): SimHarness {
+  const h = {} as SimHarness;
+  beforeAll(async () => {
+    Object.assign(h, await startSim(options, clientOptions));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(() => {
+    h.sim.reset();
+  });
+  return h;
+}

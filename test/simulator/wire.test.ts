@@ -2,21 +2,12 @@
  * The simulator speaks Proxmox's wire format: token auth, schema validation errors,
  * status-line messages and Proxmox's answer typing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isUpid } from '../../src/proxmox';
 import { createSimulator, DEFAULT_SIM_TOKEN } from '../../src/simulator';
-import { startSim, type SimHarness } from './support';
+import { startSim, useSim } from './support';
 
-let h: SimHarness;
-beforeAll(async () => {
-  h = await startSim();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sim.reset();
-});
+const h = useSim();
 
 describe('authentication', () => {
   it('answers 401 without a token, with a wrong secret or an unknown token id', async () => {
