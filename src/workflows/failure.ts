@@ -10,21 +10,25 @@ export interface DescribedFailure {
   cause: Record<string, unknown>;
 }
 
-function chain(error: unknown): unknown[] {
+/**
+ * Reads a failure: its chain of causes (the first ten links), the first application failure in
+ * it, and the operator-facing `cause` (`context`, then the failure's type and provider detail).
+ */
+export function readFailure(error: unknown, context: Record<string, unknown>) {
   const links: unknown[] = [];
   for (let link: unknown = error; link && links.length < 10; link = (link as TemporalFailure).cause) links.push(link);
-  return links;
+  const application = links.find((link): link is ApplicationFailure => link instanceof ApplicationFailure);
+  const cause: Record<string, unknown> = {
+    ...context,
+    type: application?.type ?? (error as Error | undefined)?.name ?? 'unknown',
+    detail: application?.message ?? (error as Error | undefined)?.message ?? String(error),
+  };
+  return { links, application, cause };
 }
 
 /** Maps a stage's failure to a customer-safe code and message; provider text stays in `cause`. */
 export function describeFailure(error: unknown, stage: string | null): DescribedFailure {
-  const links = chain(error);
-  const application = links.find((link): link is ApplicationFailure => link instanceof ApplicationFailure);
-  const cause: Record<string, unknown> = {
-    stage,
-    type: application?.type ?? (error as Error | undefined)?.name ?? 'unknown',
-    detail: application?.message ?? (error as Error | undefined)?.message ?? String(error),
-  };
+  const { links, application, cause } = readFailure(error, { stage });
   if (isCancellation(error)) {
     return { code: 'CANCELLED', message: 'The server was cancelled before it was ready; nothing was kept.', cause };
   }
@@ -50,6 +54,6 @@ export function describeFailure(error: unknown, stage: string | null): Described
 
 /** A short operator-facing reason for a failed removal. */
 export function removalReason(error: unknown): string {
-  const application = chain(error).find((link): link is ApplicationFailure => link instanceof ApplicationFailure);
+  const { application } = readFailure(error, {});
   return application?.message ?? (error instanceof Error ? error.message : String(error));
 }

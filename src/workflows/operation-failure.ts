@@ -1,7 +1,7 @@
-import { ApplicationFailure, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
+import { TimeoutFailure } from '@temporalio/workflow';
 import { FailureType } from '../domain/failure-types';
 import type { Operation } from '../domain/instance-status';
-import type { DescribedFailure } from './failure';
+import { readFailure, type DescribedFailure } from './failure';
 
 const DONE: Record<Operation, string> = {
   start: 'started',
@@ -19,17 +19,8 @@ const DONE: Record<Operation, string> = {
  * stay in `cause`. `guestRemoved`: a rebuild failed after its old disk was destroyed.
  */
 export function describeOperationFailure(error: unknown, operation: Operation, guestRemoved = false): DescribedFailure {
-  let application: ApplicationFailure | undefined;
-  let timedOut = false;
-  for (let link: unknown = error, depth = 0; link && depth < 10; link = (link as TemporalFailure).cause, depth++) {
-    if (link instanceof ApplicationFailure) application ??= link;
-    if (link instanceof TimeoutFailure) timedOut = true;
-  }
-  const cause: Record<string, unknown> = {
-    operation,
-    type: application?.type ?? (error as Error | undefined)?.name ?? 'unknown',
-    detail: application?.message ?? (error as Error | undefined)?.message ?? String(error),
-  };
+  const { links, application, cause } = readFailure(error, { operation });
+  const timedOut = links.some((link) => link instanceof TimeoutFailure);
   if (application?.type === FailureType.GuestLost) {
     return { code: 'GUEST_LOST', message: 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.', cause };
   }
