@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config';
 import { ensureBootstrapAdmin } from './db/bootstrap';
 import { createDb } from './db/client';
 import { createLogger } from './logger';
+import { runUntilSignalled } from './main';
 import { SecretBox } from './security/secrets';
 
 export interface RunningServer {
@@ -39,16 +40,4 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
-if (require.main === module) {
-  const config = loadConfig();
-  startServer(config)
-    .then((running) => {
-      const stop = () => void running.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    })
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    });
-}
+if (require.main === module) runUntilSignalled(startServer(loadConfig()), (running) => running.close());

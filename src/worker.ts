@@ -5,6 +5,7 @@ import { proxmoxClientFactory } from './activities/deps';
 import { loadConfig, type Config } from './config';
 import { createDb } from './db/client';
 import { createLogger, type Logger } from './logger';
+import { runUntilSignalled } from './main';
 import { SecretBox } from './security/secrets';
 
 export interface RunningWorker {
@@ -73,16 +74,4 @@ function installSdkLogger(logger: Logger): void {
   }
 }
 
-if (require.main === module) {
-  const config = loadConfig();
-  startWorker(config)
-    .then((running) => {
-      const stop = () => void running.shutdown().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    })
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    });
-}
+if (require.main === module) runUntilSignalled(startWorker(loadConfig()), (running) => running.shutdown());
