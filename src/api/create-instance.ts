@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
 import { recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { Prisma } from '../generated/prisma/client';
 import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
@@ -25,9 +25,6 @@ function canonicalHash(value: unknown): string {
   );
   return createHash('sha256').update(canonical).digest('hex');
 }
-
-/** A unique constraint refused the write (P2002): another request got there first. */
-export const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 async function loadInstanceRow(db: Db, id: string): Promise<InstanceRow> {
   return db.instance.findUniqueOrThrow({ where: { id }, include: instanceInclude });

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import {
   chargeResize,
   reserveMigration,
@@ -18,7 +19,6 @@ import type { CredentialType, DesiredState, InstanceStatus } from '../generated/
 import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
-import { isUniqueViolation } from './create-instance';
 import { findInstance, tenantScope } from './routes/instances';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';

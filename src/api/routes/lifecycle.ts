@@ -1,6 +1,8 @@
 import { Router, type Response } from 'express';
+import type { z } from 'zod';
+import type { ErrorCode } from '../../domain/errors';
 import type { ApiDeps } from '../app';
-import { principal } from '../auth';
+import { principal, type Principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { requestDelete, requestMigration, requestPowerOperation, requestRebuild, requestResize, type OperationAnswer } from '../operations';
@@ -9,54 +11,63 @@ import { adminInstanceView, instanceView } from '../schemas/instances';
 import { toAdminInstanceView, toInstanceView } from '../views';
 
 const tags = ['lifecycle'];
-const POWER = {
-  start: 'Power a stopped server on',
-  stop: 'Power a running server off (forced)',
-  shutdown: 'Shut a running server down (ACPI; forced stop after the timeout)',
-  reboot: 'Restart a running server',
-} as const;
 const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'PROVIDER_UNAVAILABLE'] as const;
 
-for (const [operation, summary] of Object.entries(POWER)) {
-  registerRoute({ method: 'post', path: `/v1/instances/:id/${operation}`, summary, tags, response: instanceView, meta: operationMeta, status: 202, errors: [...busy] });
+/** A customer's operation on `/instances/:id<suffix>`: documented, and answered with the server and its task. */
+interface LifecycleRoute<B extends z.ZodType = z.ZodType> {
+  method: 'post' | 'delete';
+  suffix: string;
+  summary: string;
+  description?: string;
+  /** The documented request body; without one, an empty object is all that is accepted. */
+  body?: B;
+  errors: ErrorCode[];
+  run(deps: ApiDeps, who: Principal, instanceId: string, body: z.infer<B>): Promise<OperationAnswer>;
 }
-registerRoute({
-  method: 'post',
-  path: '/v1/instances/:id/resize',
-  summary: 'Move a stopped server to another plan',
-  description: 'CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.',
-  tags,
-  request: { body: resizeBody },
-  response: instanceView,
-  meta: operationMeta,
-  status: 202,
-  errors: [...busy, 'QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE'],
-});
-registerRoute({
-  method: 'post',
-  path: '/v1/instances/:id/rebuild',
-  summary: 'Replace the disk with a fresh one from an image',
-  description: 'Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.',
-  tags,
-  request: { body: rebuildBody },
-  response: instanceView,
-  meta: operationMeta,
-  status: 202,
-  errors: [...busy, 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED'],
-});
-registerRoute({
-  method: 'delete',
-  path: '/v1/instances/:id',
-  summary: 'Delete a server',
-  description:
-    'Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. ' +
-    'A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task.',
-  tags,
-  response: instanceView,
-  meta: operationMeta,
-  status: 202,
-  errors: [...busy],
-});
+
+const route = <B extends z.ZodType>(spec: LifecycleRoute<B>): LifecycleRoute => spec;
+
+const power = (operation: 'start' | 'stop' | 'shutdown' | 'reboot', summary: string) =>
+  route({ method: 'post', suffix: `/${operation}`, summary, errors: [...busy], run: (deps, who, id) => requestPowerOperation(deps, who, id, operation) });
+
+const ROUTES: LifecycleRoute[] = [
+  power('start', 'Power a stopped server on'),
+  power('stop', 'Power a running server off (forced)'),
+  power('shutdown', 'Shut a running server down (ACPI; forced stop after the timeout)'),
+  power('reboot', 'Restart a running server'),
+  route({
+    method: 'post',
+    suffix: '/resize',
+    summary: 'Move a stopped server to another plan',
+    description: 'CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.',
+    body: resizeBody,
+    errors: [...busy, 'QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE'],
+    run: (deps, who, id, { planId }) => requestResize(deps, who, id, planId),
+  }),
+  route({
+    method: 'post',
+    suffix: '/rebuild',
+    summary: 'Replace the disk with a fresh one from an image',
+    description: 'Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.',
+    body: rebuildBody,
+    errors: [...busy, 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED'],
+    run: (deps, who, id, { imageId }) => requestRebuild(deps, who, id, imageId),
+  }),
+  route({
+    method: 'delete',
+    suffix: '',
+    summary: 'Delete a server',
+    description:
+      'Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. ' +
+      'A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task.',
+    errors: [...busy],
+    run: (deps, who, id) => requestDelete(deps, who, id),
+  }),
+];
+
+for (const { method, suffix, summary, description, body, errors } of ROUTES) {
+  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, errors });
+}
 registerRoute({
   method: 'post',
   path: '/v1/admin/instances/:id/migrate',
@@ -76,24 +87,12 @@ const reply = (res: Response, result: OperationAnswer) => send(res, toInstanceVi
 /** Lifecycle operations on a server: customers on their own, admins on any. */
 export function lifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
-  for (const operation of Object.keys(POWER) as (keyof typeof POWER)[]) {
-    router.post(`/instances/:id/${operation}`, async (req, res) => {
-      parseBody(emptyBody, req);
-      reply(res, await requestPowerOperation(deps, principal(req), pathParam(req, 'id'), operation));
+  for (const { method, suffix, body, run } of ROUTES) {
+    router[method](`/instances/:id${suffix}`, async (req, res) => {
+      const parsed = parseBody(body ?? emptyBody, req);
+      reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed));
     });
   }
-  router.post('/instances/:id/resize', async (req, res) => {
-    const { planId } = parseBody(resizeBody, req);
-    reply(res, await requestResize(deps, principal(req), pathParam(req, 'id'), planId));
-  });
-  router.post('/instances/:id/rebuild', async (req, res) => {
-    const { imageId } = parseBody(rebuildBody, req);
-    reply(res, await requestRebuild(deps, principal(req), pathParam(req, 'id'), imageId));
-  });
-  router.delete('/instances/:id', async (req, res) => {
-    parseBody(emptyBody, req);
-    reply(res, await requestDelete(deps, principal(req), pathParam(req, 'id')));
-  });
   return router;
 }
 
