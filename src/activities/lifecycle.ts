@@ -11,7 +11,7 @@ import { ProxmoxError } from '../proxmox';
 import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { growDisk, powerOff, powerOn, writeConfig } from './guest-steps';
+import { growDisk, powerOff, powerOn, writeConfig, type GuestCall } from './guest-steps';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -28,6 +28,15 @@ async function lockOpenTask(tx: Tx, taskId: string) {
   await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
   const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
   return task.status === 'succeeded' || task.status === 'failed' ? null : task;
+}
+
+type Guest = Awaited<ReturnType<typeof guestOf>>;
+
+/** One provider step, said in the task's thread as `<stage> > <what>`: processing before, success after. */
+async function saidStep(deps: ActivityDeps, { client, step }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
+  await say(deps, step.taskId, step.stage, what, 'processing', before);
+  await runProviderStep(deps, client, { ...step, ...call });
+  await say(deps, step.taskId, step.stage, what, 'success', after);
 }
 
 async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {
@@ -56,10 +65,8 @@ export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance)
  */
 export function createStartActivity(deps: ActivityDeps) {
   return async function startGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'start');
-    await say(deps, ref.taskId, 'start', 'starting the server', 'processing', 'Powering the server on.');
-    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid) });
-    await say(deps, ref.taskId, 'start', 'starting the server', 'success', 'The server is powered on.');
+    const guest = await guestOf(deps, ref, 'start');
+    await saidStep(deps, guest, 'starting the server', ['Powering the server on.', 'The server is powered on.'], powerOn(guest.client, guest.node, guest.vmid));
   };
 }
 
@@ -69,10 +76,8 @@ export function createStartActivity(deps: ActivityDeps) {
  */
 export function createStopActivity(deps: ActivityDeps) {
   return async function stopGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'stop');
-    await say(deps, ref.taskId, 'stop', 'stopping the server', 'processing', 'Powering the server off.');
-    await runProviderStep(deps, client, { ...step, ...powerOff(client, node, vmid) });
-    await say(deps, ref.taskId, 'stop', 'stopping the server', 'success', 'The server is powered off.');
+    const guest = await guestOf(deps, ref, 'stop');
+    await saidStep(deps, guest, 'stopping the server', ['Powering the server off.', 'The server is powered off.'], powerOff(guest.client, guest.node, guest.vmid));
   };
 }
 
@@ -114,10 +119,9 @@ export function createShutdownActivity(deps: ActivityDeps) {
  */
 export function createRebootActivity(deps: ActivityDeps) {
   return async function rebootGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'reboot');
-    await say(deps, ref.taskId, 'reboot', 'restarting the server', 'processing', 'Restarting the server.');
-    await runProviderStep(deps, client, {
-      ...step,
+    const guest = await guestOf(deps, ref, 'reboot');
+    const { client, node, vmid } = guest;
+    await saidStep(deps, guest, 'restarting the server', ['Restarting the server.', 'The server restarted.'], {
       kind: 'reboot',
       isDone: async () => {
         const asked = await findOperation(deps.db, ref.taskId, 'reboot');
@@ -128,7 +132,6 @@ export function createRebootActivity(deps: ActivityDeps) {
       },
       issue: () => client.rebootVm(node, vmid),
     });
-    await say(deps, ref.taskId, 'reboot', 'restarting the server', 'success', 'The server restarted.');
   };
 }
 
@@ -138,16 +141,19 @@ export function createRebootActivity(deps: ActivityDeps) {
  */
 export function createResizeActivity(deps: ActivityDeps) {
   return async function resizeGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'resize');
+    const guest = await guestOf(deps, ref, 'resize');
+    const { client, node, vmid } = guest;
     const resize = (await paramsOf(deps, ref.taskId)).resize;
     if (!resize) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no resize parameters`);
     const { to } = resize;
-    await say(deps, ref.taskId, 'resize', 'sizing the server', 'processing', `Setting ${to.vcpus} vCPU and ${to.memoryMiB} MiB of memory.`);
-    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config', { sockets: 1, cores: to.vcpus, memory: to.memoryMiB }) });
-    await say(deps, ref.taskId, 'resize', 'sizing the server', 'success', 'CPU and memory are set.');
-    await say(deps, ref.taskId, 'resize', 'growing the disk', 'processing', `Growing the disk to ${to.diskGiB} GiB.`);
-    await runProviderStep(deps, client, { ...step, ...growDisk(client, node, vmid, to.diskGiB) });
-    await say(deps, ref.taskId, 'resize', 'growing the disk', 'success', `The disk is ${to.diskGiB} GiB.`);
+    await saidStep(
+      deps,
+      guest,
+      'sizing the server',
+      [`Setting ${to.vcpus} vCPU and ${to.memoryMiB} MiB of memory.`, 'CPU and memory are set.'],
+      writeConfig(client, node, vmid, 'config', { sockets: 1, cores: to.vcpus, memory: to.memoryMiB }),
+    );
+    await saidStep(deps, guest, 'growing the disk', [`Growing the disk to ${to.diskGiB} GiB.`, `The disk is ${to.diskGiB} GiB.`], growDisk(client, node, vmid, to.diskGiB));
   };
 }
 
@@ -173,13 +179,12 @@ export function createUndoResizeActivity(deps: ActivityDeps) {
  */
 export function createMigrateActivity(deps: ActivityDeps) {
   return async function migrateGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'migrate');
+    const guest = await guestOf(deps, ref, 'migrate');
+    const { client, node, vmid } = guest;
     const migrate = (await paramsOf(deps, ref.taskId)).migrate;
     if (!migrate) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no migration parameters`);
     const { targetNode } = migrate;
-    await say(deps, ref.taskId, 'migrate', 'moving the server', 'processing', 'Moving the server to another host.');
-    await runProviderStep(deps, client, {
-      ...step,
+    await saidStep(deps, guest, 'moving the server', ['Moving the server to another host.', 'The server runs on its new host.'], {
       kind: 'migrate',
       isDone: async () => (await client.clusterResources()).find((r) => r.vmid === vmid)?.node === targetNode,
       issue: async () => {
@@ -187,7 +192,6 @@ export function createMigrateActivity(deps: ActivityDeps) {
         return client.migrateVm(node, vmid, { target: targetNode, online, withLocalDisks: online });
       },
     });
-    await say(deps, ref.taskId, 'migrate', 'moving the server', 'success', 'The server runs on its new host.');
   };
 }
 
