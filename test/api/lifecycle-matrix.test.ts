@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InstanceStatus } from '../../src/generated/prisma/enums';
+import { InstanceStatus } from '../../src/generated/prisma/enums';
 import { operate } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
-const STATUSES: InstanceStatus[] = [
-  'pending',
-  'scheduling',
-  'provisioning',
-  'running',
-  'starting',
-  'stopping',
-  'stopped',
-  'rebooting',
-  'resizing',
-  'rebuilding',
-  'migrating',
-  'deleting',
-  'deleted',
-  'failed',
-  'rollback_failed',
-];
+const STATUSES = Object.values(InstanceStatus);
 const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
 
 /** Where each operation is allowed (the contract), written out rather than imported. */

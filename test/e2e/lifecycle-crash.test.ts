@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, setTaskMs, taskEnd } from '../support/lifecycle';
-import { startStack, type Stack, type WorkerProcess } from '../support/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
+import type { WorkerProcess } from '../support/stack';
 
 /**
  * A worker process is killed (SIGKILL) while it polls an operation's Proxmox task; a new one
  * resumes polling the recorded UPID and finishes the operation without issuing it again.
  */
 describe('lifecycle operations survive a worker crash', () => {
-  let stack: Stack;
+  const stack = suiteStack({ worker: false });
   let worker: WorkerProcess;
-  beforeAll(async () => {
-    stack = await startStack({ worker: false });
+  beforeAll(() => {
     worker = stack.spawnWorkerProcess();
   });
-  afterAll(async () => {
-    await stack?.close();
-  });
 
 
-  const running = async (hostname: string) => {
-    const created = await stack.create({ hostname });
-    const id = created.body.data.id as string;
-    expect((await stack.waitForStatus(id, ['running', 'failed'], 60_000)).status).toBe('running');
-    return id;
-  };
+  const running = (hostname: string) => runningServer(stack, { hostname }, 60_000);
 
   /** Waits until the step's UPID is recorded, then kills the worker and starts another. */
   const crashWhilePolling = async (taskId: string, kind: string) => {
@@ -50,7 +41,7 @@ describe('lifecycle operations survive a worker crash', () => {
     expect(task.status).toBe('succeeded');
     expect(await callCount(stack, `POST ${Q}/status/start`)).toBe(starts + 1);
     expect((await guestOf(stack, id))?.status).toBe('running');
-    expect((await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.customer.token })).body.data.status).toBe('running');
+    expect((await readInstance(stack, id)).status).toBe('running');
   });
 
   it('finishes a migration whose worker died mid-task, with exactly one migrate call and the capacity moved once', { timeout: 120_000 }, async () => {

@@ -1,20 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { guestOf, operate, runningServer, setTaskMs, taskEnd } from '../support/lifecycle';
-import { startStack, type Stack } from '../support/stack';
+import { describe, expect, it } from 'vitest';
+import { guestOf, operate, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
 
 describe('deleting servers that are not simply running', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
+  const stack = suiteStack({}, async (started) => {
+    await started.sim.clearFaults();
+    await setTaskMs(started, 20);
   });
-  afterEach(async () => {
-    await stack.sim.clearFaults();
-    await setTaskMs(stack, 20);
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
-
 
   /** Everything the instance held is free again, and it is readable as deleted. */
   const expectReleased = async (id: string) => {

@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, usage } from '../support/lifecycle';
-import { startStack, type Stack } from '../support/stack';
+import { describe, expect, it } from 'vitest';
+import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
 
 /** Provider coordinates must never reach a customer-facing message. */
 const COORDINATES = /pve\d|UPID|\b[1-8]\d{3}\b|local-lvm|vmbr|qemu/;
 
 describe('lifecycle operations when the provider fails', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(async () => {
-    await stack.sim.clearFaults();
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack({}, (started) => started.sim.clearFaults());
 
   const held = async (id: string) => {
     const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id }, include: { vmidReservation: true, addresses: true, allocation: true, volumes: true } });

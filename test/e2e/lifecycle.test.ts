@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, streamedEvents, taskEnd, usage } from '../support/lifecycle';
-import { startStack, type Stack } from '../support/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, runOperation, streamedEvents, suiteStack, taskEnd, usage } from '../support/lifecycle';
 
 const steps = (task: { steps: { step: string }[] }) => task.steps.map((s) => s.step);
 
 describe('lifecycle operations end to end', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SHUTDOWN_TIMEOUT_SECONDS: '1' } });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack({ env: { SHUTDOWN_TIMEOUT_SECONDS: '1' } });
 
   it('stops, starts, reboots and shuts down a server, each as its own task', async () => {
     const id = await runningServer(stack);
@@ -151,7 +144,7 @@ describe('lifecycle operations end to end', () => {
 
       expect(await usage(stack)).toEqual(before);
       expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ vcpus: 2, memoryMiB: 2048, diskGiB: 20 })]);
-      const after = (await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.customer.token })).body.data;
+      const after = await readInstance(stack, id);
       expect(after).toMatchObject({ status: 'stopped', plan: { name: 'medium' } });
       expect(after.task.type).toBe('INSTANCE_STOP');
     });
@@ -195,7 +188,7 @@ describe('lifecycle operations end to end', () => {
       const noLogin = await operate(stack, id, 'rebuild', { imageId: stack.seed.images['appliance-no-login'] });
       expect(noLogin.status).toBe(422);
       expect(noLogin.body.error.code).toBe('IMAGE_LOGIN_METHOD_UNSUPPORTED');
-      const instance = (await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.customer.token })).body.data;
+      const instance = await readInstance(stack, id);
       expect(instance).toMatchObject({ status: 'running', image: { name: 'debian-12' } });
       expect(instance.task.type).toBe('INSTANCE_CREATE');
     });

@@ -1,12 +1,33 @@
-import { expect } from 'vitest';
-import type { Stack } from './stack';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startStack, type Stack } from './stack';
+
+/**
+ * The stack of the enclosing `describe`: started before its tests and closed after them, with
+ * `afterEachTest` run after every test. Use it inside tests and hooks (it stands for the stack
+ * started by then).
+ */
+export function suiteStack(options?: Parameters<typeof startStack>[0], afterEachTest?: (stack: Stack) => Promise<void>): Stack {
+  let started: Stack | undefined;
+  const current = (): Stack => {
+    if (!started) throw new Error('the suite stack is not started yet (use it inside tests and hooks)');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startStack(options);
+  });
+  if (afterEachTest) afterEach(() => afterEachTest(current()));
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as Stack, { get: (_target, key) => Reflect.get(current(), key) });
+}
 
 /** A server created through the API and waited for until it runs. */
-export async function runningServer(stack: Stack, body: Record<string, unknown> = {}): Promise<string> {
+export async function runningServer(stack: Stack, body: Record<string, unknown> = {}, timeoutMs?: number): Promise<string> {
   const created = await stack.create({ hostname: 'ops-1', ...body });
   expect(created.status).toBe(202);
   const id = created.body.data.id as string;
-  const ready = await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed']);
+  const ready = await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed'], timeoutMs);
   expect(ready.status).toBe('running');
   return id;
 }
@@ -16,6 +37,11 @@ export function operate(stack: Stack, id: string, operation: string, body?: unkn
   if (operation === 'delete') return stack.api.request('DELETE', `/v1/instances/${id}`, { token });
   if (operation === 'migrate') return stack.api.request('POST', `/v1/admin/instances/${id}/migrate`, { token: stack.api.adminToken, body });
   return stack.api.request('POST', `/v1/instances/${id}/${operation}`, { token, body: body ?? {} });
+}
+
+/** The instance as its customer (or the holder of `token`) reads it. */
+export async function readInstance(stack: Stack, id: string, token = stack.customer.token) {
+  return (await stack.api.request('GET', `/v1/instances/${id}`, { token })).body.data;
 }
 
 /** Polls a task until it has ended. */
@@ -35,7 +61,7 @@ export async function runOperation(stack: Stack, id: string, operation: string, 
   const res = await operate(stack, id, operation, body);
   if (res.status !== 202) throw new Error(`${operation}: expected 202, got ${res.status}: ${res.text}`);
   const task = await taskEnd(stack, res.body.meta.taskId);
-  const instance = (await stack.api.request('GET', `/v1/instances/${id}`, { token: stack.api.adminToken })).body.data;
+  const instance = await readInstance(stack, id, stack.api.adminToken);
   return { accepted: res.body, task, instance };
 }
 
