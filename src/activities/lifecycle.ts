@@ -44,6 +44,13 @@ async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationPa
   return readParams(task?.params ?? null);
 }
 
+/** The task's parameters of its operation; a task without them is an inconsistent state. */
+async function requiredParams<K extends 'resize' | 'migrate'>(deps: ActivityDeps, taskId: string, key: K, what: string): Promise<NonNullable<OperationParams[K]>> {
+  const params = (await paramsOf(deps, taskId))[key];
+  if (!params) throw fail(FailureType.InconsistentState, `task ${taskId} has no ${what} parameters`);
+  return params;
+}
+
 /** Provider truth about our guest: where it is and whether it runs; null when it is gone (or not ours any more). */
 export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance): Promise<{ node: string; status: 'running' | 'stopped' } | null> {
   if (instance.vmid === null) return null;
@@ -143,9 +150,7 @@ export function createResizeActivity(deps: ActivityDeps) {
   return async function resizeGuest(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'resize');
     const { client, node, vmid } = guest;
-    const resize = (await paramsOf(deps, ref.taskId)).resize;
-    if (!resize) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no resize parameters`);
-    const { to } = resize;
+    const { to } = await requiredParams(deps, ref.taskId, 'resize', 'resize');
     await saidStep(
       deps,
       guest,
@@ -181,9 +186,7 @@ export function createMigrateActivity(deps: ActivityDeps) {
   return async function migrateGuest(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'migrate');
     const { client, node, vmid } = guest;
-    const migrate = (await paramsOf(deps, ref.taskId)).migrate;
-    if (!migrate) throw fail(FailureType.InconsistentState, `task ${ref.taskId} has no migration parameters`);
-    const { targetNode } = migrate;
+    const { targetNode } = await requiredParams(deps, ref.taskId, 'migrate', 'migration');
     await saidStep(deps, guest, 'moving the server', ['Moving the server to another host.', 'The server runs on its new host.'], {
       kind: 'migrate',
       isDone: async () => (await client.clusterResources()).find((r) => r.vmid === vmid)?.node === targetNode,
