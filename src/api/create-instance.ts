@@ -139,14 +139,6 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
             chargedDiskGiB: sizing.diskGiB,
           },
         });
-        const { node } = await scheduleAndReserve(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing, instanceId });
-        const vmid = await reserveVmid(tx, connection, instanceId);
-        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId) : null;
-        if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
-        // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
-        if (pool6) await reserveAddress(tx, pool6, instanceId);
-        const template = templates.find((t) => t.node === node);
-        await tx.instance.update({ where: { id: instanceId }, data: { status: 'scheduling', node, vmid, templateVmid: template?.templateVmid ?? null } });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
         await tx.task.create({
           data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId) },
@@ -156,6 +148,15 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           await tx.idempotencyKey.update({ where: { userId_key: { userId: who.userId, key: idempotencyKey } }, data: { instanceId } });
         }
         await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId, instanceId, action: 'instance.create' } });
+        // The cluster-wide locks come last, so every create holds them for as short a time as possible.
+        const { node } = await scheduleAndReserve(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing, instanceId });
+        const vmid = await reserveVmid(tx, connection, instanceId);
+        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId) : null;
+        if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
+        // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
+        if (pool6) await reserveAddress(tx, pool6, instanceId);
+        const template = templates.find((t) => t.node === node);
+        await tx.instance.update({ where: { id: instanceId }, data: { status: 'scheduling', node, vmid, templateVmid: template?.templateVmid ?? null } });
         return { instanceId, taskId };
       },
       { maxWait: 20_000, timeout: 30_000 },
