@@ -3,31 +3,19 @@ import type { ProxmoxClient } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
+import { guestAfterClone, type CloneSite } from './guest-lock';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
 /**
- * Finds our guest at the reserved VMID. A guest carrying our name is adopted (waiting for a
- * clone still running); anything else at that VMID is someone else's and stops the stage.
+ * Finds our guest at the reserved VMID, once any clone of ours creating it has finished. A guest
+ * carrying our name is adopted; anything else at that VMID is someone else's and stops the stage.
  */
-async function adoptGuest(client: ProxmoxClient, node: string, vmid: number, name: string, templateVmid: number): Promise<boolean> {
-  const guest = (await client.clusterResources()).find((resource) => resource.vmid === vmid);
-  if (!guest) {
-    // Nothing there yet; a clone of ours may still be starting: wait for any we have running.
-    const running = await client.listTasks(node, { typefilter: 'qmclone', vmid: templateVmid, source: 'active' });
-    for (const task of running) await client.waitForTask(task.upid);
-    if (running.length === 0) return false;
-    return adoptGuest(client, node, vmid, name, templateVmid);
-  }
+async function adoptGuest(client: ProxmoxClient, site: CloneSite, name: string): Promise<boolean> {
+  const guest = await guestAfterClone(client, site);
+  if (!guest) return false;
   if (guest.name !== name) {
-    throw fail(FailureType.GuestConflict, `VMID ${vmid} is taken by a guest we did not create (${guest.name ?? 'unnamed'})`, { vmid, node: guest.node });
-  }
-  if (guest.lock === 'clone') {
-    const running = await client.listTasks(node, { typefilter: 'qmclone', vmid: templateVmid, source: 'active' });
-    if (running.length === 0) {
-      throw fail(FailureType.GuestLocked, `guest ${vmid} keeps a stale 'clone' lock; an operator must run 'qm unlock ${vmid}'`, { vmid, node });
-    }
-    for (const task of running) await client.waitForTask(task.upid);
+    throw fail(FailureType.GuestConflict, `VMID ${site.vmid} is taken by a guest we did not create (${guest.name ?? 'unnamed'})`, { vmid: site.vmid, node: guest.node });
   }
   return true;
 }
@@ -53,6 +41,7 @@ export function createCloneActivity(deps: ActivityDeps) {
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
     const name = guestName(instanceId);
+    const site: CloneSite = { node, vmid, templateVmid: template.templateVmid };
     await runProviderStep(deps, client, {
       instanceId,
       taskId,
@@ -60,11 +49,11 @@ export function createCloneActivity(deps: ActivityDeps) {
       kind: 'clone',
       node,
       vmid,
-      isDone: () => adoptGuest(client, node, vmid, name, template.templateVmid),
+      isDone: () => adoptGuest(client, site, name),
       issue: async () => {
         // Proxmox's own word that the VMID is free; our database owns the range, this only asserts it.
         if (!(await client.isVmidFree(vmid))) {
-          if (await adoptGuest(client, node, vmid, name, template.templateVmid)) return null;
+          if (await adoptGuest(client, site, name)) return null;
           throw fail(FailureType.GuestConflict, `VMID ${vmid} is in use on the cluster`, { vmid, node });
         }
         return client.cloneVm(node, template.templateVmid, {

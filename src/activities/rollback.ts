@@ -5,6 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import { loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
+import { guestAfterClone } from './guest-lock';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -28,22 +29,15 @@ export function createRemoveGuestActivity(deps: ActivityDeps) {
     const client = deps.proxmox(instance.connection);
     const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
 
-    const guest = await findGuest();
+    // A clone of ours still creating the guest is waited out first (its lock is not stale).
+    const guest = instance.templateVmid === null ? await findGuest() : await guestAfterClone(client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
     if (!guest) return 'absent';
     if (guest.name !== guestName(instanceId)) return 'not_ours';
     const where = guest.node;
     await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
     if (guest.lock) {
-      // A clone's task is listed under the template's VMID, not under the guest it creates.
-      const cloning =
-        guest.lock === 'clone' && instance.templateVmid !== null
-          ? await client.listTasks(instance.node ?? where, { typefilter: 'qmclone', vmid: instance.templateVmid, source: 'active' })
-          : [];
-      const running = [...(await client.listTasks(where, { vmid, source: 'active' })), ...cloning];
-      if (guest.lock === 'clone' && running.length === 0) {
-        throw fail(FailureType.GuestLocked, `guest ${vmid} on ${where} keeps a stale 'clone' lock; run 'qm unlock ${vmid}' on ${where}`, { vmid, node: where, lock: guest.lock });
-      }
-      for (const task of running) await client.waitForTask(task.upid);
+      // Another task of ours holds the guest (a start, a migration): let it finish first.
+      for (const task of await client.listTasks(where, { vmid, source: 'active' })) await client.waitForTask(task.upid);
     }
     const step = { instanceId, taskId, stage: purpose, node: where, vmid };
     await runProviderStep(deps, client, {
