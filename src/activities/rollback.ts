@@ -87,8 +87,8 @@ export interface FailInstanceInput extends InstanceRef {
  * Converges on retry: one transaction of conditional updates.
  */
 export function createFailInstanceActivity(deps: ActivityDeps) {
-  return async function failInstance({ instanceId, taskId, failure, cause, keepVmid }: FailInstanceInput): Promise<void> {
-    await deps.db.$transaction(async (tx) => {
+  return async function failInstance({ instanceId, taskId, failure, cause, keepVmid }: FailInstanceInput): Promise<'failed' | 'deleted'> {
+    return deps.db.$transaction(async (tx) => {
       const { desiredState } = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { desiredState: true } });
       if (desiredState === 'deleted') {
         const message = 'The server was deleted before it was ready.';
@@ -96,7 +96,7 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
         await recordStep(tx, { taskId, step: 'rollback > done', status: 'success', message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: 'CANCELLED', errorMessage: message });
         await tx.auditEvent.create({ data: { instanceId, action: 'instance.deleted', details: { during: 'provisioning', code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
-        return;
+        return 'deleted';
       }
       await releaseReservations(tx, instanceId, { keepVmid });
       await tx.volume.updateMany({ where: { instanceId, status: { in: ['pending', 'ready'] } }, data: { status: 'errored' } });
@@ -108,6 +108,7 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
       await recordStep(tx, { taskId, step: 'rollback > done', status: 'error', message: failure.message });
       await finishTask(tx, taskId, { status: 'failed', errorCode: failure.code, errorMessage: failure.message });
       await tx.auditEvent.create({ data: { instanceId, action: 'instance.failed', details: { code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
+      return 'failed';
     });
   };
 }

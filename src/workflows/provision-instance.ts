@@ -103,6 +103,7 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
   async function rollBack(failure: DescribedFailure): Promise<ProvisionResult> {
     progress.rollback.state = 'running';
     let keepVmid = false;
+    let ended: 'failed' | 'deleted' = 'failed';
     const cause: Record<string, unknown> = { ...failure.cause };
     for (const compensation of compensations.reverse()) {
       if (compensation === 'removeGuest') {
@@ -111,11 +112,13 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
         if (keepVmid) cause.vmidKept = 'a guest we did not create uses this VMID; it stays out of circulation';
         if (typeof outcome === 'object') cause.operatorNote = outcome.note;
       } else {
-        await bookkeeping.failInstance({ ...ref, failure: { code: failure.code, message: failure.message }, cause, keepVmid });
+        // A provision deleted while it ran ends `deleted`, not `failed`.
+        const status = await bookkeeping.failInstance({ ...ref, failure: { code: failure.code, message: failure.message }, cause, keepVmid });
+        if (status === 'deleted') ended = 'deleted';
       }
     }
     progress.rollback.state = 'done';
-    setStatus('failed');
+    setStatus(ended);
     return { status: 'failed', failureCode: failure.code };
   }
 

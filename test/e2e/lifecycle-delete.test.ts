@@ -48,6 +48,9 @@ describe('deleting servers that are not simply running', () => {
     const task = await taskEnd(stack, created.body.meta.taskId);
     expect(task).toMatchObject({ type: 'INSTANCE_CREATE', status: 'failed', error: { code: 'CANCELLED' } });
     await expectReleased(id);
+    // Operators searching the Web UI see the same end as the database.
+    const provision = stack.api.temporal.workflow.getHandle(`provision-${id}`);
+    await expect.poll(async () => (await provision.describe()).searchAttributes.InstanceStatus, { timeout: 10_000 }).toEqual(['deleted']);
   });
 
   it('deletes a server whose provisioning rollback parked: the parked workflow retries its cleanup and ends it deleted', async () => {
