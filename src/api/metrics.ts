@@ -3,7 +3,7 @@ import client from 'prom-client';
 
 /**
  * Prometheus metrics. Everything lives in prom-client's default registry, which GET /metrics
- * serves; add a metric with `counter(...)`/`histogram(...)` below or prom-client directly.
+ * serves.
  */
 export const metricsRegistry = client.register;
 
@@ -19,15 +19,7 @@ function existing<T>(name: string): T | undefined {
   return metricsRegistry.getSingleMetric(name) as T | undefined;
 }
 
-export function counter<L extends string>(config: client.CounterConfiguration<L>): client.Counter<L> {
-  return existing<client.Counter<L>>(config.name) ?? new client.Counter<L>({ ...config, registers: [metricsRegistry] });
-}
-
-export function gauge<L extends string>(config: client.GaugeConfiguration<L>): client.Gauge<L> {
-  return existing<client.Gauge<L>>(config.name) ?? new client.Gauge<L>({ ...config, registers: [metricsRegistry] });
-}
-
-export function histogram<L extends string>(config: client.HistogramConfiguration<L>): client.Histogram<L> {
+function histogram<L extends string>(config: client.HistogramConfiguration<L>): client.Histogram<L> {
   return existing<client.Histogram<L>>(config.name) ?? new client.Histogram<L>({ ...config, registers: [metricsRegistry] });
 }
 

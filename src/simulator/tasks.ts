@@ -133,7 +133,3 @@ export class TaskManager {
     this.order.length = 0;
   }
 }
-
-export function isTaskError(exitstatus: string | undefined): boolean {
-  return exitstatus !== undefined && exitstatus !== 'OK' && !/^WARNINGS: \d+$/.test(exitstatus);
-}
