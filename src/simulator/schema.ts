@@ -2,8 +2,8 @@
  * The official Proxmox VE API schema (apidoc, normalized to JSON), indexed once into a path
  * matcher, and a request validator that answers like Proxmox's JSONSchema checks.
  *
- * The schema files live outside the repository: `<repo>/../shared/pve-api/pve-<version>.json`,
- * or in the directory named by PVE_API_SCHEMA_DIR.
+ * The schema files ship with the repository in `vendor/pve-api/pve-<version>.json` (see the
+ * README there for their provenance); PVE_API_SCHEMA_DIR names another directory.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,8 +94,7 @@ const INDEX_RANGES: Record<string, [number, number]> = {
 export function resolveSchemaDir(): string {
   const fromEnv = process.env.PVE_API_SCHEMA_DIR;
   if (fromEnv) return path.resolve(fromEnv);
-  // src/simulator -> repository root -> its parent holds shared/
-  return path.resolve(__dirname, '..', '..', '..', 'shared', 'pve-api');
+  return path.resolve(__dirname, '..', '..', 'vendor', 'pve-api');
 }
 
 function perlRegex(pattern: string): RegExp | undefined {

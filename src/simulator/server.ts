@@ -24,7 +24,7 @@ export interface SimulatorOptions {
   taskMs?: number;
   /** Schema to validate against and report; default 9.2.3. */
   pveVersion?: PveVersion;
-  /** Directory holding pve-<version>.json; default PVE_API_SCHEMA_DIR or <repo>/../shared/pve-api. */
+  /** Directory holding pve-<version>.json; default PVE_API_SCHEMA_DIR or <repo>/vendor/pve-api. */
   schemaDir?: string;
   /** Delay before answering 401 (real Proxmox waits ~3 s); default 0. */
   authFailDelayMs?: number;
