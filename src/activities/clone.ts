@@ -1,4 +1,4 @@
-import { guestName } from '../domain/provisioning';
+import { legacyGuestName as guestName } from '../domain/ownership';
 import type { ProxmoxClient } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';

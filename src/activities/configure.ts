@@ -1,4 +1,4 @@
-import { OWNERSHIP_TAG } from '../domain/provisioning';
+import { OWNERSHIP_TAG } from '../domain/ownership';
 import type { CpuBaselineCache } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';

@@ -4,7 +4,7 @@ import { operationOfTask, readParams, settleHoldings, type OperationParams } fro
 import { findOperation } from '../db/operations';
 import { retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import { guestName } from '../domain/provisioning';
+import { legacyGuestName as guestName } from '../domain/ownership';
 import type { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import { ProxmoxError } from '../proxmox';

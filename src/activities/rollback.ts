@@ -1,6 +1,6 @@
 import { releaseReservations, retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import { guestName } from '../domain/provisioning';
+import { legacyGuestName as guestName } from '../domain/ownership';
 import type { Prisma } from '../generated/prisma/client';
 import { loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';

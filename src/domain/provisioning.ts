@@ -7,11 +7,3 @@ export function stageProgress(stage: ProvisionStage): number {
   const index = PROVISION_STAGES.indexOf(stage);
   return 5 + Math.floor((index * 95) / PROVISION_STAGES.length);
 }
-
-/** The name and tag every guest we create carries; with our records it makes a guest provably ours. */
-export const OWNERSHIP_TAG = 'pvecp';
-
-export function guestName(instanceId: string): string {
-  // Proxmox guest names must be DNS names; the instance id keeps it unique and ours.
-  return `pvecp-${instanceId.replace(/_/g, '-')}`;
-}

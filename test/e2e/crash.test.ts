@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { guestName } from '../../src/domain/provisioning';
+import { legacyGuestName as guestName } from '../../src/domain/ownership';
 import { startStack, type Stack, type WorkerProcess } from '../support/stack';
 
 const CLONE_CALL = 'POST /nodes/{node}/qemu/{vmid}/clone';

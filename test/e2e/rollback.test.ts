@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { guestName } from '../../src/domain/provisioning';
+import { legacyGuestName as guestName } from '../../src/domain/ownership';
 import { progressQuery } from '../../src/workflows/definitions';
 import { expectAllKept, expectFullyReleased, holdings } from '../support/reservations';
 import { startStack, type Stack } from '../support/stack';

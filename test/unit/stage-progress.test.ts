@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids';
-import { guestName, OWNERSHIP_TAG, PROVISION_STAGES, stageProgress } from '../../src/domain/provisioning';
+import { legacyGuestName as guestName, OWNERSHIP_TAG } from '../../src/domain/ownership';
+import { PROVISION_STAGES, stageProgress } from '../../src/domain/provisioning';
 import { isValidHostname } from '../../src/domain/validation';
 
 describe('PROVISION_STAGES', () => {
