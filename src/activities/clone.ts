@@ -1,5 +1,6 @@
-import { legacyGuestName as guestName } from '../domain/ownership';
-import type { ProxmoxClient } from '../proxmox';
+import { MAX_QUARANTINED_PER_INSTANCE, quarantineVmid, type Stranger } from '../db/reservations';
+import { guestDescription } from '../domain/ownership';
+import { isAlreadyExists, type ProxmoxClient } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -7,30 +8,36 @@ import { guestAfterClone, type CloneSite } from './guest-lock';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
-/**
- * Finds our guest at the reserved VMID, once any clone of ours creating it has finished. A guest
- * carrying our name is adopted; anything else at that VMID is someone else's and stops the stage.
- */
-async function adoptGuest(client: ProxmoxClient, site: CloneSite, name: string): Promise<boolean> {
-  const guest = await guestAfterClone(client, site);
-  if (!guest) return false;
-  if (guest.name !== name) {
-    throw fail(FailureType.GuestConflict, `VMID ${site.vmid} is taken by a guest we did not create (${guest.name ?? 'unnamed'})`, { vmid: site.vmid, node: guest.node });
+/** Someone else's guest sits on the VMID the clone was about to use. */
+class StrangerAtVmid extends Error {
+  constructor(
+    readonly vmid: number,
+    readonly stranger: Stranger,
+  ) {
+    super(`VMID ${vmid} holds a guest we did not create (${stranger.name ?? 'unnamed'} on ${stranger.node})`);
   }
+}
+
+/** True when our guest is at the site's VMID (once any clone creating it has finished); a stranger there is reported. */
+async function adoptGuest(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite, instanceId: string): Promise<boolean> {
+  const guest = await guestAfterClone(deps, client, site);
+  if (!guest) return false;
+  if (guest.owner !== instanceId) throw new StrangerAtVmid(site.vmid, { node: guest.node, name: guest.name ?? null });
   return true;
 }
 
 /**
- * clone: the image's template becomes our guest at the reserved VMID.
- * Converges on retry: a recorded UPID is polled again; a guest with our name is adopted; the clone is issued only when neither exists.
+ * clone: the image's template becomes our guest at the reserved VMID, named after the customer's
+ * hostname and marked as ours in its description. A VMID taken by someone else's guest is
+ * quarantined and the next free one is used, up to a bound.
+ * Converges on retry: a recorded UPID is polled again; a guest carrying our marker is adopted; the clone is issued only when neither exists.
  */
 export function createCloneActivity(deps: ActivityDeps) {
   return async function cloneGuest({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
-    const { node, vmid } = placement(instance);
-    const template = instance.image.templates.find((t) => t.connectionId === instance.connectionId && t.node === node);
+    let instance = await loadInstance(deps.db, instanceId);
+    const template = instance.image.templates.find((t) => t.connectionId === instance.connectionId && t.node === instance.node);
     if (!template || instance.templateVmid === null) {
-      throw fail(FailureType.InconsistentState, `no template of image ${instance.imageId} on node ${node}`);
+      throw fail(FailureType.InconsistentState, `no template of image ${instance.imageId} on node ${instance.node}`);
     }
     // A task the API gave up on (its workflow start seemed to fail) must not create a guest.
     const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { status: true } });
@@ -40,31 +47,62 @@ export function createCloneActivity(deps: ActivityDeps) {
     await deps.db.instance.updateMany({ where: { id: instanceId, status: { in: ['pending', 'scheduling'] } }, data: { status: 'provisioning' } });
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
-    const name = guestName(instanceId);
-    const site: CloneSite = { node, vmid, templateVmid: template.templateVmid };
-    await runProviderStep(deps, client, {
-      instanceId,
-      taskId,
-      stage: 'clone',
-      kind: 'clone',
-      node,
-      vmid,
-      isDone: () => adoptGuest(client, site, name),
-      issue: async () => {
-        // Proxmox's own word that the VMID is free; our database owns the range, this only asserts it.
-        if (!(await client.isVmidFree(vmid))) {
-          if (await adoptGuest(client, site, name)) return null;
-          throw fail(FailureType.GuestConflict, `VMID ${vmid} is in use on the cluster`, { vmid, node });
-        }
-        return client.cloneVm(node, template.templateVmid, {
-          newid: vmid,
-          name,
-          full: true,
-          storage: instance.connection.storage,
-          description: `Managed by pvecp. Instance ${instanceId}.`,
+    for (;;) {
+      const { node, vmid } = placement(instance);
+      const site: CloneSite = { node, vmid, templateVmid: template.templateVmid };
+      try {
+        await runProviderStep(deps, client, {
+          instanceId,
+          taskId,
+          stage: 'clone',
+          kind: 'clone',
+          node,
+          vmid,
+          isDone: () => adoptGuest(deps, client, site, instanceId),
+          issue: async () => {
+            // Proxmox's own word that the VMID is free; our database owns the range, this only asserts it.
+            if (!(await client.isVmidFree(vmid))) {
+              if (await adoptGuest(deps, client, site, instanceId)) return null;
+              throw new StrangerAtVmid(vmid, { node: 'unknown', name: null });
+            }
+            try {
+              return await client.cloneVm(node, template.templateVmid, {
+                newid: vmid,
+                name: instance.hostname,
+                full: true,
+                storage: instance.connection.storage,
+                description: guestDescription(instanceId),
+              });
+            } catch (error) {
+              // Someone created a guest at this VMID between the check and the clone.
+              if (isAlreadyExists(error) && (await adoptGuest(deps, client, site, instanceId))) return null;
+              throw error;
+            }
+          },
         });
-      },
-    });
+        break;
+      } catch (error) {
+        if (!(error instanceof StrangerAtVmid)) throw error;
+        instance = await moveToNextVmid(deps, instanceId, taskId, error);
+      }
+    }
     await say(deps, taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready.");
   };
+}
+
+/** Quarantines the stranger's VMID and continues on the next free one; past the bound the stage fails. */
+async function moveToNextVmid(deps: ActivityDeps, instanceId: string, taskId: string, found: StrangerAtVmid) {
+  const next = await deps.db
+    .$transaction((tx) => quarantineVmid(tx, instanceId, found.vmid, found.stranger))
+    .catch((error: unknown) => {
+      throw fail(FailureType.GuestConflict, `no free VMID after ${found.message}: ${error instanceof Error ? error.message : String(error)}`, { vmid: found.vmid });
+    });
+  if (next === null) {
+    throw fail(FailureType.GuestConflict, `${found.message}; ${MAX_QUARANTINED_PER_INSTANCE} VMIDs were set aside for this server, none was free`, {
+      vmid: found.vmid,
+      node: found.stranger.node,
+    });
+  }
+  deps.logger.warn({ instanceId, taskId, vmid: found.vmid, strangerNode: found.stranger.node, next }, 'VMID quarantined: a guest we did not create holds it');
+  return loadInstance(deps.db, instanceId);
 }

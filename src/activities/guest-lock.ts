@@ -1,5 +1,9 @@
-import type { ClusterVmResource, ProxmoxClient } from '../proxmox';
+import type { ProxmoxClient } from '../proxmox';
+import { delay } from '../proxmox/delay';
+import { cancellationSignal, heartbeat } from './context';
+import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
+import { guestAt, type GuestAtVmid } from './ownership';
 
 export interface CloneSite {
   /** Where the clone runs: the template's node (its task is listed there, under the template's VMID). */
@@ -9,30 +13,31 @@ export interface CloneSite {
   vmid: number;
 }
 
-const findGuest = async (client: ProxmoxClient, vmid: number) => (await client.clusterResources()).find((r) => r.vmid === vmid);
+const lockOf = async (client: ProxmoxClient, vmid: number) => (await client.clusterResources()).find((r) => r.vmid === vmid)?.lock;
 
-/** Our clone tasks still running for this site: listed under the template's VMID, or the guest's. */
-async function runningClones(client: ProxmoxClient, site: CloneSite) {
-  const [byTemplate, byGuest] = await Promise.all([
-    client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' }),
-    client.listTasks(site.node, { vmid: site.vmid, source: 'active' }),
-  ]);
-  return [...byTemplate, ...byGuest];
+/**
+ * Could a clone still be creating the site's guest? Proxmox lists a clone under its template's
+ * VMID, so every clone of the template looks alike; those whose UPIDs our other instances
+ * recorded are theirs, and only an unexplained one may be this guest's.
+ */
+async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<boolean> {
+  const active = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
+  if (active.length === 0) return false;
+  const theirs = await deps.db.providerOperation.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
+  return active.length > theirs;
 }
 
 /**
- * The guest at the site's VMID once no clone of ours is still creating it (undefined when there
- * is none). A `clone` lock that no running task explains, on a second look, is stale: an API
- * token cannot clear it, so an operator must (`qm unlock`).
+ * The guest at the site's VMID once no clone is still creating it (undefined when there is
+ * none). It waits on the guest's own `clone` lock, never on another guest's task, heartbeating
+ * and stopping when the activity is cancelled. A lock that no running clone can explain is
+ * stale on a second look: an API token cannot clear it, so an operator must (`qm unlock`).
  */
-export async function guestAfterClone(client: ProxmoxClient, site: CloneSite): Promise<ClusterVmResource | undefined> {
-  for (;;) {
-    const guest = await findGuest(client, site.vmid);
-    const running = await runningClones(client, site);
-    if (running.length === 0) {
-      if (guest?.lock !== 'clone') return guest;
+export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<GuestAtVmid | undefined> {
+  while ((await lockOf(client, site.vmid)) === 'clone') {
+    if (!(await cloneMayBeRunning(deps, client, site))) {
       // The clone may have finished between the two reads: only a lock that is still there is stale.
-      const again = await findGuest(client, site.vmid);
+      const again = await guestAt(client, site.vmid);
       if (again?.lock !== 'clone') return again;
       throw fail(FailureType.GuestLocked, `guest ${site.vmid} on ${again.node} keeps a stale 'clone' lock; run 'qm unlock ${site.vmid}' on ${again.node}`, {
         vmid: site.vmid,
@@ -40,6 +45,19 @@ export async function guestAfterClone(client: ProxmoxClient, site: CloneSite): P
         lock: again.lock,
       });
     }
-    for (const task of running) await client.waitForTask(task.upid);
+    heartbeat({ waitingFor: `the clone creating guest ${site.vmid}` });
+    await delay(deps.config.TASK_POLL_INTERVAL_MS, cancellationSignal());
+  }
+  return guestAt(client, site.vmid);
+}
+
+/** Waits for the tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
+export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
+  for (const task of await client.listTasks(node, { vmid, source: 'active' })) {
+    await client.waitForTask(task.upid, {
+      signal: cancellationSignal(),
+      pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      onPoll: () => heartbeat({ waitingFor: task.upid }),
+    });
   }
 }

@@ -4,7 +4,6 @@ import { operationOfTask, readParams, settleHoldings, type OperationParams } fro
 import { findOperation } from '../db/operations';
 import { retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import { legacyGuestName as guestName } from '../domain/ownership';
 import type { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import { ProxmoxError } from '../proxmox';
@@ -12,6 +11,7 @@ import { loadInstance, placement, type InstanceRef, type LoadedInstance } from '
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { growDisk, powerOff, powerOn, writeConfig, type GuestCall } from './guest-steps';
+import { guestAt, ourGuestAt } from './ownership';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -55,8 +55,8 @@ async function requiredParams<K extends 'resize' | 'migrate'>(deps: ActivityDeps
 export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance): Promise<{ node: string; status: 'running' | 'stopped' } | null> {
   if (instance.vmid === null) return null;
   const client = deps.proxmox(instance.connection);
-  const guest = (await client.clusterResources()).find((r) => r.vmid === instance.vmid);
-  if (!guest || guest.name !== guestName(instance.id)) return null;
+  const guest = await ourGuestAt(client, instance.vmid, instance.id);
+  if (!guest) return null;
   try {
     const { status } = await client.vmStatus(guest.node, instance.vmid);
     return { node: guest.node, status: status === 'running' ? 'running' : 'stopped' };
@@ -206,9 +206,9 @@ export function createCheckGuestActivity(deps: ActivityDeps) {
   return async function checkGuest(ref: InstanceRef): Promise<void> {
     const instance = await loadInstance(deps.db, ref.instanceId);
     const { vmid } = placement(instance);
-    const guest = (await deps.proxmox(instance.connection).clusterResources()).find((r) => r.vmid === vmid);
+    const guest = await guestAt(deps.proxmox(instance.connection), vmid);
     if (!guest) throw fail(FailureType.GuestLost, `guest ${vmid} is not in the cluster`, { vmid });
-    if (guest.name !== guestName(instance.id)) throw fail(FailureType.GuestConflict, `guest ${vmid} is not ours (${guest.name ?? 'unnamed'})`, { vmid, node: guest.node });
+    if (guest.owner !== instance.id) throw fail(FailureType.GuestConflict, `guest ${vmid} is not ours (${guest.name ?? 'unnamed'})`, { vmid, node: guest.node });
   };
 }
 

@@ -1,11 +1,11 @@
 import { releaseReservations, retireInstance } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import { legacyGuestName as guestName } from '../domain/ownership';
 import type { Prisma } from '../generated/prisma/client';
 import { loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { guestAfterClone } from './guest-lock';
+import { guestAfterClone, waitForGuestTasks } from './guest-lock';
+import { guestAt } from './ownership';
 import { runProviderStep } from './provider-step';
 import { say } from './steps';
 
@@ -18,7 +18,8 @@ export interface RemoveGuestInput extends InstanceRef {
 
 /**
  * Removes our guest and proves it: stop, destroy with purge, then the VMID must be gone from
- * /cluster/resources. A guest that is not provably ours (our VMID and our name) is never touched.
+ * /cluster/resources. A guest that is not provably ours (our VMID and our ownership marker, or
+ * the legacy name) is never touched.
  * Converges on retry: each call is a recorded provider step, and a guest already gone counts as removed.
  */
 export function createRemoveGuestActivity(deps: ActivityDeps) {
@@ -30,15 +31,14 @@ export function createRemoveGuestActivity(deps: ActivityDeps) {
     const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
 
     // A clone of ours still creating the guest is waited out first (its lock is not stale).
-    const guest = instance.templateVmid === null ? await findGuest() : await guestAfterClone(client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
+    const guest =
+      instance.templateVmid === null ? await guestAt(client, vmid) : await guestAfterClone(deps, client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
     if (!guest) return 'absent';
-    if (guest.name !== guestName(instanceId)) return 'not_ours';
+    if (guest.owner !== instanceId) return 'not_ours';
     const where = guest.node;
     await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
-    if (guest.lock) {
-      // Another task of ours holds the guest (a start, a migration): let it finish first.
-      for (const task of await client.listTasks(where, { vmid, source: 'active' })) await client.waitForTask(task.upid);
-    }
+    // Another task of ours holds the guest (a start, a migration): let it finish first.
+    if (guest.lock) await waitForGuestTasks(deps, client, where, vmid);
     const step = { instanceId, taskId, stage: purpose, node: where, vmid };
     await runProviderStep(deps, client, {
       ...step,

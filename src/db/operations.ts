@@ -23,7 +23,7 @@ export async function recordIntent(db: Db, key: OperationKey): Promise<string> {
   const row = await db.providerOperation.upsert({
     where: { taskId_kind: { taskId, kind } },
     create: { id: newId('op'), instanceId, taskId, stage, kind, node, vmid, status: 'issuing' },
-    update: { status: 'issuing', upid: null, exitStatus: null, node: key.node },
+    update: { status: 'issuing', upid: null, exitStatus: null, node, vmid },
   });
   return row.id;
 }

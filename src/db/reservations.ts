@@ -166,3 +166,31 @@ export async function retireInstance(tx: Tx, instanceId: string, options: { keep
     data: { status: 'deleted', desiredState: 'deleted', deletedAt: new Date(), failureCode: null, failureMessage: null },
   });
 }
+
+/** How many VMIDs one provision may set aside for strangers before it gives up. */
+export const MAX_QUARANTINED_PER_INSTANCE = 5;
+
+export interface Stranger {
+  node: string;
+  name: string | null;
+}
+
+/**
+ * The instance's VMID holds a guest we did not create: the VMID leaves circulation (quarantined,
+ * with the stranger's node and name for admins) and the instance takes the next free VMID of the
+ * range. Answers the new VMID, or null once this instance has set aside its maximum (it is then
+ * left without a VMID, and its provision fails).
+ * Converges on retry: a VMID this instance no longer holds is not quarantined again.
+ */
+export async function quarantineVmid(tx: Tx, instanceId: string, vmid: number, stranger: Stranger): Promise<number | null> {
+  const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { connection: true } });
+  if (instance.vmid !== vmid) return instance.vmid;
+  await tx.vmidReservation.updateMany({
+    where: { connectionId: instance.connectionId, vmid, instanceId },
+    data: { state: 'quarantined', instanceId: null, strangerNode: stranger.node, strangerName: stranger.name, quarantinedFor: instanceId, quarantinedAt: new Date() },
+  });
+  const setAside = await tx.vmidReservation.count({ where: { quarantinedFor: instanceId } });
+  const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId) : null;
+  await tx.instance.update({ where: { id: instanceId }, data: { vmid: next } });
+  return next;
+}

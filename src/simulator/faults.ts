@@ -14,6 +14,7 @@ export const FAULT_OPS = [
   'destroy',
   'migrate',
   'status',
+  'config_read',
   'agent',
   'task',
   'any',
@@ -94,8 +95,9 @@ export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any
     case `POST ${q}/migrate`:
       return 'migrate';
     case `GET ${q}/status/current`:
-    case `GET ${q}/config`:
       return 'status';
+    case `GET ${q}/config`:
+      return 'config_read';
     case `POST ${q}/agent/ping`:
       return 'agent';
     case 'GET /nodes/{node}/tasks/{upid}/status':

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack';
+import { guestsOf, startStack, type Stack } from '../support/stack';
 
 const COUNT = 100;
 
@@ -87,12 +87,12 @@ describe(`${COUNT} concurrent creates`, () => {
 
       // The provider agrees: a hundred guests of ours, each on the VMID and node we recorded.
       const { guests } = await sim.state();
-      const ours = guests.filter((g) => ids.some((id) => g.name === `pvecp-${id.replace(/_/g, '-')}`));
+      const ours = ids.flatMap((id) => guestsOf({ guests, tasks: [], calls: {} }, id));
       expect(ours).toHaveLength(COUNT);
       expect(new Set(ours.map((g) => g.vmid)).size).toBe(COUNT);
       for (const row of rows) {
         const guest = ours.find((g) => g.vmid === row.vmid);
-        expect(guest?.name).toBe(`pvecp-${row.id.replace(/_/g, '-')}`);
+        expect(guest?.name).toBe(row.hostname);
         expect(guest?.node).toBe(row.node);
         expect(guest?.status).toBe('running');
         expect(String(guest?.config.ipconfig0)).toContain(`ip=${row.addresses.find((a) => a.family === 4)?.address}/24`);

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { legacyGuestName as guestName } from '../../src/domain/ownership';
-import { startStack, type Stack, type WorkerProcess } from '../support/stack';
+import { guestsOf, startStack, type Stack, type WorkerProcess } from '../support/stack';
 
 const CLONE_CALL = 'POST /nodes/{node}/qemu/{vmid}/clone';
 const DESTROY_CALL = 'DELETE /nodes/{node}/qemu/{vmid}';
@@ -42,7 +41,7 @@ describe('a worker killed mid-provision', () => {
     expect(running.status).toBe('running');
     expect(await calls(CLONE_CALL)).toBe(clonesBefore + 1);
     expect((await operation(id, 'clone'))?.upid).toBe(recorded);
-    expect((await stack.sim.state()).guests.filter((g) => g.name === guestName(id))).toHaveLength(1);
+    expect(guestsOf(await stack.sim.state(), id)).toHaveLength(1);
   });
 
   it('adopts the guest when the worker dies after the clone was accepted but before its UPID was recorded', async () => {
@@ -52,7 +51,7 @@ describe('a worker killed mid-provision', () => {
     const id = (await stack.create({ hostname: 'crash-unrecorded' })).body.data.id as string;
     // Proxmox has the guest, our record still says "issuing" with no UPID: the answer is in flight.
     await expect
-      .poll(async () => (await stack.sim.state()).guests.some((g) => g.name === guestName(id)), { timeout: 60_000, interval: 50 })
+      .poll(async () => guestsOf(await stack.sim.state(), id).length > 0, { timeout: 60_000, interval: 50 })
       .toBe(true);
     expect(await operation(id, 'clone')).toMatchObject({ status: 'issuing', upid: null });
     await worker.kill();
@@ -76,7 +75,7 @@ describe('a worker killed mid-provision', () => {
     const failed = await stack.waitForStatus(id, ['failed', 'rollback_failed', 'running'], 90_000);
     expect(failed.status).toBe('failed');
     expect(await calls(DESTROY_CALL)).toBe(destroysBefore + 1);
-    expect((await stack.sim.state()).guests.filter((g) => g.name === guestName(id))).toEqual([]);
+    expect(guestsOf(await stack.sim.state(), id)).toEqual([]);
     const released = await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'instance.failed' } });
     expect(released).toBe(1);
     const vmidSlots = await stack.api.db.vmidReservation.count({ where: { instanceId: id } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVISION_STAGES } from '../../src/domain/provisioning';
-import { startStack, type Stack } from '../support/stack';
+import { guestsOf, startStack, type Stack } from '../support/stack';
 
 describe('provisioning a server end to end', () => {
   let stack: Stack;
@@ -26,8 +26,9 @@ describe('provisioning a server end to end', () => {
     expect(running.task.progress).toBe(100);
     expect(running.ipv4).toMatch(/^198\.51\.100\./);
 
-    const { guests } = await stack.sim.state();
-    const guest = guests.find((g) => g.name?.includes(id.replace('_', '-')));
+    const [guest, ...others] = guestsOf(await stack.sim.state(), id);
+    expect(others).toEqual([]);
+    expect(guest?.name).toBe('web-1');
     expect(guest?.status).toBe('running');
     expect(String(guest?.config.net0)).toContain('bridge=vmbr0');
     expect(String(guest?.config.ipconfig0)).toContain(`ip=${running.ipv4}/24`);

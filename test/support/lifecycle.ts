@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { startStack, type Stack } from './stack';
+import { guestsOf, startStack, type Stack } from './stack';
 
 /**
  * The stack of the enclosing `describe`: started before its tests and closed after them, with
@@ -76,8 +76,7 @@ export async function streamedEvents(stack: Stack, id: string) {
 
 /** The simulator's guest of an instance. */
 export async function guestOf(stack: Stack, id: string) {
-  const { guests } = await stack.sim.state();
-  return guests.find((g) => g.name === `pvecp-${id.replace(/_/g, '-')}`);
+  return guestsOf(await stack.sim.state(), id)[0];
 }
 
 /** How many times a Proxmox call was made, e.g. `POST /nodes/{node}/qemu/{vmid}/status/start`. */

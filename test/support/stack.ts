@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Config } from '../../src/config';
 import type { SeedResult } from '../../src/db/seed';
+import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
@@ -42,6 +43,11 @@ export interface WorkerProcess {
   child: ChildProcess;
   exited: Promise<void>;
   kill(): Promise<void>;
+}
+
+/** The guests in a simulator state that belong to an instance (by their ownership marker). */
+export function guestsOf(state: SimState, instanceId: string): SimState['guests'] {
+  return state.guests.filter((g) => ownerOf({ name: g.name, description: String(g.config.description ?? '') }) === instanceId);
 }
 
 /** Test settings: short budgets and quick polling, so failures show up in seconds. */

@@ -1,47 +1,62 @@
 import { describe, expect, it } from 'vitest';
+import type { ActivityDeps } from '../../src/activities/deps';
 import { guestAfterClone } from '../../src/activities/guest-lock';
 import type { ProxmoxClient } from '../../src/proxmox';
 
 const site = { node: 'pve1', vmid: 1000, templateVmid: 9000 };
+const OUR_MARKER = 'pvecp:inst_ours';
 
-/** A client whose answers follow a script, one entry per call. */
-function scripted(resources: { lock?: string }[][], tasks: { upid: string }[][]) {
-  const waited: string[] = [];
-  let listCalls = 0;
+/**
+ * A client whose cluster listing follows a script (one entry per read, the last one repeats) and
+ * whose active clones of the template are `clones`; `recordedByOthers` are the UPIDs our other
+ * instances recorded for their own clones.
+ */
+function scripted(resources: { lock?: string }[][], clones: string[], recordedByOthers: string[] = []) {
+  const waitedOn: string[] = [];
+  let reads = 0;
   const client = {
-    clusterResources: async () => (resources.shift() ?? []).map((r) => ({ id: 'qemu/1000', vmid: 1000, node: 'pve1', status: 'stopped', name: 'pvecp-inst-1', ...r })),
-    // Two listings per look (by template, by guest): the script gives the first; the second is empty.
-    listTasks: async () => (listCalls++ % 2 === 0 ? (tasks.shift() ?? []) : []),
-    waitForTask: async (upid: string) => void waited.push(upid),
+    clusterResources: async () => (resources[Math.min(reads++, resources.length - 1)] ?? []).map((r) => ({ id: 'qemu/1000', vmid: 1000, node: 'pve1', status: 'stopped', name: 'web-1', ...r })),
+    getVmConfig: async () => ({ name: 'web-1', description: OUR_MARKER }),
+    listTasks: async () => clones.map((upid) => ({ upid })),
+    waitForTask: async (upid: string) => void waitedOn.push(upid),
   } as unknown as ProxmoxClient;
-  return { client, waited };
+  const deps = {
+    config: { TASK_POLL_INTERVAL_MS: 1 },
+    db: { providerOperation: { count: async () => clones.filter((upid) => recordedByOthers.includes(upid)).length } },
+  } as unknown as ActivityDeps;
+  return { client, deps, waitedOn, reads: () => reads };
 }
 
 describe('waiting out a clone before touching its guest', () => {
-  it('returns the guest as it is when no clone runs and no lock is held', async () => {
-    const { client } = scripted([[{}]], [[]]);
-    expect(await guestAfterClone(client, site)).toMatchObject({ vmid: 1000 });
+  it('returns the guest with its owner when no clone lock is held', async () => {
+    const { client, deps } = scripted([[{}]], []);
+    expect(await guestAfterClone(deps, client, site)).toMatchObject({ vmid: 1000, owner: 'inst_ours' });
   });
 
-  it('returns nothing when there is no guest and no clone', async () => {
-    const { client } = scripted([[]], [[]]);
-    expect(await guestAfterClone(client, site)).toBeUndefined();
+  it('returns nothing when the VMID holds no guest', async () => {
+    const { client, deps } = scripted([[]], []);
+    expect(await guestAfterClone(deps, client, site)).toBeUndefined();
   });
 
-  it('waits for a running clone, then looks again', async () => {
-    const { client, waited } = scripted([[{ lock: 'clone' }], [{}]], [[{ upid: 'UPID:clone' }], []]);
-    expect(await guestAfterClone(client, site)).toMatchObject({ vmid: 1000 });
-    expect(waited).toEqual(['UPID:clone']);
+  it("waits on the guest's own lock while an unexplained clone of the template runs, never on a task", async () => {
+    const { client, deps, waitedOn, reads } = scripted([[{ lock: 'clone' }], [{ lock: 'clone' }], [{ lock: 'clone' }], [{}]], ['UPID:ours-or-a-stranger']);
+    expect(await guestAfterClone(deps, client, site)).toMatchObject({ vmid: 1000, owner: 'inst_ours' });
+    expect(waitedOn).toEqual([]);
+    expect(reads()).toBeGreaterThanOrEqual(4);
   });
 
-  it('does not call a lock stale when the clone finished between reading the guest and listing tasks', async () => {
-    const { client } = scripted([[{ lock: 'clone' }], [{}]], [[]]);
-    const guest = await guestAfterClone(client, site);
-    expect(guest?.lock).toBeUndefined();
+  it("does not wait for our other instances' clones of the same template: a lock only they could explain is stale", async () => {
+    const { client, deps } = scripted([[{ lock: 'clone' }]], ['UPID:neighbour-1', 'UPID:neighbour-2'], ['UPID:neighbour-1', 'UPID:neighbour-2']);
+    await expect(guestAfterClone(deps, client, site)).rejects.toMatchObject({ type: 'GUEST_LOCKED' });
   });
 
-  it('reports a clone lock that no task explains, twice in a row, as stale and names qm unlock', async () => {
-    const { client } = scripted([[{ lock: 'clone' }], [{ lock: 'clone' }]], [[]]);
-    await expect(guestAfterClone(client, site)).rejects.toMatchObject({ type: 'GUEST_LOCKED', message: expect.stringContaining('qm unlock 1000') });
+  it('does not call a lock stale when the clone finished between the two looks', async () => {
+    const { client, deps } = scripted([[{ lock: 'clone' }], [{}]], []);
+    expect((await guestAfterClone(deps, client, site))?.lock).toBeUndefined();
+  });
+
+  it('reports a clone lock that no clone explains, twice in a row, as stale and names qm unlock', async () => {
+    const { client, deps } = scripted([[{ lock: 'clone' }]], []);
+    await expect(guestAfterClone(deps, client, site)).rejects.toMatchObject({ type: 'GUEST_LOCKED', message: expect.stringContaining('qm unlock 1000') });
   });
 });

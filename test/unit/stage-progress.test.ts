@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/domain/ids';
-import { legacyGuestName as guestName, OWNERSHIP_TAG } from '../../src/domain/ownership';
 import { PROVISION_STAGES, stageProgress } from '../../src/domain/provisioning';
-import { isValidHostname } from '../../src/domain/validation';
 
 describe('PROVISION_STAGES', () => {
   it('runs clone, configure, cloud_init, network, boot, verify and finalize, in that order', () => {
@@ -36,33 +33,5 @@ describe('stageProgress', () => {
 
   it('spreads the stages over the range rather than bunching them at the start', () => {
     expect(stageProgress('finalize')).toBeGreaterThanOrEqual(80);
-  });
-});
-
-describe('guestName', () => {
-  it('carries the ownership tag and the instance id', () => {
-    const id = newId('inst');
-    const name = guestName(id);
-    expect(name.startsWith(`${OWNERSHIP_TAG}-`)).toBe(true);
-    expect(name).toContain(id.slice('inst_'.length));
-    expect(name).toBe(`pvecp-${id.replace('_', '-')}`);
-  });
-
-  it('is a valid DNS name for any instance id', () => {
-    for (let i = 0; i < 500; i++) {
-      const name = guestName(newId('inst'));
-      expect(name, name).toMatch(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/);
-      expect(name.length).toBeLessThanOrEqual(63);
-      expect(isValidHostname(name), name).toBe(true);
-    }
-  });
-
-  it('replaces every underscore, not only the first', () => {
-    expect(guestName('inst_a_b_c')).toBe('pvecp-inst-a-b-c');
-  });
-
-  it('gives different instances different names', () => {
-    const names = new Set(Array.from({ length: 1000 }, () => guestName(newId('inst'))));
-    expect(names.size).toBe(1000);
   });
 });

@@ -1,0 +1,34 @@
+import { ownerOf } from '../domain/ownership';
+import { isNotFound, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
+
+/** A guest found at a VMID, with the instance it belongs to (null: not created by us). */
+export interface GuestAtVmid extends ClusterVmResource {
+  owner: string | null;
+}
+
+/**
+ * The guest at `vmid` and its owner, read from its config description (the marker a customer
+ * cannot set); undefined when the VMID holds no guest. Both reads see one guest: a guest that
+ * moves or vanishes between them is read again, and a read that keeps disagreeing is retried by
+ * the activity.
+ */
+export async function guestAt(client: ProxmoxClient, vmid: number): Promise<GuestAtVmid | undefined> {
+  for (let look = 0; look < 3; look++) {
+    const guest = (await client.clusterResources()).find((r) => r.vmid === vmid);
+    if (!guest) return undefined;
+    try {
+      const config = await client.getVmConfig(guest.node, vmid);
+      const description = typeof config.description === 'string' ? config.description : undefined;
+      return { ...guest, owner: ownerOf({ name: guest.name, description }) };
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  throw new Error(`guest ${vmid} keeps moving between reads of the cluster and of its config`);
+}
+
+/** Our guest at `vmid`, or undefined when the VMID is free or holds someone else's guest. */
+export async function ourGuestAt(client: ProxmoxClient, vmid: number, instanceId: string): Promise<GuestAtVmid | undefined> {
+  const guest = await guestAt(client, vmid);
+  return guest?.owner === instanceId ? guest : undefined;
+}
