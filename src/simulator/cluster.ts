@@ -72,8 +72,9 @@ export const DEMO_TEMPLATE_IMAGES = [
 
 /**
  * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared),
- * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 / ubuntu-24.04 / rocky-9 are
- * 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022 on pve3.
+ * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 /
+ * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
+ * on pve3.
  */
 export function demoCluster(): ClusterSpec {
   const nodes: SimNodeSpec[] = [
@@ -485,7 +486,7 @@ export class SimCluster {
   // ---------------------------------------------------------------- reads
 
   /** Major release of the simulated Proxmox VE, for members only one release answers. */
-  private get release(): number {
+  private get majorRelease(): number {
     return Number(this.settings.pveVersion.split('.')[0]);
   }
 
@@ -581,7 +582,7 @@ export class SimCluster {
         sockets: 1,
         flags: n.cpuFlags.join(' '),
       },
-      memory: { total, used: u.mem, free: total - u.mem, ...(this.release >= 9 ? { available: total - u.mem } : {}) },
+      memory: { total, used: u.mem, free: total - u.mem, ...(this.majorRelease >= 9 ? { available: total - u.mem } : {}) },
       swap: { total: 8 * GiB, used: 0, free: 8 * GiB },
       rootfs: { total: 100 * GiB, used: 8 * GiB, free: 92 * GiB, avail: 92 * GiB },
       ksm: { shared: 0 },
@@ -635,7 +636,7 @@ export class SimCluster {
             storage: s.storage,
             status: n.status === 'online' ? 'available' : 'unknown',
             plugintype: s.type ?? 'lvmthin',
-            ...(this.release >= 9 ? { shared: s.shared ? 1 : 0 } : {}),
+            ...(this.majorRelease >= 9 ? { shared: s.shared ? 1 : 0 } : {}),
             content: 'images,rootdir',
             maxdisk: (s.totalGiB ?? 1024) * GiB,
             disk: this.storageUsed(n.name, s.storage),
