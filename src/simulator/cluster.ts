@@ -15,6 +15,8 @@ export interface SimNodeSpec {
   memoryGiB: number;
   cpuModel?: string;
   cpuFlags: string[];
+  /** Address the cluster resolves the node name to; default 192.0.2.<11 + position>. */
+  ip?: string;
 }
 
 export interface SimStorageSpec {
@@ -38,11 +40,18 @@ export interface SimTemplateSpec {
   storage?: string;
 }
 
+export interface SimPoolSpec {
+  poolid: string;
+  comment?: string;
+}
+
 export interface ClusterSpec {
   nodes: SimNodeSpec[];
   storages: SimStorageSpec[];
   bridges: SimBridgeSpec[];
   templates: SimTemplateSpec[];
+  /** Resource pools a clone can join (`pool`); members are listed by GET /pools. */
+  pools: SimPoolSpec[];
 }
 
 const BASE_FLAGS =
@@ -63,8 +72,9 @@ export const DEMO_TEMPLATE_IMAGES = [
 
 /**
  * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared),
- * VLAN-aware bridge vmbr0. Cloud-init templates debian-12 / ubuntu-24.04 / rocky-9 are
- * 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022 on pve3.
+ * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 /
+ * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
+ * on pve3.
  */
 export function demoCluster(): ClusterSpec {
   const nodes: SimNodeSpec[] = [
@@ -83,6 +93,7 @@ export function demoCluster(): ClusterSpec {
     storages: [{ storage: 'local-lvm', type: 'lvmthin', shared: false, totalGiB: 2048 }],
     bridges: [{ iface: 'vmbr0', vlanAware: true }],
     templates,
+    pools: [{ poolid: 'customers', comment: 'guests made for customers' }],
   };
 }
 
@@ -109,6 +120,8 @@ export interface SimGuest {
   pid?: number;
   /** UPID of the task holding the guest's config file lock. */
   busyWith?: string;
+  /** Resource pool the guest is a member of. */
+  pool?: string;
 }
 
 export interface CallContext {
@@ -120,11 +133,15 @@ export interface CallContext {
 }
 
 export interface ClusterSettings {
+  /** Shown by /cluster/status; fixed for the simulator's life. */
+  clusterName: string;
   taskMs: number;
   hiddenTaskPolls: number;
   agentReadyMs: number;
   pveVersion: string;
 }
+
+const KERNEL = { sysname: 'Linux', release: '6.8.12-4-pve', version: '#1 SMP PREEMPT_DYNAMIC PMX 6.8.12-4', machine: 'x86_64' };
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -203,6 +220,7 @@ export class SimCluster {
   readonly nodes = new Map<string, SimNodeSpec & { status: 'online' | 'offline' }>();
   readonly storages = new Map<string, SimStorageSpec>();
   readonly bridges = new Map<string, SimBridgeSpec>();
+  readonly pools = new Map<string, SimPoolSpec>();
   readonly guests = new Map<number, SimGuest>();
   /** Volumes left on storage by a destroy that ended with warnings. */
   readonly orphanVolumes: { node: string; volid: string; vmid: number; size: number }[] = [];
@@ -225,11 +243,13 @@ export class SimCluster {
     this.nodes.clear();
     this.storages.clear();
     this.bridges.clear();
+    this.pools.clear();
     this.guests.clear();
     this.orphanVolumes.length = 0;
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });
     for (const s of this.spec.storages) this.storages.set(s.storage, { ...s });
     for (const b of this.spec.bridges) this.bridges.set(b.iface, { ...b });
+    for (const p of this.spec.pools) this.pools.set(p.poolid, { ...p });
     for (const t of this.spec.templates) {
       const storage = t.storage ?? this.spec.storages[0]?.storage ?? 'local-lvm';
       this.guests.set(t.vmid, {
@@ -465,30 +485,66 @@ export class SimCluster {
 
   // ---------------------------------------------------------------- reads
 
+  /** Major release of the simulated Proxmox VE, for members only one release answers. */
+  private get majorRelease(): number {
+    return Number(this.settings.pveVersion.split('.')[0]);
+  }
+
+  /** A node as GET /cluster/resources lists it. */
+  private nodeResource(n: SimNodeSpec & { status: 'online' | 'offline' }): Record<string, unknown> {
+    const u = this.nodeUsage(n.name);
+    return {
+      id: `node/${n.name}`,
+      type: 'node',
+      node: n.name,
+      status: n.status,
+      level: '',
+      ...(n.status === 'online'
+        ? {
+            maxcpu: n.cpus,
+            maxmem: n.memoryGiB * GiB,
+            mem: u.mem,
+            cpu: u.cpu,
+            uptime: Math.floor(Date.now() / 1000) - this.bootTime,
+            maxdisk: 100 * GiB,
+            disk: 8 * GiB,
+          }
+        : {}),
+    };
+  }
+
   nodeList(): object[] {
     return [...this.nodes.values()].map((n) => {
-      const online = n.status === 'online';
-      const u = this.nodeUsage(n.name);
-      return {
-        node: n.name,
-        id: `node/${n.name}`,
-        type: 'node',
-        status: n.status,
-        level: '',
-        ...(online
-          ? {
-              maxcpu: n.cpus,
-              maxmem: n.memoryGiB * GiB,
-              mem: u.mem,
-              cpu: u.cpu,
-              uptime: Math.floor(Date.now() / 1000) - this.bootTime,
-              maxdisk: 100 * GiB,
-              disk: 8 * GiB,
-              ssl_fingerprint: fingerprint(n.name),
-            }
-          : {}),
-      };
+      const { id: _id, type: _type, maxdisk: _maxdisk, disk: _disk, ...entry } = this.nodeResource(n);
+      return n.status === 'online' ? { ...entry, ssl_fingerprint: fingerprint(n.name) } : entry;
     });
+  }
+
+  /** The cluster entry, then one entry per node; the first online node is the one answering. */
+  clusterStatus(): object[] {
+    const nodes = [...this.nodes.values()];
+    const online = nodes.filter((n) => n.status === 'online');
+    const local = online[0]?.name;
+    return [
+      {
+        type: 'cluster',
+        id: 'cluster',
+        name: this.settings.clusterName,
+        nodes: nodes.length,
+        quorate: online.length * 2 > nodes.length ? 1 : 0,
+        version: nodes.length,
+      },
+      ...nodes.map((n, i) => ({
+        type: 'node',
+        id: `node/${n.name}`,
+        name: n.name,
+        nodeid: i + 1,
+        ip: n.ip ?? `192.0.2.${11 + i}`,
+        online: n.status === 'online' ? 1 : 0,
+        local: n.name === local ? 1 : 0,
+        level: '',
+      })),
+    ];
   }
 
   private nodeUsage(node: string): { mem: number; cpu: number; running: number } {
@@ -517,18 +573,16 @@ export class SimCluster {
       uptime: Math.floor(Date.now() / 1000) - this.bootTime,
       loadavg: [(u.cpu * n.cpus).toFixed(2), '0.40', '0.35'],
       pveversion: `pve-manager/${this.settings.pveVersion}/0000000000000000`,
-      kversion: 'Linux 6.8.12-4-pve #1 SMP PREEMPT_DYNAMIC PMX 6.8.12-4',
+      kversion: `Linux ${KERNEL.release} ${KERNEL.version}`,
+      'current-kernel': KERNEL,
       cpuinfo: {
         model: n.cpuModel ?? 'QEMU Virtual CPU',
         cpus: n.cpus,
         cores: Math.max(1, n.cpus / 2),
         sockets: 1,
-        mhz: '2999.998',
-        hvm: '1',
-        user_hz: 100,
         flags: n.cpuFlags.join(' '),
       },
-      memory: { total, used: u.mem, free: total - u.mem, available: total - u.mem },
+      memory: { total, used: u.mem, free: total - u.mem, ...(this.majorRelease >= 9 ? { available: total - u.mem } : {}) },
       swap: { total: 8 * GiB, used: 0, free: 8 * GiB },
       rootfs: { total: 100 * GiB, used: 8 * GiB, free: 92 * GiB, avail: 92 * GiB },
       ksm: { shared: 0 },
@@ -551,6 +605,7 @@ export class SimCluster {
       ...(g.config.tags !== undefined ? { tags: String(g.config.tags) } : {}),
       ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
       ...(g.config.template === 1 ? { template: 1 } : {}),
+      ...(g.pool !== undefined ? { pool: g.pool } : {}),
       maxcpu: vcpus(g.config),
       maxmem,
       mem: running ? Math.floor(maxmem * 0.4) : 0,
@@ -570,7 +625,7 @@ export class SimCluster {
     if (!type || type === 'vm') {
       for (const g of [...this.guests.values()].sort((a, b) => a.vmid - b.vmid)) out.push(this.guestResource(g));
     }
-    if (!type || type === 'node') out.push(...this.nodeList());
+    if (!type || type === 'node') for (const n of this.nodes.values()) out.push(this.nodeResource(n));
     if (!type || type === 'storage') {
       for (const n of this.nodes.values()) {
         for (const s of this.storages.values()) {
@@ -581,7 +636,7 @@ export class SimCluster {
             storage: s.storage,
             status: n.status === 'online' ? 'available' : 'unknown',
             plugintype: s.type ?? 'lvmthin',
-            shared: s.shared ? 1 : 0,
+            ...(this.majorRelease >= 9 ? { shared: s.shared ? 1 : 0 } : {}),
             content: 'images,rootdir',
             maxdisk: (s.totalGiB ?? 1024) * GiB,
             disk: this.storageUsed(n.name, s.storage),
@@ -632,8 +687,6 @@ export class SimCluster {
       active: 1,
       autostart: 1,
       bridge_ports: 'eno1',
-      bridge_stp: 'off',
-      bridge_fd: '0',
       ...(b.vlanAware ? { 'bridge_vlan_aware': 1 } : {}),
       method: 'manual',
       families: ['inet'],
@@ -655,11 +708,8 @@ export class SimCluster {
     return [...this.guests.values()]
       .filter((g) => g.node === node)
       .map((g) => {
-        const r = this.guestResource(g);
-        delete r.id;
-        delete r.type;
-        delete r.node;
-        return r;
+        const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = this.guestResource(g);
+        return { ...entry, cpus: maxcpu };
       });
   }
 
@@ -676,7 +726,6 @@ export class SimCluster {
       maxmem: r.maxmem,
       mem: r.mem,
       maxdisk: r.maxdisk,
-      disk: 0,
       cpu: r.cpu,
       uptime: r.uptime,
       netin: 0,
@@ -684,7 +733,7 @@ export class SimCluster {
       diskread: 0,
       diskwrite: 0,
       ha: { managed: 0 },
-      ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0', 'proxmox-support': {} } : {}),
+      ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0' } : {}),
       ...(bool(String(g.config.agent ?? '0').split(',')[0]?.replace('enabled=', '')) ? { agent: 1 } : {}),
       ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
       ...(g.config.template === 1 ? { template: 1 } : {}),
@@ -709,6 +758,7 @@ export class SimCluster {
     if (!full && p.format !== undefined) throw fail("parameter 'format' not allowed for linked clones");
     if (!isTemplate) this.checkMutable(src);
     if (p.storage !== undefined && !this.storages.has(p.storage)) throw fail(`storage '${p.storage}' does not exist`);
+    if (p.pool !== undefined && !this.pools.has(p.pool)) throw new SimHttpError(403, `Permission check failed (pool '${p.pool}' does not exist)`);
     const target = p.target ?? node;
     if (target !== node) {
       if (!this.nodes.has(target)) throw fail(`no such cluster node '${target}'`);
@@ -743,7 +793,7 @@ export class SimCluster {
         config[k] = joinProps(full ? `${targetStorage}:${name}` : `${storage}:${volume}/${name}`, props);
       }
     }
-    const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config };
+    const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config, ...(p.pool !== undefined ? { pool: p.pool } : {}) };
     this.guests.set(newid, guest);
     return this.guestTask(ctx, {
       node,
@@ -940,7 +990,20 @@ export class SimCluster {
     return out
       .filter((x) => p.vmid === undefined || x.vmid === Number(p.vmid))
       .sort((a, b) => a.volid.localeCompare(b.volid))
-      .map((x) => ({ ...x, content: 'images', format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
+      .map((x) => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
+  }
+
+  /** Pools with their comment; with `poolid`, that pool alone with its members (guests only). */
+  poolList(p: Record<string, string>): object[] {
+    const summary = (pool: SimPoolSpec) => ({ poolid: pool.poolid, ...(pool.comment !== undefined ? { comment: pool.comment } : {}) });
+    if (p.poolid === undefined) return [...this.pools.values()].map(summary);
+    const pool = this.pools.get(p.poolid);
+    if (!pool) throw fail(`pool '${p.poolid}' does not exist`);
+    const members =
+      p.type === undefined || p.type === 'qemu'
+        ? [...this.guests.values()].filter((g) => g.pool === pool.poolid).sort((a, b) => a.vmid - b.vmid).map((g) => this.guestResource(g))
+        : [];
+    return [{ ...summary(pool), members }];
   }
 
   agentPing(node: string, vmid: number): object {

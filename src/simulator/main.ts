@@ -1,7 +1,7 @@
 /**
  * Entry point: `npm run simulator`.
  * Environment: SIM_PORT (8006), SIM_HOST (127.0.0.1), SIM_TOKEN (USER@REALM!TOKENID=SECRET),
- * SIM_TASK_MS (50), SIM_PVE_VERSION (9.2.3 or 8.4.5), SIM_AUTH_FAIL_DELAY_MS (0),
+ * SIM_TASK_MS (50), SIM_PVE_VERSION (9.2.3 or 8.4.5), SIM_AUTH_FAIL_DELAY_MS (0), SIM_CLUSTER_NAME (pvecp-sim),
  * PVE_API_SCHEMA_DIR (directory of pve-<version>.json).
  */
 import pino from 'pino';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     pveVersion: version,
     taskMs: intEnv('SIM_TASK_MS', DEFAULT_TASK_MS),
     authFailDelayMs: intEnv('SIM_AUTH_FAIL_DELAY_MS', 0),
+    ...(process.env.SIM_CLUSTER_NAME ? { clusterName: process.env.SIM_CLUSTER_NAME } : {}),
   });
   const host = process.env.SIM_HOST || '127.0.0.1';
   const server = await sim.listen(intEnv('SIM_PORT', 8006), host);
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     {
       url: server.url,
       pveVersion: sim.schema.version,
+      clusterName: sim.state.settings.clusterName,
       tokenId,
       defaultToken: token === DEFAULT_SIM_TOKEN,
       nodes: [...sim.state.nodes.keys()],

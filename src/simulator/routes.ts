@@ -60,8 +60,33 @@ async function waitBackground(api: ApiContext, upid: string, seconds: number, vm
   }
 }
 
+/** Privileges of Proxmox VE's Administrator role in both supported releases. */
+const PRIVILEGES = [
+  'Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.AllocateTemplate', 'Datastore.Audit',
+  'Group.Allocate', 'Mapping.Audit', 'Mapping.Modify', 'Mapping.Use', 'Permissions.Modify',
+  'Pool.Allocate', 'Pool.Audit', 'Realm.Allocate', 'Realm.AllocateUser', 'SDN.Allocate', 'SDN.Audit', 'SDN.Use',
+  'Sys.AccessNetwork', 'Sys.Audit', 'Sys.Console', 'Sys.Incoming', 'Sys.Modify', 'Sys.PowerMgmt', 'Sys.Syslog',
+  'User.Modify', 'VM.Allocate', 'VM.Audit', 'VM.Backup', 'VM.Clone', 'VM.Config.CDROM', 'VM.Config.CPU',
+  'VM.Config.Cloudinit', 'VM.Config.Disk', 'VM.Config.HWType', 'VM.Config.Memory', 'VM.Config.Network',
+  'VM.Config.Options', 'VM.Console', 'VM.Migrate', 'VM.PowerMgmt', 'VM.Snapshot', 'VM.Snapshot.Rollback',
+];
+
+/**
+ * GET /access/permissions. The simulator checks no ACL: every accepted token (and its user)
+ * holds every privilege on `/`, propagated; anyone else holds none.
+ */
+function permissions(api: ApiContext, caller: string, params: Record<string, string>): Record<string, Record<string, number>> {
+  const userid = params.userid ?? caller;
+  const known = [...api.tokens.keys()].some((t) => t === userid || t.slice(0, t.indexOf('!')) === userid);
+  if (!known) return {};
+  return { [params.path ?? '/']: Object.fromEntries(PRIVILEGES.map((p) => [p, 1])) };
+}
+
 const HANDLERS: Record<string, Handler> = {
   'GET /version': ({ api }) => ({ version: api.schema().version, release: api.schema().version.split('.').slice(0, 2).join('.'), repoid: '0000000000000000' }),
+  'GET /cluster/status': ({ api }) => api.cluster.clusterStatus(),
+  'GET /pools': ({ api, params }) => api.cluster.poolList(params),
+  'GET /access/permissions': ({ api, ctx, params }) => permissions(api, ctx.user, params),
   'GET /nodes': ({ api }) => api.cluster.nodeList(),
   'GET /nodes/{node}/status': ({ api, node }) => api.cluster.nodeStatus(node),
   'GET /nodes/{node}/storage': ({ api, node }) => api.cluster.storageList(node),

@@ -38,11 +38,23 @@ export interface ParamDef {
   description?: string;
 }
 
+/**
+ * What a method answers, as the apidoc states it: JSON-schema-like, with the keys that are not
+ * plain JSON Schema moved under `extra` (nested definitions there keep their original shape).
+ */
+export interface ReturnsDef extends ParamDef {
+  items?: ReturnsDef;
+  properties?: Record<string, ReturnsDef>;
+  additionalProperties?: number | boolean | ReturnsDef;
+  extra?: { additionalProperties?: number | boolean | ReturnsDef; oneOf?: unknown; [key: string]: unknown };
+  oneOf?: unknown;
+}
+
 interface RawMethod {
   verb: string;
   name: string;
   parameters: { name: string; definition: ParamDef }[];
-  returns?: { type?: string };
+  returns?: ReturnsDef;
 }
 
 interface RawSchema {
@@ -55,6 +67,7 @@ export interface MethodSchema {
   name: string;
   template: string;
   returnsType: string | undefined;
+  returns: ReturnsDef | undefined;
   params: Map<string, ParamDef>;
   indexed: { base: string; min: number; max: number; def: ParamDef }[];
   required: string[];
@@ -300,6 +313,127 @@ function checkPropertyString(
   return undefined;
 }
 
+/**
+ * Where real Proxmox VE answers differ from its own `returns` schema, by "<VERB> <template>".
+ * The simulator answers as Proxmox does, and the returns check accepts exactly these:
+ * `undeclared` members (paths as in the check's messages, `[]` for any index) and integers
+ * sent as JSON strings.
+ */
+const ANSWERED_BEYOND_SCHEMA: Record<string, { undeclared?: string[]; integerAsString?: true }> = {
+  // {"data":"101"} although the schema says integer
+  'GET /cluster/nextid': { integerAsString: true },
+  // the host CPU flags, from which the control plane computes the cluster's CPU baseline
+  'GET /nodes/{node}/status': { undeclared: ['data.cpuinfo.flags'] },
+  // a token's tasks name the token apart from its user (pve-manager, API2/Tasks.pm)
+  'GET /nodes/{node}/tasks': { undeclared: ['data[].tokenid'] },
+  'GET /nodes/{node}/tasks/{upid}/status': { undeclared: ['data.tokenid'] },
+};
+
+interface ReturnsCheck {
+  errors: Record<string, string>;
+  undeclared: Set<string>;
+  integerAsString: boolean;
+  patternCache: Map<string, RegExp | undefined>;
+}
+
+const isTrue = (v: unknown): boolean => v === true || v === 1;
+
+/** The declared property for `key`: exact, or `name[n]` for `name<digits>` (net0, scsi1...). */
+function declaredProperty(properties: Record<string, ReturnsDef>, key: string): ReturnsDef | undefined {
+  const exact = properties[key];
+  if (exact) return exact;
+  const m = /^(.*?)(\d+)$/.exec(key);
+  return m ? properties[`${m[1]}[n]`] : undefined;
+}
+
+/**
+ * Checks one answered value the way Proxmox types its JSON (booleans 0/1, whole numbers without
+ * decimals), reusing the parameter checks for enum, range, pattern and format.
+ *
+ * Members a schema does not declare: allowed where `additionalProperties` is true (or checked
+ * against it when it is a schema), and in objects that declare no member at all (free-form maps
+ * such as /access/permissions). Proxmox's own validator also lets them pass where
+ * `additionalProperties` is simply unset; this check does not, so the simulator cannot invent
+ * fields, except the ones real Proxmox sends (ANSWERED_BEYOND_SCHEMA).
+ */
+function checkReturned(def: ReturnsDef, value: unknown, at: string, c: ReturnsCheck): void {
+  if (value === null || value === undefined) {
+    if (def.type !== 'null' && !isTrue(def.optional)) c.errors[at] = 'property is missing and it is not optional';
+    return;
+  }
+  if (def.oneOf !== undefined || def.extra?.oneOf !== undefined) {
+    c.errors[at] = 'the returns check does not support oneOf schemas';
+    return;
+  }
+  const type = def.type ?? 'any';
+  const typeError = `type check ('${type}') failed - got ${JSON.stringify(value)}`;
+  switch (type) {
+    case 'any':
+      return;
+    case 'null':
+      c.errors[at] = typeError;
+      return;
+    case 'boolean':
+      if (value !== 0 && value !== 1) c.errors[at] = typeError;
+      return;
+    case 'integer':
+    case 'number': {
+      const asString = type === 'integer' && c.integerAsString && typeof value === 'string';
+      if (!asString && (typeof value !== 'number' || !Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value)))) {
+        c.errors[at] = typeError;
+        return;
+      }
+      const err = checkScalar(def, String(value), c.patternCache);
+      if (err) c.errors[at] = err;
+      return;
+    }
+    case 'string': {
+      if (typeof value !== 'string') {
+        c.errors[at] = typeError;
+        return;
+      }
+      const err = checkScalar(def, value, c.patternCache);
+      if (err) c.errors[at] = err;
+      return;
+    }
+    case 'array':
+      if (!Array.isArray(value)) {
+        c.errors[at] = typeError;
+        return;
+      }
+      if (def.items) value.forEach((item, i) => checkReturned(def.items as ReturnsDef, item, `${at}[${i}]`, c));
+      return;
+    case 'object':
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        c.errors[at] = typeError;
+        return;
+      }
+      checkReturnedObject(def, value as Record<string, unknown>, at, c);
+      return;
+    default:
+      c.errors[at] = `the returns check does not know type '${type}'`;
+  }
+}
+
+function checkReturnedObject(def: ReturnsDef, value: Record<string, unknown>, at: string, c: ReturnsCheck): void {
+  const properties = def.properties ?? {};
+  for (const [name, sub] of Object.entries(properties)) {
+    if (!name.endsWith('[n]')) checkReturned(sub, value[name], `${at}.${name}`, c);
+  }
+  const additional = def.additionalProperties ?? def.extra?.additionalProperties;
+  const freeForm = additional === undefined && Object.keys(properties).length === 0;
+  for (const [key, member] of Object.entries(value)) {
+    const memberAt = `${at}.${key}`;
+    if (Object.hasOwn(properties, key)) continue;
+    const indexed = declaredProperty(properties, key);
+    if (indexed) checkReturned(indexed, member, memberAt, c);
+    else if (typeof additional === 'object') checkReturned(additional, member, memberAt, c);
+    else if (!isTrue(additional) && !freeForm && !c.undeclared.has(memberAt.replace(/\[\d+\]/g, '[]'))) {
+      c.errors[memberAt] = 'property is not defined in schema and the schema does not allow additional properties';
+    }
+  }
+}
+
 export class PveSchema {
   readonly version: string;
   private readonly root: TrieNode = { literal: new Map() };
@@ -356,7 +490,7 @@ export class PveSchema {
       params.set(name, definition);
       if (!definition.optional) required.push(name);
     }
-    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, params, indexed, required };
+    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required };
   }
 
   /** Finds the schema entry for a concrete path (already stripped of /api2/json). */
@@ -415,6 +549,23 @@ export class PveSchema {
       if (params[name] === undefined && !errors[name]) errors[name] = 'property is missing and it is not optional';
     }
     return Object.keys(errors).length > 0 ? errors : undefined;
+  }
+
+  /**
+   * Checks an answer's `data` against the method's `returns` (see checkReturned); errors by
+   * path (`data[0].status`), or undefined when it is valid.
+   */
+  validateReturns(m: MethodSchema, data: unknown): Record<string, string> | undefined {
+    if (!m.returns) return undefined;
+    const beyond = ANSWERED_BEYOND_SCHEMA[`${m.verb} ${m.template}`];
+    const c: ReturnsCheck = {
+      errors: {},
+      undeclared: new Set(beyond?.undeclared),
+      integerAsString: beyond?.integerAsString ?? false,
+      patternCache: this.patternCache,
+    };
+    checkReturned(m.returns, data, 'data', c);
+    return Object.keys(c.errors).length > 0 ? c.errors : undefined;
   }
 
   /**

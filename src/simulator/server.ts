@@ -14,6 +14,7 @@ import { z } from 'zod';
 /** Default API token: `USER@REALM!TOKENID=SECRET`. */
 export const DEFAULT_SIM_TOKEN = 'root@pam!controlplane=sim-secret-change-me';
 export const DEFAULT_TASK_MS = 50;
+export const DEFAULT_CLUSTER_NAME = 'pvecp-sim';
 
 export interface SimulatorOptions {
   /** `USER@REALM!TOKENID=SECRET`; default {@link DEFAULT_SIM_TOKEN}. */
@@ -32,6 +33,8 @@ export interface SimulatorOptions {
   hiddenTaskPolls?: number;
   /** How long after start the guest agent answers pings; default 0. */
   agentReadyMs?: number;
+  /** Cluster name in /cluster/status (how clients tell clusters apart); default {@link DEFAULT_CLUSTER_NAME}. */
+  clusterName?: string;
   /** Cluster layout; missing parts come from the demo cluster. */
   cluster?: Partial<ClusterSpec>;
   /** How many API requests to keep for inspection (`requests`); default 10000, 0 disables. */
@@ -81,7 +84,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     storages: options.cluster?.storages ?? demo.storages,
     bridges: options.cluster?.bridges ?? demo.bridges,
     templates: options.cluster?.templates ?? demo.templates,
+    pools: options.cluster?.pools ?? demo.pools,
   };
+  const clusterName = options.clusterName ?? DEFAULT_CLUSTER_NAME;
+  // what `pvecm create` accepts
+  if (!/^[A-Za-z0-9-]{1,15}$/.test(clusterName)) throw new Error('simulator cluster name must be 1-15 letters, digits or dashes');
   const primary = parseToken(options.token ?? DEFAULT_SIM_TOKEN);
   const tokens = new Map<string, string>([[primary.tokenId, primary.secret]]);
   for (const t of options.extraTokens ?? []) {
@@ -99,6 +106,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
 
   const settings = {
+    clusterName,
     taskMs: options.taskMs ?? DEFAULT_TASK_MS,
     hiddenTaskPolls: options.hiddenTaskPolls ?? 0,
     agentReadyMs: options.agentReadyMs ?? 0,

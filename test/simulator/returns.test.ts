@@ -1,0 +1,187 @@
+/**
+ * Every GET the simulator serves answers `data` that is valid against the official schema's
+ * `returns`, for both supported Proxmox VE releases, so that independent clients (go-proxmox,
+ * the Terraform providers) decode it as they decode a real cluster's answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProxmoxTaskError } from '../../src/proxmox';
+import { IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
+import { startSim, type SimHarness } from './support';
+
+/** Every GET in the simulator's route table: a new one cannot escape this test. */
+const GET_TEMPLATES = IMPLEMENTED_CALLS.filter((call) => call.startsWith('GET ')).map((call) => call.slice('GET '.length));
+
+/** Query variants that change the shape of an answer; every route is also called without any. */
+const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
+  '/cluster/resources': [{ type: 'vm' }, { type: 'node' }, { type: 'storage' }],
+  '/cluster/nextid': [{ vmid: '4242' }],
+  '/pools': [{ poolid: 'customers' }, { poolid: 'customers', type: 'qemu' }],
+  '/access/permissions': [{ path: '/vms/101' }, { userid: 'root@pam' }],
+  '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
+  '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }],
+};
+
+/** Demo cluster plus a fourth node that is offline: it shows in the cluster-wide lists. */
+const CLUSTER = {
+  nodes: [...demoCluster().nodes, { name: 'pve4', status: 'offline' as const, cpus: 8, memoryGiB: 32, cpuFlags: [] }],
+};
+
+/** A few guests in different states: running in a pool with tags, stopped, locked, and tasks that failed or warned. */
+async function populate(h: SimHarness): Promise<void> {
+  await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 101, name: 'web-1', pool: 'customers' }));
+  await h.client.setVmConfigSync('pve1', 101, { tags: 'pvecp;web', cores: 2, memory: 2048, agent: 'enabled=1', onboot: true });
+  await h.wait(await h.client.startVm('pve1', 101));
+  await h.wait(await h.client.cloneVm('pve2', 9010, { newid: 102, name: 'db-1' }));
+  await h.wait(await h.client.cloneVm('pve1', 9001, { newid: 103, name: 'locked-1' }));
+  await h.control('POST', '/faults', { op: 'config', mode: 'lock', message: 'backup' });
+  await h.client.setVmConfigSync('pve1', 103, { description: 'held by a backup' });
+  await h.control('POST', '/faults', { op: 'start', mode: 'task_fail', message: 'start failed: QEMU exited with code 1' });
+  await expect(h.wait(await h.client.startVm('pve2', 102))).rejects.toBeInstanceOf(ProxmoxTaskError);
+  await h.wait(await h.client.cloneVm('pve3', 9020, { newid: 104, name: 'gone-1' }));
+  await h.control('POST', '/faults', { op: 'destroy', mode: 'task_warnings' });
+  await h.wait(await h.client.destroyVm('pve3', 104));
+}
+
+/** Concrete paths for a template, one per value of each placeholder in the simulated cluster. */
+function expand(h: SimHarness, template: string): string[] {
+  const onlineNodes = [...h.sim.state.nodes.values()].filter((n) => n.status === 'online').map((n) => n.name);
+  const fill = (name: string, values: (bound: Record<string, string>) => string[], bound: Record<string, string>[]) =>
+    bound.flatMap((b) => values(b).map((v) => ({ ...b, [name]: v })));
+  let bindings: Record<string, string>[] = [{}];
+  for (const [, name] of template.matchAll(/\{([^}]+)\}/g)) {
+    switch (name) {
+      case 'node':
+        bindings = fill(name, () => onlineNodes, bindings);
+        break;
+      case 'vmid':
+        bindings = fill(name, (b) => [...h.sim.state.guests.values()].filter((g) => g.node === b.node).map((g) => String(g.vmid)), bindings);
+        break;
+      case 'storage':
+        bindings = fill(name, () => [...h.sim.state.storages.keys()], bindings);
+        break;
+      case 'upid':
+        bindings = fill(name, (b) => h.sim.state.tasks.all().filter((t) => t.node === b.node && t.user === h.sim.tokenId).map((t) => t.upid), bindings);
+        break;
+      default:
+        throw new Error(`no values for {${name}} in ${template}: teach expand() where they come from`);
+    }
+  }
+  return bindings.map((b) => template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(b[name] as string)));
+}
+
+interface Answer {
+  call: string;
+  status: number;
+  data: unknown;
+}
+
+async function answersOf(h: SimHarness): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (const template of GET_TEMPLATES) {
+    for (const path of expand(h, template)) {
+      for (const query of [{}, ...(QUERY_VARIANTS[template] ?? [])]) {
+        const r = await h.api('GET', path, query);
+        const qs = new URLSearchParams(query).toString();
+        answers.push({ call: `GET ${path}${qs ? `?${qs}` : ''}`, status: r.status, data: r.body.data });
+      }
+    }
+  }
+  return answers;
+}
+
+describe.each(PVE_VERSIONS)('every GET of a %s simulator', (version: PveVersion) => {
+  let h: SimHarness;
+  let schema: PveSchema;
+  let answers: Answer[];
+
+  beforeAll(async () => {
+    h = await startSim({ pveVersion: version, cluster: CLUSTER });
+    schema = loadSchema(version);
+    await populate(h);
+    h.sim.calls.clear();
+    answers = await answersOf(h);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('is called by this test at least once, and answers 200', () => {
+    const called = new Set([...h.sim.calls.keys()]);
+    for (const template of GET_TEMPLATES) expect(called, template).toContain(`GET ${template}`);
+    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.call}: ${a.status}`)).toEqual([]);
+  });
+
+  it(`answers data valid against the PVE ${version} schema's returns`, () => {
+    const invalid: Record<string, Record<string, string>> = {};
+    for (const a of answers) {
+      const method = schema.match('GET', a.call.slice('GET '.length).split('?')[0] as string)?.method;
+      expect(method, a.call).toBeDefined();
+      const errors = schema.validateReturns(method!, a.data);
+      if (errors) invalid[a.call] = errors;
+    }
+    expect(invalid).toEqual({});
+  });
+});
+
+describe('the returns check', () => {
+  const schema = loadSchema('9.2.3');
+  const method = (path: string): MethodSchema => {
+    const m = schema.match('GET', path)?.method;
+    if (!m) throw new Error(`no GET ${path} in the schema`);
+    return m;
+  };
+  const guest = { vmid: 101, status: 'running', name: 'web-1', maxmem: 1073741824, cpus: 1 };
+
+  it('accepts what Proxmox answers', () => {
+    expect(schema.validateReturns(method('/nodes/pve1/qemu'), [guest, { vmid: 102, status: 'stopped', template: 1 }])).toBeUndefined();
+  });
+
+  it('rejects JSON booleans, fractional integers, numbers as strings, values outside the enumeration and missing members', () => {
+    expect(
+      schema.validateReturns(method('/nodes/pve1/qemu'), [
+        { ...guest, template: true },
+        { ...guest, maxmem: 1.5 },
+        { ...guest, cpus: '1' },
+        { ...guest, status: 'paused' },
+        { status: 'running' },
+        { ...guest, vmid: 99 },
+      ]),
+    ).toEqual({
+      'data[0].template': "type check ('boolean') failed - got true",
+      'data[1].maxmem': "type check ('integer') failed - got 1.5",
+      'data[2].cpus': 'type check (\'number\') failed - got "1"',
+      'data[3].status': "value 'paused' does not have a value in the enumeration 'stopped, running'",
+      'data[4].vmid': 'property is missing and it is not optional',
+      'data[5].vmid': 'value must have a minimum value of 100',
+    });
+    expect(schema.validateReturns(method('/cluster/status'), { name: 'x' })).toEqual({ data: 'type check (\'array\') failed - got {"name":"x"}' });
+  });
+
+  it('rejects members the schema does not declare, unless it allows additional properties', () => {
+    expect(schema.validateReturns(method('/nodes/pve1/qemu'), [{ ...guest, colour: 'blue' }])).toEqual({
+      'data[0].colour': 'property is not defined in schema and the schema does not allow additional properties',
+    });
+    const status = { 'boot-info': { mode: 'efi' }, cpu: 0, cpuinfo: { cores: 1, cpus: 2, model: 'x', sockets: 1 }, loadavg: ['0.1'], pveversion: 'pve-manager/9.2.3/x' };
+    const nodeStatus = {
+      ...status,
+      'current-kernel': { machine: 'x86_64', release: '6.8', sysname: 'Linux', version: '#1' },
+      memory: { available: 1, free: 1, total: 2, used: 1 },
+      rootfs: { avail: 1, free: 1, total: 2, used: 1 },
+    };
+    // the node status declares additionalProperties: its top level may carry more
+    expect(schema.validateReturns(method('/nodes/pve1/status'), { ...nodeStatus, ksm: { shared: 0 } })).toBeUndefined();
+    expect(schema.validateReturns(method('/nodes/pve1/status'), { ...nodeStatus, memory: { ...nodeStatus.memory, colour: 1 } })).toEqual({
+      'data.memory.colour': 'property is not defined in schema and the schema does not allow additional properties',
+    });
+    // a map the schema leaves free-form
+    expect(schema.validateReturns(method('/access/permissions'), { '/': { 'VM.Audit': 1 } })).toBeUndefined();
+  });
+
+  it("accepts only the deviations real Proxmox has from its own schema: nextid's string, a task's token, the host CPU flags", () => {
+    expect(schema.validateReturns(method('/cluster/nextid'), '101')).toBeUndefined();
+    expect(schema.validateReturns(method('/cluster/nextid'), 'abc')).toEqual({ data: "type check ('integer') failed - got 'abc'" });
+    expect(schema.validateReturns(method('/nodes/pve1/qemu'), [{ ...guest, vmid: '101' }])).toEqual({
+      'data[0].vmid': 'type check (\'integer\') failed - got "101"',
+    });
+  });
+});
