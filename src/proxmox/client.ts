@@ -61,6 +61,11 @@ export interface ClusterVmResource {
   uptime?: number;
 }
 
+export interface ClusterIdentity {
+  clusterName: string | null;
+  nodes: string[];
+}
+
 export interface VmStatus {
   status: 'running' | 'stopped';
   vmid?: number;
@@ -422,6 +427,19 @@ export class ProxmoxClient {
   async clusterResources(call?: CallOptions): Promise<ClusterVmResource[]> {
     const data = await this.request<ClusterVmResource[]>('GET', '/cluster/resources', {}, { type: 'vm' }, call);
     return Array.isArray(data) ? data : [];
+  }
+
+  /**
+   * GET /cluster/status: the cluster's name (null for a standalone node) and its nodes' names;
+   * what tells two connections to the same cluster apart from two clusters.
+   */
+  async clusterIdentity(call?: CallOptions): Promise<ClusterIdentity> {
+    const data = await this.request<{ type: string; name: string }[]>('GET', '/cluster/status', {}, {}, call);
+    const entries = Array.isArray(data) ? data : [];
+    return {
+      clusterName: entries.find((e) => e.type === 'cluster')?.name ?? null,
+      nodes: entries.filter((e) => e.type === 'node').map((e) => e.name),
+    };
   }
 
   /** GET /cluster/nextid?vmid=N: true when the VMID is unused right now (reserves nothing). */

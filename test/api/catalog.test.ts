@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IMAGES, DEMO_PLANS, DEMO_TEMPLATE_VMIDS } from '../../src/db/seed';
+import { createSimulator } from '../../src/simulator/server';
 import { startTestApi, type TestApi, type TestResponse, useTestApiWithCustomer } from '../support/api';
 
 const { api, admin, customer } = useTestApiWithCustomer();
@@ -14,9 +15,17 @@ async function call(method: string, path: string, options: Parameters<TestApi['r
   return res;
 }
 
+/** The Proxmox VE a new connection must reach before it is saved: a simulator accepting this file's token. */
+let proxmoxUrl = '';
+beforeAll(async () => {
+  const listening = await createSimulator({ extraTokens: [`controlplane@pve!provisioner=${TOKEN_SECRET}`] }).listen(0, '127.0.0.1');
+  proxmoxUrl = listening.url;
+  return listening.close;
+});
+
 const connectionBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'cluster-a',
-  url: 'https://pve.example.net:8006/',
+  url: `${proxmoxUrl}/`,
   tokenId: 'controlplane@pve!provisioner',
   tokenSecret: TOKEN_SECRET,
   vmidRange: { start: 1000, end: 8999 },
@@ -37,9 +46,10 @@ describe('connections', () => {
     connectionId = data.id;
     expect(data).toMatchObject({
       name: 'cluster-a',
-      url: 'https://pve.example.net:8006',
+      url: proxmoxUrl,
       tokenId: 'controlplane@pve!provisioner',
       hasTokenSecret: true,
+      clusterName: 'pvecp-sim',
       vmidRange: { start: 1000, end: 8999 },
       storage: 'local-lvm',
       insecureTls: false,
@@ -62,7 +72,8 @@ describe('connections', () => {
   });
 
   it('answers 409 CONFLICT for a duplicate name', async () => {
-    const res = await call('POST', '/v1/admin/connections', { ...admin, body: connectionBody() });
+    // A range of its own, so only the name collides.
+    const res = await call('POST', '/v1/admin/connections', { ...admin, body: connectionBody({ vmidRange: { start: 20_000, end: 20_999 } }) });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'CONFLICT', details: { fields: { name: 'already in use' } } });
   });

@@ -12,6 +12,7 @@ async function exerciseClient(version: PveVersion) {
   const { client, wait } = h;
   try {
     await client.clusterResources();
+    await client.clusterIdentity();
     await client.isVmidFree(200);
     await client.isVmidFree(9000);
     await client.listNodes();

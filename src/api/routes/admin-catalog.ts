@@ -7,6 +7,8 @@ import type { Tx } from '../../db/client';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
+import type { ClusterIdentity } from '../../proxmox';
+import { assertNoVmidOverlap, identifyCluster } from '../cluster-identity';
 import { listHandler, parseBody, send } from '../http';
 import {
   type adminConnectionSchema,
@@ -47,6 +49,7 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   url: connection.url,
   tokenId: connection.tokenId,
   hasTokenSecret: connection.tokenSecretCipher.length > 0,
+  clusterName: connection.clusterName,
   vmidRange: { start: connection.vmidStart, end: connection.vmidEnd },
   nodes: connection.nodes
     .map((n) => ({ id: n.id, name: n.name, vcpus: n.vcpus, memoryMiB: n.memoryMiB, diskGiB: n.diskGiB, enabled: n.enabled }))
@@ -100,18 +103,21 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
   /**
    * A POST handler that creates one object: `create` runs in one transaction with the validated
    * body (and writes its audit event), a duplicate is 409 CONFLICT, the answer is 201 with `view`.
+   * `check`, when given, runs first, outside the transaction, and hands its finding to `create`.
    */
   const createHandler =
-    <S extends z.ZodType, Row>(
+    <S extends z.ZodType, Row, Checked = undefined>(
       schema: S,
       duplicate: Parameters<typeof conflictOnDuplicate>,
-      create: (tx: Tx, body: z.infer<S>, actorUserId: string) => Promise<Row>,
+      create: (tx: Tx, body: z.infer<S>, actorUserId: string, checked: Checked) => Promise<Row>,
       view: (row: Row) => unknown,
+      check?: (body: z.infer<S>) => Promise<Checked>,
     ) =>
     async (req: Request, res: Response): Promise<void> => {
       const body = parseBody(schema, req);
       const actor = principal(req);
-      const row = await db.$transaction((tx) => create(tx, body, actor.userId)).catch(conflictOnDuplicate(...duplicate));
+      const checked = (await check?.(body)) as Checked;
+      const row = await db.$transaction((tx) => create(tx, body, actor.userId, checked)).catch(conflictOnDuplicate(...duplicate));
       send(res, view(row), {}, 201);
     };
 
@@ -176,13 +182,17 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
 
   // ---------- connections ----------
 
-  /** The token secret is sealed with the connection id as associated data and never returned. */
+  /**
+   * The token secret is sealed with the connection id as associated data and never returned.
+   * Before anything is saved, Proxmox must answer the token and name its cluster, and no other
+   * connection to that cluster may use an overlapping VMID range.
+   */
   router.post(
     '/connections',
     createHandler(
       createConnectionSchema,
       ['connection'],
-      async (tx, body, actorUserId) => {
+      async (tx, body, actorUserId, identity: ClusterIdentity) => {
         const id = newId('conn');
         const created = await tx.proxmoxConnection.create({
           data: {
@@ -193,6 +203,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             tokenSecretCipher: deps.secrets.seal(body.tokenSecret, id),
             caCert: body.caCert ?? null,
             insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT,
+            clusterName: identity.clusterName,
             ...(body.storage ? { storage: body.storage } : {}),
             vmidStart: body.vmidRange.start,
             vmidEnd: body.vmidRange.end,
@@ -204,6 +215,11 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         return created;
       },
       adminConnectionView,
+      async (body) => {
+        const identity = await identifyCluster({ ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT });
+        await assertNoVmidOverlap(deps, identity, body.vmidRange);
+        return identity;
+      },
     ),
   );
 

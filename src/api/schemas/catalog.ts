@@ -235,6 +235,7 @@ export const adminConnectionSchema = z
     url: z.string(),
     tokenId: z.string(),
     hasTokenSecret: z.boolean().openapi({ description: 'The secret is stored encrypted and never returned.' }),
+    clusterName: z.string().nullable().openapi({ description: "The cluster's name from /cluster/status, read when the connection was made; null for a standalone node." }),
     vmidRange: z.object({ start: z.number().int(), end: z.number().int() }),
     nodes: z.array(nodeSchema),
     storage: z.string(),
@@ -267,7 +268,14 @@ export const adminLocationSchema = z
 const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'] } as const satisfies Partial<CollectionSpec>;
 registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
 registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
-registerCollection({ ...admin, path: '/v1/admin/connections', noun: 'Proxmox VE connection', body: createConnectionSchema, view: adminConnectionSchema });
+registerCollection({
+  ...admin,
+  path: '/v1/admin/connections',
+  noun: 'Proxmox VE connection',
+  body: createConnectionSchema,
+  view: adminConnectionSchema,
+  errors: ['CONFLICT', 'CONNECTION_OVERLAP', 'PROVIDER_UNAVAILABLE'],
+});
 registerCollection({ ...admin, path: '/v1/admin/locations', noun: 'location', body: createLocationSchema, view: adminLocationSchema });
 registerCollection({ ...admin, path: '/v1/admin/ip-pools', noun: 'IP pool', body: createIpPoolSchema, view: adminIpPoolSchema });
 

@@ -1,0 +1,81 @@
+import { AppError } from '../domain/errors';
+import type { Node, ProxmoxConnection } from '../generated/prisma/client';
+import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../proxmox';
+import type { ApiDeps } from './app';
+
+/** How a connection reaches Proxmox VE; the secret in plaintext, for this check only. */
+export interface ConnectionTarget {
+  url: string;
+  tokenId: string;
+  tokenSecret: string;
+  caCert?: string | null;
+  insecureTls: boolean;
+}
+
+/** Admin checks wait a few seconds at most: the answer goes back to a person. */
+const IDENTIFY_TIMEOUT_MS = 5_000;
+
+function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
+  const client = new ProxmoxClient({
+    baseUrl: target.url,
+    tokenId: target.tokenId,
+    tokenSecret: target.tokenSecret,
+    caCert: target.caCert ?? undefined,
+    insecureTls: target.insecureTls,
+    timeoutMs: IDENTIFY_TIMEOUT_MS,
+    getRetries: 0,
+  });
+  return client.clusterIdentity();
+}
+
+/**
+ * Reads which cluster a new connection points at (GET /cluster/status). This is the one place
+ * the API talks to Proxmox: a connection is only saved once Proxmox answered its token.
+ */
+export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
+  try {
+    return await readIdentity(target);
+  } catch (error) {
+    if (error instanceof ProxmoxError && error.isUnauthorized) {
+      throw new AppError('INVALID_INPUT', 'Proxmox VE refused this API token.', { fields: { tokenSecret: 'refused by Proxmox VE' } });
+    }
+    throw new AppError('PROVIDER_UNAVAILABLE', 'Proxmox VE could not be reached at this URL to identify its cluster.');
+  }
+}
+
+/** An existing connection's cluster name: the recorded one, or read now (and recorded) for connections made before it was kept. */
+async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Promise<string | null> {
+  if (connection.clusterName) return connection.clusterName;
+  try {
+    const tokenSecret = deps.secrets.open(connection.tokenSecretCipher, connection.id);
+    const { clusterName } = await readIdentity({ ...connection, tokenSecret });
+    if (clusterName) await deps.db.proxmoxConnection.update({ where: { id: connection.id }, data: { clusterName } });
+    return clusterName;
+  } catch {
+    // Unreachable now: the node names decide.
+    return null;
+  }
+}
+
+/**
+ * Two connections to one cluster must not share VMIDs: each would hand out the other's. Clusters
+ * are the same when both have a name and the names match; when either has none (a standalone
+ * node, or a cluster out of reach), when they share a node name.
+ */
+export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }): Promise<void> {
+  const overlapping: (ProxmoxConnection & { nodes: Node[] })[] = await deps.db.proxmoxConnection.findMany({
+    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start } },
+    include: { nodes: true },
+  });
+  for (const other of overlapping) {
+    const otherName = await clusterNameOf(deps, other);
+    const sameCluster =
+      identity.clusterName && otherName ? identity.clusterName === otherName : other.nodes.some((node) => identity.nodes.includes(node.name));
+    if (sameCluster) {
+      throw new AppError('CONNECTION_OVERLAP', 'Another connection to this cluster already uses VMIDs in this range.', {
+        connectionId: other.id,
+        vmidRange: { start: other.vmidStart, end: other.vmidEnd },
+      });
+    }
+  }
+}
