@@ -164,7 +164,7 @@ export class FaultRegistry {
         (f.op === 'any' || f.op === op) &&
         (f.node === undefined || f.node === node) &&
         (f.call === undefined || f.call === call) &&
-        (f.param === undefined || f.param in params),
+        (f.param === undefined || Object.hasOwn(params, f.param)),
     );
     if (idx < 0) return undefined;
     const fault = this.faults[idx] as Fault;
