@@ -19,6 +19,8 @@ export const configSchema = z.object({
   RATE_LIMIT_CREATE_PER_MINUTE: integer(5),
   RATE_LIMIT_CREATE_PER_HOUR: integer(20),
   CREDENTIAL_TTL_HOURS: integer(24),
+  /** Hours an Idempotency-Key replays its create; an older key is treated as new (see pruneExpiredIdempotencyKeys). */
+  IDEMPOTENCY_KEY_TTL_HOURS: integer(24),
   DEFAULT_USERNAME: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/).default('cloud'),
   /** Seconds an ACPI shutdown may take before a forced stop. */
   SHUTDOWN_TIMEOUT_SECONDS: integer(60),

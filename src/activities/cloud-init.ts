@@ -19,28 +19,28 @@ export function ipConfigLine(addresses: LoadedInstance['addresses']): string {
 }
 
 /**
- * The login credential: minted once per operation with a CSPRNG and kept encrypted, so a
- * retried attempt sends Proxmox the same password instead of a new one.
+ * The login credential: minted once per operation with a CSPRNG and stored encrypted before
+ * Proxmox sees it. Whatever is stored wins (an earlier attempt's, or a concurrent one's), so a
+ * retried attempt sends the same password the reveal will show.
  */
 async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Promise<{ password: string | null }> {
-  const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
-  const existing = await deps.db.credential.findUnique({ where: { instanceId: instance.id } });
-  if (existing?.secretCipher) return { password: deps.secrets.open(existing.secretCipher, instance.id) };
-  const password = needsPassword ? generatePassword() : null;
-  const expiresAt = new Date(Date.now() + deps.config.CREDENTIAL_TTL_HOURS * 3_600_000);
-  await deps.db.credential.upsert({
-    where: { instanceId: instance.id },
-    create: {
-      id: newId('cred'),
-      instanceId: instance.id,
-      username: instance.username,
-      secretCipher: password ? deps.secrets.seal(password, instance.id) : null,
-      sshKeys: instance.sshKeys,
-      expiresAt,
-    },
-    update: {},
-  });
-  return { password };
+  let stored = await deps.db.credential.findUnique({ where: { instanceId: instance.id } });
+  if (!stored) {
+    const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
+    await deps.db.credential.createMany({
+      data: {
+        id: newId('cred'),
+        instanceId: instance.id,
+        username: instance.username,
+        secretCipher: needsPassword ? deps.secrets.seal(generatePassword(), instance.id) : null,
+        sshKeys: instance.sshKeys,
+        expiresAt: new Date(Date.now() + deps.config.CREDENTIAL_TTL_HOURS * 3_600_000),
+      },
+      skipDuplicates: true,
+    });
+    stored = await deps.db.credential.findUniqueOrThrow({ where: { instanceId: instance.id } });
+  }
+  return { password: stored.secretCipher ? deps.secrets.open(stored.secretCipher, instance.id) : null };
 }
 
 /**

@@ -39,7 +39,8 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   try {
     upid = await step.issue();
   } catch (error) {
-    // A definitive rejection is recorded; an unknown outcome stays `issuing` for the retry to reconcile.
+    // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention) stays
+    // `issuing`, so the retry asks provider truth (`isDone`) before issuing again.
     const failure = fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid });
     if (failure !== error) await recordOutcome(deps.db, operationId, 'failed');
     throw failure;
@@ -49,7 +50,7 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   return { warnings: await waitFor(deps, client, operationId, upid, step), skipped: false };
 }
 
-/** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), transient errors are retried. */
+/** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), any other failed read is retried. */
 async function askProvider(step: ProviderStep, read: () => Promise<boolean>): Promise<boolean> {
   try {
     return await read();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { idempotencyCutoff } from '../db/idempotency';
 import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
 import { recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
@@ -30,10 +31,13 @@ async function loadInstanceRow(db: Db, id: string): Promise<InstanceRow> {
   return db.instance.findUniqueOrThrow({ where: { id }, include: instanceInclude });
 }
 
-/** An earlier request with the same key: the same body replays it, another body conflicts. */
-async function replayOf(db: Db, userId: string, key: string, requestHash: string): Promise<CreateResult | null> {
+/**
+ * An earlier request with the same key: the same body replays it, another body conflicts. A key
+ * older than its lifetime (`expiredBefore`) is treated as new.
+ */
+async function replayOf(db: Db, userId: string, key: string, requestHash: string, expiredBefore: Date): Promise<CreateResult | null> {
   const earlier = await db.idempotencyKey.findUnique({ where: { userId_key: { userId, key } } });
-  if (!earlier?.instanceId) return null;
+  if (!earlier?.instanceId || earlier.createdAt < expiredBefore) return null;
   if (earlier.requestHash !== requestHash) {
     throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different request.', { instanceId: earlier.instanceId });
   }
@@ -75,8 +79,9 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   const tenantId = who.tenantId;
   if (!tenantId) throw new AppError('FORBIDDEN', 'Only customers create servers.');
   const requestHash = canonicalHash(body);
+  const expiredBefore = idempotencyCutoff(new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);
   if (idempotencyKey) {
-    const replay = await replayOf(db, who.userId, idempotencyKey, requestHash);
+    const replay = await replayOf(db, who.userId, idempotencyKey, requestHash, expiredBefore);
     if (replay) return replay;
   }
 
@@ -114,6 +119,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         const instanceId = newId('inst');
         const taskId = newId('task');
         if (idempotencyKey) {
+          await tx.idempotencyKey.deleteMany({ where: { userId: who.userId, key: idempotencyKey, createdAt: { lt: expiredBefore } } });
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
         }
         await enforceRateLimit(tx, deps, who.userId);
@@ -163,7 +169,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
     );
   } catch (error) {
     if (idempotencyKey && isUniqueViolation(error)) {
-      const replay = await replayOf(db, who.userId, idempotencyKey, requestHash);
+      const replay = await replayOf(db, who.userId, idempotencyKey, requestHash, expiredBefore);
       if (replay) return replay;
     }
     throw error;
@@ -175,7 +181,8 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
 
 /**
  * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
- * tries the reservations are released, so nothing is stranded.
+ * tries the reservations are released, so nothing is stranded, and the Idempotency-Key is
+ * forgotten, so the same request can be sent again.
  */
 function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
   const { instanceId } = created;
@@ -189,6 +196,7 @@ function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceI
     status: 'scheduling',
     unavailableMessage: message,
     undo: async (tx) => {
+      await tx.idempotencyKey.deleteMany({ where: { instanceId } });
       await releaseReservations(tx, instanceId);
       await tx.volume.updateMany({ where: { instanceId }, data: { status: 'errored' } });
       await tx.instance.update({

@@ -2,15 +2,21 @@ import { AppError } from '../domain/errors';
 import type { ApiDeps } from './app';
 import type { InstanceRow } from './views';
 
+/** States with no operation under way: the stored credential is the one of the disk the server runs. */
+const REVEALABLE_STATUSES = ['running', 'stopped'];
+
 /**
  * Reveal-once: one transaction locks the credential row, marks it revealed and erases the
  * secret before the plaintext leaves; of any number of concurrent reveals exactly one succeeds.
+ * Only a `running` or `stopped` server reveals: its instance row is share-locked, so an
+ * operation (a rebuild minting a new credential) cannot begin in between.
  */
 export async function revealCredential(deps: ApiDeps, instance: InstanceRow) {
-  if (instance.status === 'pending' || instance.status === 'scheduling' || instance.status === 'provisioning') {
-    throw new AppError('INVALID_STATE', 'The credential can be revealed once the server is running.');
-  }
   return deps.db.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM instances WHERE id = ${instance.id} FOR SHARE`;
+    if (!current || !REVEALABLE_STATUSES.includes(current.status)) {
+      throw new AppError('INVALID_STATE', 'The credential can be revealed while the server is running or stopped.');
+    }
     const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM credentials WHERE "instanceId" = ${instance.id} FOR UPDATE`;
     const credential = locked ? await tx.credential.findUnique({ where: { id: locked.id } }) : null;
     if (!credential) throw new AppError('NOT_FOUND', 'This server has no credential to reveal.');

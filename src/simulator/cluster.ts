@@ -1081,6 +1081,8 @@ export class SimCluster {
           tags: g.config.tags !== undefined ? String(g.config.tags) : undefined,
           lock: g.config.lock !== undefined ? String(g.config.lock) : undefined,
           template: g.config.template === 1,
+          // The API masks it; the control API shows what the guest will log in with.
+          cipassword: g.config.cipassword !== undefined ? String(g.config.cipassword) : undefined,
           config: this.configView(g),
         })),
       tasks: this.tasks.all().map((t) => ({

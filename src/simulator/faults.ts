@@ -34,6 +34,11 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  *
  * `delayMs` with http500/timeout delays the rejection; with any other mode the work is done at
  * once and only the answer waits (a worker can die between the call and its answer).
+ *
+ * Narrowing: `call` matches one call only (`GET /cluster/resources`, as `calls` in the state
+ * names it; with op `any` it reaches reads no other op covers), `param` only calls that carry
+ * that parameter (`cipassword`: the cloud-init write), and `skip` lets that many matching calls
+ * through first.
  */
 export const FAULT_MODES = [
   'http500',
@@ -56,6 +61,9 @@ export const faultSpecSchema = z.object({
   message: z.string().min(1).max(500).optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
   warnings: z.number().int().positive().optional(),
+  call: z.string().regex(/^(GET|POST|PUT|DELETE) \/\S*$/).optional(),
+  param: z.string().min(1).optional(),
+  skip: z.number().int().positive().optional(),
 });
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
 
@@ -69,6 +77,19 @@ export interface Fault {
   message?: string;
   delayMs?: number;
   warnings?: number;
+  call?: string;
+  param?: string;
+  /** Matching calls still to let through before the fault applies. */
+  skip?: number;
+}
+
+/** What the fault registry knows of a call. */
+export interface FaultCall {
+  op: FaultOp | undefined;
+  node: string | undefined;
+  /** `VERB template`, e.g. `GET /cluster/resources`. */
+  call: string;
+  params: Record<string, string>;
 }
 
 /** Maps an API call to its fault operation; reads other than status/task only match `any`. */
@@ -122,6 +143,9 @@ export class FaultRegistry {
       ...(spec.message !== undefined ? { message: spec.message } : {}),
       ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
       ...(spec.warnings !== undefined ? { warnings: spec.warnings } : {}),
+      ...(spec.call !== undefined ? { call: spec.call } : {}),
+      ...(spec.param !== undefined ? { param: spec.param } : {}),
+      ...(spec.skip !== undefined ? { skip: spec.skip } : {}),
     };
     this.faults.push(fault);
     return fault;
@@ -135,13 +159,21 @@ export class FaultRegistry {
     this.faults = [];
   }
 
-  /** Consumes one use of the first fault matching this call. */
-  take(op: FaultOp | undefined, node: string | undefined): Fault | undefined {
+  /** Consumes one use of the first fault matching this call (or one of its skips: the call then goes through). */
+  take({ op, node, call, params }: FaultCall): Fault | undefined {
     const idx = this.faults.findIndex(
-      (f) => (f.op === 'any' || f.op === op) && (f.node === undefined || f.node === node),
+      (f) =>
+        (f.op === 'any' || f.op === op) &&
+        (f.node === undefined || f.node === node) &&
+        (f.call === undefined || f.call === call) &&
+        (f.param === undefined || Object.hasOwn(params, f.param)),
     );
     if (idx < 0) return undefined;
     const fault = this.faults[idx] as Fault;
+    if (fault.skip) {
+      fault.skip -= 1;
+      return undefined;
+    }
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults.splice(idx, 1);
     return { ...fault };

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { holdings } from '../support/reservations';
 import { startStack, type Stack } from '../support/stack';
 import { freePort } from '../support/ports';
@@ -28,5 +28,29 @@ describe('when Temporal cannot be reached after the reservations are committed',
     expect(held.instance.quotaReleasedAt).not.toBeNull();
     expect(held.task?.status).toBe('failed');
     expect(held.task?.activeInstanceId).toBeNull();
+  });
+
+  it('keeps no Idempotency-Key either: the same request, once Temporal is back, creates the server', async () => {
+    const headers = { 'Idempotency-Key': 'retry-after-503' };
+    const refused = await stack.create({ hostname: 'retried' }, headers);
+    expect(refused.status).toBe(503);
+    const failedId = (await stack.api.db.instance.findFirstOrThrow({ where: { hostname: 'retried' } })).id;
+
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      stack.api.deps.temporal = new Client({ connection, namespace: stack.api.config.TEMPORAL_NAMESPACE });
+      const accepted = await stack.create({ hostname: 'retried' }, headers);
+      expect(accepted.status).toBe(202);
+      const id = accepted.body.data.id as string;
+      expect(id).not.toBe(failedId);
+      const started = await stack.api.deps.temporal.workflow.getHandle(`provision-${id}`).describe();
+      expect(started.status.name).toBe('RUNNING');
+      const replayed = await stack.create({ hostname: 'retried' }, headers);
+      expect(replayed.status).toBe(200);
+      expect(replayed.body.data.id).toBe(id);
+      await stack.api.deps.temporal.workflow.getHandle(`provision-${id}`).terminate('no worker in this test');
+    } finally {
+      await connection.close();
+    }
   });
 });

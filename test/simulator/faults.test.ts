@@ -158,6 +158,24 @@ describe('fault matching', () => {
     expect(await caught(h.client.cloneVm('pve2', 9010, { newid: 422, name: 'b' }))).toBeInstanceOf(ProxmoxError);
   });
 
+  it('call, param and skip narrow a fault to one call, calls with a parameter, and after N of them', async () => {
+    await ready(423);
+    await fault({ op: 'any', call: 'GET /cluster/resources', mode: 'http500', skip: 1, count: 1 });
+    expect(await h.client.listNodes()).toHaveLength(3);
+    expect((await h.client.clusterResources()).some((r) => r.vmid === 423)).toBe(true);
+    expect(await caught(h.client.clusterResources())).toBeInstanceOf(ProxmoxError);
+    expect(await h.client.clusterResources()).not.toHaveLength(0);
+
+    await fault({ op: 'config', param: 'cipassword', mode: 'http500', message: 'no password for you' });
+    await h.client.setVmConfigSync('pve1', 423, { memory: 2048 });
+    const refused = (await caught(h.client.setVmConfigSync('pve1', 423, { cipassword: 'secret-1' }))) as ProxmoxError;
+    expect(refused).toMatchObject({ status: 500, message: 'no password for you' });
+    await h.client.setVmConfigSync('pve1', 423, { cipassword: 'secret-2' });
+    const guest = (await state()).guests.find((g) => g.vmid === 423);
+    expect(guest).toMatchObject({ cipassword: 'secret-2', config: { memory: '2048', cipassword: '**********' } });
+    expect((await h.control<{ faults: unknown[] }>('GET', '/faults')).faults).toEqual([]);
+  });
+
   it('any matches every API call; DELETE /_sim/faults clears', async () => {
     await fault({ op: 'any', mode: 'http500', count: 100 });
     expect(await caught(h.client.listNodes())).toBeInstanceOf(ProxmoxError);

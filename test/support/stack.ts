@@ -11,14 +11,14 @@ type Seeded = Extract<SeedResult, { seeded: true }>;
 
 export interface SimulatorHandle {
   url: string;
-  fault(spec: { op: string; mode: string; count?: number; node?: string; message?: string; delayMs?: number }): Promise<void>;
+  fault(spec: { op: string; mode: string; count?: number; node?: string; message?: string; delayMs?: number; call?: string; param?: string; skip?: number }): Promise<void>;
   clearFaults(): Promise<void>;
   state(): Promise<SimState>;
   close(): Promise<void>;
 }
 
 export interface SimState {
-  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; config: Record<string, string | number> }[];
+  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; cipassword?: string; config: Record<string, string | number> }[];
   tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
   calls: Record<string, number>;
 }

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "idempotency_keys_createdAt_idx" ON "idempotency_keys"("createdAt");
+
