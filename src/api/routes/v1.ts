@@ -6,6 +6,7 @@ import { adminIdentityRouter } from './admin-identity';
 import { adminInstancesRouter } from './admin-instances';
 import { adminVmidsRouter } from './admin-vmids';
 import { catalogRouter } from './catalog';
+import { instanceEventsRouter } from './instance-events';
 import { instancesRouter } from './instances';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { tasksRouter } from './tasks';
@@ -17,5 +18,6 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(tasksRouter(deps));
+  router.use(instanceEventsRouter(deps));
   return router;
 }

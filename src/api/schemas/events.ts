@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { INSTANCE_EVENT_TYPES } from '../../domain/events';
+
+export const instanceEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(INSTANCE_EVENT_TYPES),
+    instanceId: z.string(),
+    tenantId: z.string(),
+    data: z.object({
+      status: z.string(),
+      hostname: z.string().optional(),
+      code: z.string().optional(),
+      operation: z.string().optional(),
+      previousStatus: z.string().optional(),
+    }),
+    createdAt: z.string(),
+  })
+  .openapi('InstanceEvent');
+
+export const eventListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/, 'a cursor from meta.nextCursor')
+    .optional()
+    .openapi({ description: 'Opaque: `meta.nextCursor` of the previous page.' }),
+  type: z.enum(INSTANCE_EVENT_TYPES).optional(),
+  instanceId: z.string().min(1).max(64).optional(),
+  tenantId: z.string().min(1).max(64).optional().openapi({ description: 'Admins only: one tenant.' }),
+});

@@ -1,0 +1,35 @@
+/** Every kind of instance event, as listed by GET /v1/events and carried by its `type`. */
+export const INSTANCE_EVENT_TYPES = [
+  'instance.created',
+  'instance.scheduled',
+  'instance.running',
+  'instance.stopping',
+  'instance.stopped',
+  'instance.starting',
+  'instance.rebooting',
+  'instance.resizing',
+  'instance.resized',
+  'instance.rebuilding',
+  'instance.rebuilt',
+  'instance.migrating',
+  'instance.migrated',
+  'instance.deleting',
+  'instance.deleted',
+  'instance.failed',
+  'instance.lost',
+  'instance.changed_outside',
+] as const;
+
+export type InstanceEventType = (typeof INSTANCE_EVENT_TYPES)[number];
+
+/** What an event says, safe for the customer who owns the instance: no node, VMID or provider words. */
+export interface InstanceEventData {
+  status: string;
+  hostname?: string;
+  /** The failure code of `instance.failed` / `instance.lost`. */
+  code?: string;
+  /** The operation that led here, e.g. `start`. */
+  operation?: string;
+  /** `instance.changed_outside`: what the instance showed before the cluster said otherwise. */
+  previousStatus?: string;
+}
