@@ -1,0 +1,260 @@
+/**
+ * The one owner of an instance's status. Every change of status is a named transition below:
+ * it locks the row, checks the move against the status matrix, and writes the audit row and the
+ * `instance.*` event in the caller's transaction. A transition that finds the instance already
+ * where it leads does nothing (a retried activity converges); one from a status the matrix does
+ * not allow throws InvalidTransitionError (a bug, or a race the caller must handle).
+ */
+import type { InstanceEventData, InstanceEventType } from '../domain/events';
+import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/instance-status';
+import type { Prisma } from '../generated/prisma/client';
+import type { InstanceStatus } from '../generated/prisma/enums';
+import type { Tx } from './client';
+import { appendEvent } from './events';
+
+export class InvalidTransitionError extends Error {
+  override name = 'InvalidTransitionError';
+  constructor(
+    readonly instanceId: string,
+    readonly from: InstanceStatus,
+    readonly to: InstanceStatus,
+  ) {
+    super(`instance ${instanceId} cannot go from ${from} to ${to}`);
+  }
+}
+
+interface Change {
+  to: InstanceStatus;
+  /** Where the change may start; include `to` itself when repeating it means something (parking again). */
+  from: readonly InstanceStatus[];
+  /** Audit action; null for moves that only an event describes. */
+  audit: string | null;
+  events: InstanceEventType[];
+  actorUserId?: string;
+  details?: Record<string, unknown>;
+  eventData?: Omit<InstanceEventData, 'status' | 'hostname'>;
+  /** Other columns the move sets with the status (failure block, desired state, placement). */
+  set?: Prisma.InstanceUncheckedUpdateInput;
+}
+
+/** The statuses in which a provision may still be under way. */
+const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
+/** Statuses whose guest exists and no workflow is at work. */
+const SETTLED: readonly InstanceStatus[] = ['running', 'stopped'];
+const OPERATING = Object.values(OPERATION_STATUS);
+const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED, ...OPERATING, 'failed', 'rollback_failed', 'lost'];
+
+export type TransitionResult = 'changed' | 'already';
+
+async function apply(tx: Tx, instanceId: string, change: Change): Promise<TransitionResult> {
+  const [row] = await tx.$queryRaw<{ status: InstanceStatus; tenantId: string; hostname: string }[]>`
+    SELECT status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE`;
+  if (!row) throw new Error(`instance ${instanceId} does not exist`);
+  if (row.status === change.to && !change.from.includes(change.to)) return 'already';
+  if (!change.from.includes(row.status)) throw new InvalidTransitionError(instanceId, row.status, change.to);
+  await tx.instance.update({ where: { id: instanceId }, data: { status: change.to, ...change.set } });
+  if (change.audit) {
+    await tx.auditEvent.create({
+      data: {
+        actorUserId: change.actorUserId ?? null,
+        tenantId: row.tenantId,
+        instanceId,
+        action: change.audit,
+        details: { from: row.status, to: change.to, ...change.details } as Prisma.InputJsonValue,
+      },
+    });
+  }
+  for (const type of change.events) {
+    await appendEvent(tx, { tenantId: row.tenantId, instanceId, type, data: { status: change.to, hostname: row.hostname, ...change.eventData } });
+  }
+  return 'changed';
+}
+
+const FAILURE_CLEARED = { failureCode: null, failureMessage: null };
+
+/** The create request's reservations are committed: the instance waits for its workflow. */
+export function scheduled(tx: Tx, instanceId: string, o: { actorUserId: string; node: string; vmid: number; templateVmid: number | null }) {
+  return apply(tx, instanceId, {
+    to: 'scheduling',
+    from: ['pending'],
+    audit: 'instance.create',
+    events: ['instance.created', 'instance.scheduled'],
+    actorUserId: o.actorUserId,
+    set: { node: o.node, vmid: o.vmid, templateVmid: o.templateVmid },
+  });
+}
+
+/** The clone stage took the instance in hand. */
+export function provisioningStarted(tx: Tx, instanceId: string) {
+  return apply(tx, instanceId, { to: 'provisioning', from: ['pending', 'scheduling'], audit: null, events: [] });
+}
+
+/** A provision or a rebuild finished: the server is usable. */
+export function becameRunning(tx: Tx, instanceId: string, o: { rebuilt: boolean }) {
+  return apply(tx, instanceId, {
+    to: 'running',
+    from: ['provisioning', 'rebuilding'],
+    audit: o.rebuilt ? 'instance.rebuilt' : 'instance.running',
+    events: [o.rebuilt ? 'instance.rebuilt' : 'instance.running'],
+    set: { desiredState: 'running', ...FAILURE_CLEARED },
+  });
+}
+
+export interface Failure {
+  code: string;
+  message: string;
+}
+
+/** A provision ended without a server: everything was released (or a stranger keeps the VMID). */
+export function provisionFailed(tx: Tx, instanceId: string, failure: Failure, cause: Record<string, unknown>) {
+  return apply(tx, instanceId, {
+    to: 'failed',
+    from: [...PROVISIONING, 'rollback_failed'],
+    audit: 'instance.failed',
+    events: ['instance.failed'],
+    details: { code: failure.code, ...cause },
+    eventData: { code: failure.code },
+    set: { failureCode: failure.code, failureMessage: failure.message, failureCause: cause as Prisma.InputJsonValue },
+  });
+}
+
+/** A removal could not be confirmed: every reservation is kept until an operator decides. Parking again is recorded each time. */
+export function parked(tx: Tx, instanceId: string, o: { message: string; reason: string; cause: Record<string, unknown> }) {
+  return apply(tx, instanceId, {
+    to: 'rollback_failed',
+    from: [...PROVISIONING, 'deleting', 'rollback_failed'],
+    audit: 'instance.rollback_parked',
+    events: ['instance.failed'],
+    details: { reason: o.reason, ...o.cause },
+    eventData: { code: 'ROLLBACK_FAILED' },
+    set: { failureCode: 'ROLLBACK_FAILED', failureMessage: o.message, failureCause: { ...o.cause, parkedReason: o.reason } as Prisma.InputJsonValue },
+  });
+}
+
+const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
+  start: 'instance.starting',
+  stop: 'instance.stopping',
+  shutdown: 'instance.stopping',
+  reboot: 'instance.rebooting',
+  resize: 'instance.resizing',
+  rebuild: 'instance.rebuilding',
+  migrate: 'instance.migrating',
+  delete: 'instance.deleting',
+};
+
+/** What a finished operation reports when it did what it was asked. */
+const DONE_EVENT: Record<Operation, InstanceEventType> = {
+  start: 'instance.running',
+  stop: 'instance.stopped',
+  shutdown: 'instance.stopped',
+  reboot: 'instance.running',
+  resize: 'instance.resized',
+  rebuild: 'instance.rebuilt',
+  migrate: 'instance.migrated',
+  delete: 'instance.deleted',
+};
+
+const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
+
+/** A customer or admin asked for an operation; its workflow owns the instance until it finishes. */
+export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: Prisma.InstanceUncheckedUpdateInput }) {
+  return apply(tx, instanceId, {
+    to: OPERATION_STATUS[o.operation],
+    from: allowedFrom(o.operation),
+    audit: `instance.${o.operation}`,
+    events: [OPERATION_EVENT[o.operation]],
+    actorUserId: o.actorUserId,
+    details: { taskId: o.taskId },
+    eventData: { operation: o.operation },
+    set: o.set,
+  });
+}
+
+/** An operation's workflow never started: the instance is put back as it was. */
+export function operationNotStarted(tx: Tx, instanceId: string, o: { operation: Operation; previous: InstanceStatus; set?: Prisma.InstanceUncheckedUpdateInput }) {
+  return apply(tx, instanceId, {
+    to: o.previous,
+    from: [OPERATION_STATUS[o.operation]],
+    audit: `instance.${o.operation}.not_started`,
+    events: [],
+    set: o.set,
+  });
+}
+
+/** A delete arrived while the instance was still being made: its provision is cancelled. */
+export function deleteDuringProvision(tx: Tx, instanceId: string, o: { actorUserId: string }) {
+  return apply(tx, instanceId, {
+    to: 'deleting',
+    from: PROVISIONING,
+    audit: 'instance.delete',
+    events: ['instance.deleting'],
+    actorUserId: o.actorUserId,
+    eventData: { operation: 'delete' },
+    set: { desiredState: 'deleted' },
+  });
+}
+
+/**
+ * An operation ended. `status` is what the provider shows now (running/stopped), or `failed`
+ * (the guest was removed on purpose and not remade), or `lost` (the guest vanished).
+ */
+export function operationFinished(
+  tx: Tx,
+  instanceId: string,
+  o: { operation: Operation; status: InstanceStatus; failure: (Failure & { cause?: Record<string, unknown> }) | null; taskId: string },
+) {
+  const ended = o.status === 'failed' || o.status === 'lost';
+  const event: InstanceEventType = o.status === 'lost' ? 'instance.lost' : o.failure || ended ? 'instance.failed' : DONE_EVENT[o.operation];
+  return apply(tx, instanceId, {
+    to: o.status,
+    from: [OPERATION_STATUS[o.operation]],
+    audit: `instance.${o.operation}.${o.failure ? 'failed' : 'succeeded'}`,
+    events: [event],
+    details: { taskId: o.taskId, code: o.failure?.code ?? null },
+    eventData: { operation: o.operation, ...(o.failure ? { code: o.failure.code } : {}) },
+    set: ended
+      ? {
+          failureCode: o.failure?.code ?? null,
+          failureMessage: o.failure?.message ?? null,
+          ...(o.failure ? { failureCause: { ...o.failure.cause, taskId: o.taskId } as Prisma.InputJsonValue } : {}),
+        }
+      : FAILURE_CLEARED,
+  });
+}
+
+/** The instance is gone for good; its row stays readable. */
+export function deleted(tx: Tx, instanceId: string, details: Record<string, unknown>) {
+  return apply(tx, instanceId, {
+    to: 'deleted',
+    from: ALL_BUT_DELETED,
+    audit: 'instance.deleted',
+    events: ['instance.deleted'],
+    details,
+    set: { desiredState: 'deleted', deletedAt: new Date(), ...FAILURE_CLEARED },
+  });
+}
+
+/** The reconciler found our guest missing from the cluster: reservations are kept for an admin. */
+export function lost(tx: Tx, instanceId: string, o: { message: string; cause: Record<string, unknown> }) {
+  return apply(tx, instanceId, {
+    to: 'lost',
+    from: SETTLED,
+    audit: 'instance.lost',
+    events: ['instance.lost'],
+    details: o.cause,
+    eventData: { code: 'GUEST_LOST' },
+    set: { failureCode: 'GUEST_LOST', failureMessage: o.message, failureCause: o.cause as Prisma.InputJsonValue },
+  });
+}
+
+/** The guest's power state changed outside the control plane (the Proxmox UI, or from inside it). */
+export function changedOutside(tx: Tx, instanceId: string, o: { to: 'running' | 'stopped'; from: 'running' | 'stopped' }) {
+  return apply(tx, instanceId, {
+    to: o.to,
+    from: [o.from],
+    audit: 'instance.changed_outside',
+    events: ['instance.changed_outside'],
+    eventData: { previousStatus: o.from },
+    set: { desiredState: o.to },
+  });
+}
