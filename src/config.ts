@@ -27,6 +27,12 @@ export const configSchema = z.object({
   TASK_POLL_INTERVAL_MS: integer(500),
   /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */
+  RECONCILE_INTERVAL_SECONDS: integer(30),
+  /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
+  START_INTENT_GRACE_SECONDS: integer(15),
+  /** How long an Idempotency-Key is remembered; the reconciler deletes older ones. */
+  IDEMPOTENCY_KEY_TTL_HOURS: integer(24),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 });

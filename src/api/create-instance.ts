@@ -10,6 +10,7 @@ import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import type { CreateInstanceBody } from './schemas/instances';
+import { intentColumns, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
 import { instanceInclude, type InstanceRow } from './views';
 
@@ -113,6 +114,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
       async (tx) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
+        const intent = provisionIntent(deps, instanceId, taskId);
         if (idempotencyKey) {
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
         }
@@ -141,7 +143,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
         await tx.task.create({
-          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId) },
+          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) },
         });
         await recordStep(tx, { taskId, step: 'schedule > reserving resources', status: 'success', message: 'Capacity, addresses and an ID were reserved.', progress: 5 });
         if (idempotencyKey) {
@@ -173,6 +175,10 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
 }
 
+function provisionIntent(deps: ApiDeps, instanceId: string, taskId: string): StartIntent {
+  return { workflowType: 'ProvisionInstance', workflowArgs: { instanceId, taskId, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
+}
+
 /**
  * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
  * tries the reservations are released, so nothing is stranded.
@@ -183,9 +189,8 @@ function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceI
   return startCommittedWorkflow(deps, {
     ...created,
     tenantId,
-    workflowType: 'ProvisionInstance',
     workflowId: provisionWorkflowId(instanceId),
-    input: {},
+    intent: provisionIntent(deps, instanceId, created.taskId),
     status: 'scheduling',
     unavailableMessage: message,
     undo: async (tx) => {

@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../../generated/prisma/client';
 import type { Tx } from '../../db/client';
+import { upsertReconcileSchedule } from '../../reconcile-schedules';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
@@ -107,11 +108,13 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       duplicate: Parameters<typeof conflictOnDuplicate>,
       create: (tx: Tx, body: z.infer<S>, actorUserId: string) => Promise<Row>,
       view: (row: Row) => unknown,
+      afterCommit?: (row: Row) => Promise<void>,
     ) =>
     async (req: Request, res: Response): Promise<void> => {
       const body = parseBody(schema, req);
       const actor = principal(req);
       const row = await db.$transaction((tx) => create(tx, body, actor.userId)).catch(conflictOnDuplicate(...duplicate));
+      await afterCommit?.(row);
       send(res, view(row), {}, 201);
     };
 
@@ -204,6 +207,12 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         return created;
       },
       adminConnectionView,
+      // Its reconciler starts now; should Temporal be away, the next worker start sets it up.
+      (created) =>
+        upsertReconcileSchedule(deps.temporal, deps.config, created.id).then(
+          () => undefined,
+          (error: unknown) => deps.logger.warn({ err: error, connectionId: created.id }, 'could not create the reconcile schedule'),
+        ),
     ),
   );
 

@@ -4,6 +4,8 @@ import { requireAdmin } from '../auth';
 import { adminCatalogRouter } from './admin-catalog';
 import { adminIdentityRouter } from './admin-identity';
 import { adminInstancesRouter } from './admin-instances';
+import { adminOrphansRouter } from './admin-orphans';
+import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instancesRouter } from './instances';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
@@ -11,7 +13,7 @@ import { tasksRouter } from './tasks';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps));
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps));
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
