@@ -220,10 +220,10 @@ async function upsertOrphan(deps: ActivityDeps, connectionId: string, guest: Clu
   if (forgotten) return false;
   try {
     const id = newId('orph');
-    await deps.db.$transaction([
-      deps.db.orphanGuest.create({ data: { id, connectionId, node: guest.node, vmid: guest.vmid, name: guest.name ?? null, ownerInstanceId: owner, reason, status: 'open', openKey } }),
-      deps.db.auditEvent.create({ data: { instanceId: null, action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } } }),
-    ]);
+    await deps.db.$transaction(async (tx) => {
+      await tx.orphanGuest.create({ data: { id, connectionId, node: guest.node, vmid: guest.vmid, name: guest.name ?? null, ownerInstanceId: owner, reason, status: 'open', openKey } });
+      await tx.auditEvent.create({ data: { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } } });
+    });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false; // recorded by a concurrent run
