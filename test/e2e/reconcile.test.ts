@@ -49,6 +49,20 @@ describe('the reconciler', () => {
     await afterReconcileRuns(1);
   });
 
+  it('gets a schedule for a connection added through the admin API', async () => {
+    const res = await stack.api.request('POST', '/v1/admin/connections', {
+      ...admin(),
+      body: { name: 'second-cluster', url: stack.sim.url, tokenId: 'root@pam!other', tokenSecret: 'secret', vmidRange: { start: 7000, end: 7099 }, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 8192, diskGiB: 100 }] },
+    });
+    expect(res.status).toBe(201);
+    const added = stack.api.temporal.schedule.getHandle(reconcileScheduleId(res.body.data.id));
+    try {
+      expect((await added.describe()).action).toMatchObject({ workflowType: 'Reconcile', args: [{ connectionId: res.body.data.id }] });
+    } finally {
+      await added.delete();
+    }
+  });
+
   describe('a workflow start that was committed but never confirmed', () => {
     it('is started by the reconciler when the API died between its commit and the start: the server is provisioned', { timeout: 90_000 }, async () => {
       crashAfterCommit = simulatedCrash;
@@ -242,6 +256,15 @@ describe('the reconciler', () => {
       expect(ids(second)).not.toEqual(ids(first));
       expect((await q('status=sleeping')).status).toBe(400);
       expect((await stack.api.request('GET', '/v1/admin/instances', { token: stack.customer.token })).status).toBe(403);
+    });
+
+    it('are documented in the OpenAPI document', async () => {
+      const doc = (await stack.api.request('GET', '/openapi.json')).body;
+      expect(doc.paths['/v1/admin/instances'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['status', 'tenantId', 'connectionId', 'node', 'cursor']));
+      expect(doc.paths['/v1/admin/instances/{id}/reconcile'].post.responses).toHaveProperty('200');
+      expect(doc.paths['/v1/admin/orphans'].get.responses).toHaveProperty('200');
+      expect(doc.paths['/v1/admin/orphans/{id}/destroy'].post.responses).toHaveProperty('202');
+      expect(doc.paths['/v1/admin/orphans/{id}/forget'].post.responses).toHaveProperty('409');
     });
 
     it('reconcile one server now, even while the schedule is paused', { timeout: 90_000 }, async () => {
