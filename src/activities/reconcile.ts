@@ -18,6 +18,8 @@ export interface ReconcileInput {
 
 export interface GuestsResult {
   changedOutside: number;
+  /** Instances whose guest could not be read this time; looked at again on the next run. */
+  undecided: number;
   lost: number;
   foundAgain: number;
   orphansFound: number;
@@ -103,6 +105,67 @@ async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: str
   return taskId;
 }
 
+/** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
+async function reconcileInstance(
+  deps: ActivityDeps,
+  client: ProxmoxClient,
+  instance: { id: string; status: InstanceStatus; vmid: number | null; node: string | null },
+  guest: ClusterVmResource | undefined,
+): Promise<'changedOutside' | 'lost' | 'foundAgain' | null> {
+  const vmid = instance.vmid as number;
+  const from = instance.status;
+  const observedAt = new Date();
+  if (from === 'lost') {
+    if (!guest || (await guestOwner(client, guest)) !== instance.id) return null;
+    const power = await livePower(client, guest.node, vmid);
+    if (!power) return null;
+    const applied = await applyFinding(deps, instance.id, {
+      from,
+      observedAt,
+      data: { status: power, failureCode: null, failureMessage: null },
+      action: 'instance.found_again',
+      step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
+      details: { node: guest.node, vmid, status: power },
+    });
+    return applied ? 'foundAgain' : null;
+  }
+  if (guest && guest.status !== 'running' && guest.status !== 'stopped') return null; // its node is not answering: decide nothing
+  // Nothing to decide while the listing agrees (and the name does not say the guest is someone else's).
+  const namedOwner = guest ? ownerOf({ name: guest.name }) : null;
+  if (guest && guest.status === from && (namedOwner === null || namedOwner === instance.id)) return null;
+  const foreign = guest && (await guestOwner(client, guest)) !== instance.id ? guest : undefined;
+  if (!guest || foreign) {
+    // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.
+    if (!guest && (await livePower(client, instance.node ?? '', vmid)) !== null) return null;
+    const where = { vmid, node: instance.node, ...(foreign ? { foreignGuest: foreign.name ?? null } : {}) };
+    const applied = await applyFinding(deps, instance.id, {
+      from,
+      observedAt,
+      data: { status: 'lost', failureCode: 'GUEST_LOST', failureMessage: LOST_MESSAGE, failureCause: { observedBy: 'reconciler', ...where } },
+      action: 'instance.lost',
+      step: { what: 'server lost', status: 'error', message: LOST_MESSAGE },
+      details: where,
+    });
+    return applied ? 'lost' : null;
+  }
+  // /cluster/resources can lag behind: only the guest's live status counts.
+  const power = await livePower(client, guest.node, vmid);
+  if (!power || power === from) return null;
+  const applied = await applyFinding(deps, instance.id, {
+    from,
+    observedAt,
+    data: { status: power },
+    action: 'instance.changed_outside',
+    step: {
+      what: 'changed outside',
+      status: 'warning',
+      message: power === 'stopped' ? 'The server was powered off outside this service.' : 'The server was powered on outside this service.',
+    },
+    details: { to: power, node: guest.node, vmid },
+  });
+  return applied ? 'changedOutside' : null;
+}
+
 /**
  * Compares one connection's guests (one read of /cluster/resources) with our instances on it:
  * power changed outside the control plane → the status follows; our guest gone → `lost`; a lost
@@ -112,7 +175,7 @@ async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: str
  */
 export function createReconcileGuestsActivity(deps: ActivityDeps) {
   return async function reconcileGuests({ connectionId, instanceId }: ReconcileInput): Promise<GuestsResult> {
-    const result: GuestsResult = { changedOutside: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
+    const result: GuestsResult = { changedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const client = deps.proxmox(connection);
     const guests = (await client.clusterResources()).filter((r) => r.type !== 'lxc' && !r.template);
@@ -123,63 +186,14 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
       select: { id: true, status: true, vmid: true, node: true },
     });
     for (const instance of instances) {
-      const vmid = instance.vmid as number;
-      const guest = byVmid.get(vmid);
-      const observedAt = new Date();
-      const ours = guest ? (await guestOwner(client, guest).catch(() => undefined)) : null;
-      if (ours === undefined) continue; // the config could not be read: decide nothing this time
-      if (instance.status === 'lost') {
-        if (!guest || ours !== instance.id) continue;
-        const power = await livePower(client, guest.node, vmid);
-        if (!power) continue;
-        const applied = await applyFinding(deps, instance.id, {
-          from: 'lost',
-          observedAt,
-          data: { status: power, failureCode: null, failureMessage: null },
-          action: 'instance.found_again',
-          step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
-          details: { node: guest.node, vmid, status: power },
-        });
-        if (applied) result.foundAgain++;
-        continue;
+      try {
+        const finding = await reconcileInstance(deps, client, instance, byVmid.get(instance.vmid as number));
+        if (finding) result[finding]++;
+      } catch (error) {
+        // One guest that cannot be read (its node is down, say) must not hold up the others.
+        deps.logger.warn({ err: error, instanceId: instance.id }, 'could not reconcile an instance this time');
+        result.undecided++;
       }
-      const from = instance.status;
-      if (!guest || ours !== instance.id) {
-        // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.
-        if (!guest && (await livePower(client, instance.node ?? '', vmid)) !== null) continue;
-        const applied = await applyFinding(deps, instance.id, {
-          from,
-          observedAt,
-          data: {
-            status: 'lost',
-            failureCode: 'GUEST_LOST',
-            failureMessage: LOST_MESSAGE,
-            failureCause: { observedBy: 'reconciler', vmid, node: instance.node, ...(guest ? { foreignGuest: guest.name ?? null } : {}) },
-          },
-          action: 'instance.lost',
-          step: { what: 'server lost', status: 'error', message: LOST_MESSAGE },
-          details: { vmid, node: instance.node, ...(guest ? { foreignGuest: guest.name ?? null } : {}) },
-        });
-        if (applied) result.lost++;
-        continue;
-      }
-      if (guest.status === from) continue;
-      // /cluster/resources can lag behind: only the guest's live status counts.
-      const power = await livePower(client, guest.node, vmid);
-      if (!power || power === from) continue;
-      const applied = await applyFinding(deps, instance.id, {
-        from,
-        observedAt,
-        data: { status: power },
-        action: 'instance.changed_outside',
-        step: {
-          what: 'changed outside',
-          status: 'warning',
-          message: power === 'stopped' ? 'The server was powered off outside this service.' : 'The server was powered on outside this service.',
-        },
-        details: { to: power, node: guest.node, vmid },
-      });
-      if (applied) result.changedOutside++;
     }
 
     if (!instanceId) Object.assign(result, await recordOrphans(deps, client, connectionId, guests));
@@ -190,8 +204,13 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
 /** Guests with our marker and no live instance become (or stay) open orphan records; records whose guest is no longer listed close as `gone`. */
 async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connectionId: string, guests: ClusterVmResource[]): Promise<Pick<GuestsResult, 'orphansFound' | 'orphansGone'>> {
   let orphansFound = 0;
+  const held = await deps.db.instance.findMany({ where: { connectionId, vmid: { not: null }, status: { notIn: ['deleted', 'failed'] } }, select: { id: true, vmid: true } });
+  const liveAt = new Map(held.map((i) => [i.vmid as number, i.id]));
   for (const guest of guests.filter((g) => mayBeOurs(g))) {
-    const owner = await guestOwner(client, guest).catch(() => null);
+    // Our guest at its own instance's VMID (the usual case) costs no config read.
+    const named = ownerOf({ name: guest.name });
+    if (liveAt.has(guest.vmid) && (named === null || named === liveAt.get(guest.vmid))) continue;
+    const owner = named ?? (await guestOwner(client, guest).catch(() => null));
     if (!owner) continue;
     const instance = await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } });
     const reason = orphanReason(instance, guest.vmid, connectionId);
@@ -303,7 +322,10 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
           const task = await client.taskStatus(op.upid);
           outcome = task.status === 'stopped' && task.exitstatus ? { status: parseExitStatus(task.exitstatus).ok ? 'succeeded' : 'failed', exitStatus: task.exitstatus } : null;
         } catch (error) {
-          if (!isNotFound(error)) throw error;
+          if (!isNotFound(error)) {
+            deps.logger.warn({ err: error, operationId: op.id, upid: op.upid }, 'could not read a provider task; looked at again next time');
+            continue;
+          }
         }
       }
       if (!outcome) continue; // still running on Proxmox: looked at again next time

@@ -27,7 +27,7 @@ describe('the reconciler', () => {
   };
   const placementOf = async (id: string) => {
     const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
-    return { node: row.node as string, vmid: row.vmid as number };
+    return { node: row.node as string, vmid: row.vmid as number, template: row.templateVmid as number };
   };
   const simulatedCrash = async () => {
     throw new Error('the API process died here');
@@ -155,6 +155,38 @@ describe('the reconciler', () => {
     expect(await stack.api.db.vmidReservation.findUnique({ where: { instanceId: id } })).toBeNull();
   });
 
+  it('follows a lost server whose guest comes back: the status is the guest’s again', { timeout: 90_000 }, async () => {
+    const id = await runningServer(stack, { hostname: 'came-back' }, 60_000);
+    const { node, vmid, template } = await placementOf(id);
+    const client = proxmox();
+    const { name } = (await stack.sim.state()).guests.find((g) => g.vmid === vmid) ?? {};
+    await client.waitForTask(await client.stopVm(node, vmid));
+    await client.waitForTask(await client.destroyVm(node, vmid));
+    await stack.waitForStatus(id, ['lost'], 30_000);
+
+    // Someone restored it (from a backup, say): our guest, at our VMID, powered off.
+    await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
+    const back = await stack.waitForStatus(id, ['stopped'], 30_000);
+    expect(back.failure).toBeNull();
+    expect(back.task.steps).toEqual([expect.objectContaining({ step: 'reconcile > found again', status: 'success' })]);
+    expect(await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'instance.found_again' } })).toBe(1);
+  });
+
+  it('marks a server lost when a guest that is not ours sits at its VMID', { timeout: 90_000 }, async () => {
+    const id = await runningServer(stack, { hostname: 'replaced' }, 60_000);
+    const { node, vmid, template } = await placementOf(id);
+    const client = proxmox();
+    await client.waitForTask(await client.stopVm(node, vmid));
+    await client.waitForTask(await client.destroyVm(node, vmid));
+    await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
+    await client.waitForTask(await client.startVm(node, vmid));
+    const lost = await stack.waitForStatus(id, ['lost'], 30_000);
+    expect(lost.failure.code).toBe('GUEST_LOST');
+    expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).failureCause).toMatchObject({ observedBy: 'reconciler', foreignGuest: 'someone-else' });
+    // The stranger is never touched.
+    expect((await stack.sim.state()).guests.find((g) => g.vmid === vmid)).toMatchObject({ name: 'someone-else', status: 'running' });
+  });
+
   describe('guests that carry our marker but have no live server', () => {
     /** A guest made on Proxmox directly, marked as ours for an instance that does not exist. */
     const markedGuest = async (vmid: number) => {
@@ -231,7 +263,7 @@ describe('the reconciler', () => {
 
     await expect.poll(async () => (await db.credential.findUniqueOrThrow({ where: { instanceId: id } })).secretCipher, { timeout: 30_000 }).toBeNull();
     await expect.poll(async () => (await db.providerOperation.findUniqueOrThrow({ where: { id: start.id } })).status, { timeout: 30_000 }).toBe('unknown');
-    expect(await db.providerOperation.findUniqueOrThrow({ where: { id: clone.id } })).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
+    await expect.poll(async () => db.providerOperation.findUniqueOrThrow({ where: { id: clone.id } }), { timeout: 30_000 }).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
     expect((await db.idempotencyKey.findMany({ where: { userId: stack.customer.userId } })).map((k) => k.key)).toEqual(['new-key']);
     expect(await db.rateLimitEvent.count({ where: { action: 'housekeeping-test' } })).toBe(1);
     expect(await db.auditEvent.count()).toBeGreaterThanOrEqual(audits);

@@ -24,7 +24,7 @@ export const reconcileSummaryView = z.object({
   connectionId: z.string(),
   instanceId: z.string().optional(),
   startedLate: z.object({ started: count, alreadyStarted: count }).openapi({ description: 'Workflows of committed tasks that were never confirmed started.' }),
-  guests: z.object({ changedOutside: count, lost: count, foundAgain: count, orphansFound: count, orphansGone: count }),
+  guests: z.object({ changedOutside: count, undecided: count, lost: count, foundAgain: count, orphansFound: count, orphansGone: count }),
   operationsClosed: count,
   housekeeping: z.object({ credentialsErased: count, idempotencyKeysDeleted: count, rateLimitEventsDeleted: count }).nullable(),
 });
