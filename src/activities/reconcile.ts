@@ -29,6 +29,8 @@ export interface GuestsResult {
 /** The type of the tasks that carry what the reconciler found, so it shows in the instance's step thread. */
 export const RECONCILE_TASK_TYPE = 'INSTANCE_RECONCILE';
 
+const START_DEADLINE_MS = 5_000;
+
 const LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';
 
 /** Why a guest that carries our marker has no live instance behind it; null when it has one. */
@@ -280,13 +282,17 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
           const task = await lockUnstartedTask(tx, id);
           if (!task?.workflowType) return;
           const instance = await tx.instance.findUniqueOrThrow({ where: { id: task.instanceId }, select: { status: true } });
-          const outcome = await startTaskWorkflow(Context.current().client, deps.config.TEMPORAL_TASK_QUEUE, {
-            workflowType: task.workflowType as StartableWorkflow,
-            workflowArgs: task.workflowArgs as StartIntent['workflowArgs'],
-            workflowId: task.workflowId,
-            tenantId: task.tenantId,
-            status: instance.status,
-          });
+          const { client } = Context.current();
+          // The task's row stays locked meanwhile (the API may be deciding to give up on it): a short deadline.
+          const outcome = await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+            startTaskWorkflow(client, deps.config.TEMPORAL_TASK_QUEUE, {
+              workflowType: task.workflowType as StartableWorkflow,
+              workflowArgs: task.workflowArgs as StartIntent['workflowArgs'],
+              workflowId: task.workflowId,
+              tenantId: task.tenantId,
+              status: instance.status,
+            }),
+          );
           await markWorkflowStarted(tx, id);
           if (outcome === 'started') {
             await tx.taskStep.create({ data: { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' } });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ProxmoxClient } from '../../src/proxmox';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { reconcileScheduleId } from '../../src/workflows/reconcile';
@@ -21,10 +21,14 @@ describe('the reconciler', () => {
   });
   const admin = () => ({ token: stack.api.adminToken });
   const schedule = () => stack.api.temporal.schedule.getHandle(reconcileScheduleId(stack.seed.connectionId));
+  /** Proxmox's own API, as an operator working outside this service would use it. */
+  let outside: ProxmoxClient | undefined;
   const proxmox = () => {
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-    return new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret });
+    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret });
+    return outside;
   };
+  afterAll(() => outside?.close());
   const placementOf = async (id: string) => {
     const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
     return { node: row.node as string, vmid: row.vmid as number, template: row.templateVmid as number };
