@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { newId } from '../domain/ids';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
 import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
@@ -124,7 +124,7 @@ async function reconcileInstance(
     const applied = await applyFinding(deps, instance.id, {
       from,
       observedAt,
-      data: { status: power, failureCode: null, failureMessage: null },
+      data: { status: power, failureCode: null, failureMessage: null, failureCause: Prisma.DbNull },
       action: 'instance.found_again',
       step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
       details: { node: guest.node, vmid, status: power },
