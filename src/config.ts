@@ -19,7 +19,7 @@ export const configSchema = z.object({
   RATE_LIMIT_CREATE_PER_MINUTE: integer(5),
   RATE_LIMIT_CREATE_PER_HOUR: integer(20),
   CREDENTIAL_TTL_HOURS: integer(24),
-  /** Hours an Idempotency-Key replays its create; an older key is treated as new (see pruneExpiredIdempotencyKeys). */
+  /** Hours an Idempotency-Key replays its create; an older key is treated as new, and the reconciler deletes it. */
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24),
   DEFAULT_USERNAME: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/).default('cloud'),
   /** Seconds an ACPI shutdown may take before a forced stop. */
@@ -29,6 +29,10 @@ export const configSchema = z.object({
   TASK_POLL_INTERVAL_MS: integer(500),
   /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */
+  RECONCILE_INTERVAL_SECONDS: integer(30),
+  /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
+  START_INTENT_GRACE_SECONDS: integer(15),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 });

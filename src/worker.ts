@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { proxmoxClientFactory } from './activities/deps';
@@ -6,6 +7,7 @@ import { loadConfig, type Config } from './config';
 import { createDb } from './db/client';
 import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
+import { upsertReconcileSchedules } from './reconcile-schedules';
 import { SecretBox } from './security/secrets';
 
 export interface RunningWorker {
@@ -38,6 +40,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     await db.$disconnect();
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker started');
+  await ensureReconcileSchedules(config, db, logger);
   return {
     worker,
     done,
@@ -46,6 +49,23 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       await done;
     },
   };
+}
+
+/** Every connection gets its Reconcile schedule (idempotent); a failure is logged, the worker serves on. */
+async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof createDb>, logger: Logger): Promise<void> {
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS }).catch((error: unknown) => {
+    logger.error({ err: error }, 'could not reach Temporal to set up the reconcile schedules');
+    return null;
+  });
+  if (!connection) return;
+  try {
+    const count = await upsertReconcileSchedules(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), db, config);
+    logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS }, 'reconcile schedules are in place');
+  } catch (error) {
+    logger.error({ err: error }, 'could not set up the reconcile schedules');
+  } finally {
+    await connection.close();
+  }
 }
 
 const SDK_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {

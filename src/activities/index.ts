@@ -19,6 +19,13 @@ import {
   createUndoResizeActivity,
 } from './lifecycle';
 import { createNetworkActivity } from './network';
+import { createDestroyOrphanGuestActivity, createSettleOrphanActivity } from './orphans';
+import {
+  createCloseFinishedOperationsActivity,
+  createHousekeepingActivity,
+  createReconcileGuestsActivity,
+  createStartStrandedWorkflowsActivity,
+} from './reconcile';
 import {
   createFailInstanceActivity,
   createParkInstanceActivity,
@@ -53,6 +60,12 @@ export function createActivities(deps: ActivityDeps) {
     discardCredential: createDiscardCredentialActivity(deps),
     finishOperation: createFinishOperationActivity(deps),
     completeDeletion: createCompleteDeletionActivity(deps),
+    reconcileGuests: createReconcileGuestsActivity(deps),
+    startStrandedWorkflows: createStartStrandedWorkflowsActivity(deps),
+    closeFinishedOperations: createCloseFinishedOperationsActivity(deps),
+    housekeeping: createHousekeepingActivity(deps),
+    destroyOrphanGuest: createDestroyOrphanGuestActivity(deps),
+    settleOrphan: createSettleOrphanActivity(deps),
   };
 }
 

@@ -17,6 +17,11 @@ export interface ApiDeps {
   config: Config;
   logger: Logger;
   secrets: SecretBox;
+  /**
+   * Runs between a task's commit and its workflow start. Tests use it to stop the API right there,
+   * as a crash would; the reconciler then starts the workflow from the task's recorded intent.
+   */
+  afterCommit?: (taskId: string) => Promise<void>;
 }
 
 export function createApp(deps: ApiDeps): express.Express {

@@ -11,6 +11,7 @@ import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import type { CreateInstanceBody } from './schemas/instances';
+import { intentColumns, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
 import { instanceInclude, type InstanceRow } from './views';
 
@@ -118,6 +119,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
       async (tx) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
+        const intent = provisionIntent(deps, instanceId, taskId);
         if (idempotencyKey) {
           await tx.idempotencyKey.deleteMany({ where: { userId: who.userId, key: idempotencyKey, createdAt: { lt: expiredBefore } } });
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
@@ -147,7 +149,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
         await tx.task.create({
-          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId) },
+          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) },
         });
         await recordStep(tx, { taskId, step: 'schedule > reserving resources', status: 'success', message: 'Capacity, addresses and an ID were reserved.', progress: 5 });
         if (idempotencyKey) {
@@ -179,6 +181,10 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
 }
 
+function provisionIntent(deps: ApiDeps, instanceId: string, taskId: string): StartIntent {
+  return { workflowType: 'ProvisionInstance', workflowArgs: { instanceId, taskId, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
+}
+
 /**
  * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
  * tries the reservations are released, so nothing is stranded, and the Idempotency-Key is
@@ -190,9 +196,8 @@ function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceI
   return startCommittedWorkflow(deps, {
     ...created,
     tenantId,
-    workflowType: 'ProvisionInstance',
     workflowId: provisionWorkflowId(instanceId),
-    input: {},
+    intent: provisionIntent(deps, instanceId, created.taskId),
     status: 'scheduling',
     unavailableMessage: message,
     undo: async (tx) => {

@@ -20,6 +20,7 @@ import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '.
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import { findInstance, tenantScope } from './routes/instances';
+import { intentColumns, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';
 
@@ -90,6 +91,10 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
   const { operation } = request;
   const taskId = newId('task');
   const workflowId = operationWorkflowId(operation, instanceId, taskId);
+  const intent: StartIntent = {
+    workflowType: 'InstanceOperation',
+    workflowArgs: { instanceId, taskId, operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE },
+  };
   let committed: Shortcut | { tenantId: string; params: OperationParams };
   try {
     committed = await deps.db.$transaction(
@@ -113,6 +118,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
             type: TASK_TYPES[operation],
             status: 'pending',
             workflowId,
+            ...intentColumns(intent),
             params: params as unknown as Prisma.InputJsonValue,
           },
         });
@@ -139,9 +145,8 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
     instanceId,
     tenantId,
     taskId,
-    workflowType: 'InstanceOperation',
     workflowId,
-    input: { operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS },
+    intent,
     status: OPERATION_STATUS[operation],
     unavailableMessage: 'The service that operates servers is unavailable; nothing was changed. Please try again.',
     undo: (tx) => undoOperation(tx, instanceId, params),

@@ -1,8 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import { InstanceIdKey, InstanceStatusKey, TenantIdKey } from '../workflows/definitions';
+import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartIntent } from '../start-intents';
 import type { ApiDeps } from './app';
 
 const START_DEADLINE_MS = 5_000;
@@ -11,9 +10,9 @@ export interface CommittedTask {
   instanceId: string;
   tenantId: string;
   taskId: string;
-  workflowType: 'ProvisionInstance' | 'InstanceOperation';
   workflowId: string;
-  input: Record<string, unknown>;
+  /** What the task's transaction recorded as its start intent. */
+  intent: StartIntent;
   /** The instance's status as the workflow starts (search attribute). */
   status: string;
   /** What the customer is told when the workflow cannot be started. */
@@ -23,36 +22,34 @@ export interface CommittedTask {
 }
 
 /**
- * Starts the workflow of a task whose rows are committed. A workflow that already exists counts
- * as started. If Temporal cannot be reached after a few tries, the task's holdings are undone and
- * the task fails, so nothing is stranded, and the caller gets PROVIDER_UNAVAILABLE.
+ * Starts the workflow of a task whose rows (and start intent) are committed, then marks it
+ * started. A workflow that already exists counts as started. If Temporal cannot be reached after
+ * a few tries, the task's holdings are undone and the task fails, so nothing is stranded, and the
+ * caller gets PROVIDER_UNAVAILABLE — unless the reconciler started the workflow meanwhile (both
+ * decide under the task's row lock), in which case the request succeeded after all.
  */
 export async function startCommittedWorkflow(deps: ApiDeps, task: CommittedTask): Promise<void> {
+  await deps.afterCommit?.(task.taskId);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       // Each attempt has a deadline: the SDK would otherwise keep retrying an unreachable server.
-      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => deps.temporal.workflow.start(task.workflowType, {
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-        workflowId: task.workflowId,
-        args: [{ instanceId: task.instanceId, taskId: task.taskId, ...task.input, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
-        typedSearchAttributes: [
-          { key: InstanceIdKey, value: task.instanceId },
-          { key: TenantIdKey, value: task.tenantId },
-          { key: InstanceStatusKey, value: task.status },
-        ],
-      }));
+      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        startTaskWorkflow(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, { ...task.intent, workflowId: task.workflowId, tenantId: task.tenantId, status: task.status }),
+      );
+      await markWorkflowStarted(deps.db, task.taskId);
       return;
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
       lastError = error;
       await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
     }
   }
   deps.logger.error({ err: lastError, instanceId: task.instanceId, workflowId: task.workflowId }, 'could not start the workflow; undoing its task');
-  await deps.db.$transaction(async (tx) => {
+  const undone = await deps.db.$transaction(async (tx) => {
+    if (!(await lockUnstartedTask(tx, task.taskId))) return false;
     await task.undo(tx);
     await finishTask(tx, task.taskId, { status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', errorMessage: task.unavailableMessage });
+    return true;
   });
-  throw new AppError('PROVIDER_UNAVAILABLE', task.unavailableMessage);
+  if (undone) throw new AppError('PROVIDER_UNAVAILABLE', task.unavailableMessage);
 }

@@ -26,7 +26,8 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   resize: ['stopped'],
   rebuild: ['running', 'stopped'],
   migrate: ['running', 'stopped'],
-  delete: ['running', 'stopped', 'failed', 'rollback_failed'],
+  // A lost server's guest is gone: deleting it releases what it still holds.
+  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'lost'],
 };
 
 export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';

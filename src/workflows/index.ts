@@ -1,3 +1,4 @@
 // Everything the worker bundles as workflow code.
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
+export { DestroyOrphan, Reconcile } from './reconcile';

@@ -16,7 +16,7 @@ const ALLOWED: Record<string, InstanceStatus[]> = {
   rebuild: ['running', 'stopped'],
   migrate: ['running', 'stopped'],
   // Deletes are idempotent and cancel provisioning; a deleted server answers 200.
-  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'failed', 'rollback_failed', 'deleting', 'deleted'],
+  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'failed', 'rollback_failed', 'lost', 'deleting', 'deleted'],
 };
 
 function expected(status: InstanceStatus, operation: string): { http: number; code?: string } {

@@ -5,6 +5,7 @@ import type { SeedResult } from '../../src/db/seed';
 import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
+import { reconcileScheduleId } from '../../src/workflows/reconcile';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
 
 type Seeded = Extract<SeedResult, { seeded: true }>;
@@ -131,6 +132,8 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
     async close() {
       for (const handle of processes) await handle.kill();
       for (const worker of workers) await worker.shutdown().catch(() => undefined);
+      // Workers set up a reconcile schedule for the stack's connection; the dev server outlives this file.
+      await api.temporal.schedule.getHandle(reconcileScheduleId(seed.connectionId)).delete().catch(() => undefined);
       await api.close();
       await sim.close();
     },

@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../../generated/prisma/client';
 import type { Tx } from '../../db/client';
+import { upsertReconcileSchedule } from '../../reconcile-schedules';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
@@ -103,7 +104,8 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
   /**
    * A POST handler that creates one object: `create` runs in one transaction with the validated
    * body (and writes its audit event), a duplicate is 409 CONFLICT, the answer is 201 with `view`.
-   * `check`, when given, runs first, outside the transaction, and hands its finding to `create`.
+   * `check`, when given, runs first, outside the transaction, and hands its finding to `create`;
+   * `afterCommit` runs once the row is committed.
    */
   const createHandler =
     <S extends z.ZodType, Row, Checked = undefined>(
@@ -111,13 +113,14 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       duplicate: Parameters<typeof conflictOnDuplicate>,
       create: (tx: Tx, body: z.infer<S>, actorUserId: string, checked: Checked) => Promise<Row>,
       view: (row: Row) => unknown,
-      check?: (body: z.infer<S>) => Promise<Checked>,
+      hooks: { check?: (body: z.infer<S>) => Promise<Checked>; afterCommit?: (row: Row) => Promise<void> } = {},
     ) =>
     async (req: Request, res: Response): Promise<void> => {
       const body = parseBody(schema, req);
       const actor = principal(req);
-      const checked = (await check?.(body)) as Checked;
+      const checked = (await hooks.check?.(body)) as Checked;
       const row = await db.$transaction((tx) => create(tx, body, actor.userId, checked)).catch(conflictOnDuplicate(...duplicate));
+      await hooks.afterCommit?.(row);
       send(res, view(row), {}, 201);
     };
 
@@ -215,10 +218,18 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         return created;
       },
       adminConnectionView,
-      async (body) => {
-        const identity = await identifyCluster({ ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT });
-        await assertNoVmidOverlap(deps, identity, body.vmidRange);
-        return identity;
+      {
+        check: async (body) => {
+          const identity = await identifyCluster({ ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT });
+          await assertNoVmidOverlap(deps, identity, body.vmidRange);
+          return identity;
+        },
+        // Its reconciler starts now; should Temporal be away, the next worker start sets it up.
+        afterCommit: (created) =>
+          upsertReconcileSchedule(deps.temporal, deps.config, created.id).then(
+            () => undefined,
+            (error: unknown) => deps.logger.warn({ err: error, connectionId: created.id }, 'could not create the reconcile schedule'),
+          ),
       },
     ),
   );

@@ -5,6 +5,8 @@ import { adminCatalogRouter } from './admin-catalog';
 import { adminIdentityRouter } from './admin-identity';
 import { adminInstancesRouter } from './admin-instances';
 import { adminVmidsRouter } from './admin-vmids';
+import { adminOrphansRouter } from './admin-orphans';
+import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { instancesRouter } from './instances';
@@ -13,7 +15,7 @@ import { tasksRouter } from './tasks';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps));
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps));
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));

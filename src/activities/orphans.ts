@@ -1,0 +1,84 @@
+import { heartbeat, cancellationSignal } from './context';
+import type { ActivityDeps } from './deps';
+import { fail, FailureType, fromProxmoxError } from './failures';
+import { guestOwner, orphanReason } from './reconcile';
+
+export type OrphanRemoval = 'removed' | 'absent' | 'not_orphan';
+
+/**
+ * Removes an orphan guest an operator asked to destroy, with the discipline of a rollback: the
+ * guest must still carry the same marker and its instance must still not be live, then stop,
+ * destroy with purge, and the VMID must be gone from /cluster/resources.
+ * Converges on retry: each Proxmox task's UPID is recorded on the orphan before it is polled and
+ * is polled again instead of being issued twice; a guest already gone counts as removed.
+ */
+export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
+  return async function destroyOrphanGuest({ orphanId }: { orphanId: string }): Promise<OrphanRemoval> {
+    const orphan = await deps.db.orphanGuest.findUniqueOrThrow({ where: { id: orphanId }, include: { connection: true } });
+    if (orphan.status === 'destroyed') return 'removed';
+    if (orphan.status !== 'destroying') throw fail(FailureType.InconsistentState, `orphan ${orphanId} is ${orphan.status}, not destroying`);
+    const { vmid, connection } = orphan;
+    const client = deps.proxmox(connection);
+    const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
+    const poll = async (upid: string) => {
+      heartbeat({ upid });
+      try {
+        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, onPoll: () => heartbeat({ upid }) });
+      } catch (error) {
+        throw fromProxmoxError(error, { kind: 'orphan-removal', vmid, upid });
+      }
+    };
+
+    let guest = await findGuest();
+    if (!guest) return 'absent';
+    if (!orphan.destroyUpid) {
+      const owner = await guestOwner(client, guest);
+      const instance = owner ? await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } }) : null;
+      if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
+      if (guest.lock) {
+        // A task holds the guest (someone is working on it): let it finish first.
+        for (const task of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(task.upid);
+        guest = await findGuest();
+        if (!guest) return 'absent';
+      }
+      if (guest.status !== 'stopped') {
+        const stopUpid = orphan.stopUpid ?? (await client.stopVm(guest.node, vmid));
+        await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { stopUpid } });
+        await poll(stopUpid);
+      }
+      const destroyUpid = await client.destroyVm(guest.node, vmid).catch((error: unknown) => {
+        throw fromProxmoxError(error, { kind: 'orphan-destroy', vmid, node: guest?.node });
+      });
+      await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { destroyUpid } });
+      orphan.destroyUpid = destroyUpid;
+    }
+    const destroyed = await poll(orphan.destroyUpid);
+    if (destroyed.warnings > 0) {
+      const leftovers = await client.listStorageContent(guest.node, connection.storage, vmid);
+      if (leftovers.length > 0) {
+        throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${connection.storage}`, { vmid, volumes: leftovers.map((v) => v.volid) });
+      }
+    }
+    if (await findGuest()) throw new Error(`guest ${vmid} is still listed by the cluster after its destroy task`);
+    return 'removed';
+  };
+}
+
+/**
+ * Ends an orphan's destroy: removed or absent → `destroyed`; no longer an orphan → `gone`; a
+ * removal that failed → `open` again with the error, for another try or a decision by hand.
+ * Converges on retry: conditional on the record still being `destroying`.
+ */
+export function createSettleOrphanActivity(deps: ActivityDeps) {
+  return async function settleOrphan({ orphanId, outcome, error }: { orphanId: string; outcome: OrphanRemoval | 'failed'; error?: string }): Promise<void> {
+    const done = outcome === 'removed' || outcome === 'absent';
+    const data =
+      outcome === 'failed'
+        ? { status: 'open' as const, lastError: error ?? 'the removal failed', stopUpid: null, destroyUpid: null }
+        : { status: done ? ('destroyed' as const) : ('gone' as const), openKey: null, resolvedAt: new Date(), lastError: done ? null : 'its marker names a live instance again' };
+    await deps.db.$transaction(async (tx) => {
+      const { count } = await tx.orphanGuest.updateMany({ where: { id: orphanId, status: 'destroying' }, data });
+      if (count > 0) await tx.auditEvent.create({ data: { action: `orphan.${done ? 'destroyed' : outcome === 'failed' ? 'destroy_failed' : 'claimed'}`, details: { orphanId, outcome, ...(error ? { error } : {}) } } });
+    });
+  };
+}

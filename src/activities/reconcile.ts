@@ -1,0 +1,350 @@
+import { Context } from '@temporalio/activity';
+import type { Tx } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
+import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
+import { newId } from '../domain/ids';
+import { mayBeOurs, ownerOf } from '../domain/ownership';
+import { Prisma } from '../generated/prisma/client';
+import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
+import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
+import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
+import type { ActivityDeps } from './deps';
+
+/** One connection, or one instance on it (an operator's "reconcile this one now"). */
+export interface ReconcileInput {
+  connectionId: string;
+  instanceId?: string;
+}
+
+export interface GuestsResult {
+  changedOutside: number;
+  /** Instances whose guest could not be read this time; looked at again on the next run. */
+  undecided: number;
+  lost: number;
+  foundAgain: number;
+  orphansFound: number;
+  orphansGone: number;
+}
+
+/** The type of the tasks that carry what the reconciler found, so it shows in the instance's step thread. */
+export const RECONCILE_TASK_TYPE = 'INSTANCE_RECONCILE';
+
+const START_DEADLINE_MS = 5_000;
+
+const LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';
+
+/** Why a guest that carries our marker has no live instance behind it; null when it has one. */
+export function orphanReason(instance: { status: InstanceStatus; vmid: number | null; connectionId: string } | null, vmid: number, connectionId: string): string | null {
+  if (!instance) return 'instance_missing';
+  if (instance.status === 'deleted') return 'instance_deleted';
+  if (instance.status === 'failed') return 'instance_failed';
+  if (instance.connectionId !== connectionId || instance.vmid !== vmid) return 'other_vmid';
+  return null;
+}
+
+/** The instance a guest's marker names: its name first, its description (one config read) otherwise. */
+export async function guestOwner(client: ProxmoxClient, guest: ClusterVmResource): Promise<string | null> {
+  return ownerOf({ name: guest.name }) ?? ownerOf({ name: guest.name, description: String((await client.getVmConfig(guest.node, guest.vmid)).description ?? '') });
+}
+
+function currentWorkflowId(): string {
+  try {
+    return Context.current().info.workflowExecution?.workflowId ?? 'reconcile';
+  } catch {
+    return 'reconcile';
+  }
+}
+
+/** Live power state; null when the guest does not exist (any other failure is thrown: nothing is concluded from it). */
+async function livePower(client: ProxmoxClient, node: string, vmid: number): Promise<'running' | 'stopped' | null> {
+  try {
+    return (await client.vmStatus(node, vmid)).status === 'running' ? 'running' : 'stopped';
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+interface Finding {
+  from: InstanceStatus;
+  /** What is written when the instance is still as it was seen: no task under way, none ended after `observedAt`. */
+  data: Prisma.InstanceUncheckedUpdateInput;
+  observedAt: Date;
+  action: string;
+  step: { what: string; status: StepStatus; message: string };
+  details: Record<string, unknown>;
+}
+
+/**
+ * Applies what the reconciler saw, under the instance's row lock, only if nothing moved since: the
+ * status is still the one compared, no task is under way, and no task ended after the observation
+ * (an operation that just finished knows better). The finding is said in a task of its own (the
+ * step thread) and in the audit trail.
+ */
+async function applyFinding(deps: ActivityDeps, instanceId: string, finding: Finding): Promise<boolean> {
+  return deps.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM instances WHERE id = ${instanceId} FOR UPDATE`;
+    const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { activeTask: { select: { id: true } } } });
+    if (instance.status !== finding.from || instance.activeTask) return false;
+    const ended = await tx.task.findFirst({ where: { instanceId, type: { not: RECONCILE_TASK_TYPE }, finishedAt: { gte: finding.observedAt } }, select: { id: true } });
+    if (ended) return false;
+    await tx.instance.update({ where: { id: instanceId }, data: finding.data });
+    const taskId = await recordReconcileTask(tx, instance, finding.step);
+    await tx.auditEvent.create({
+      data: { tenantId: instance.tenantId, instanceId, action: finding.action, details: { taskId, from: finding.from, ...finding.details } as Prisma.InputJsonValue },
+    });
+    return true;
+  });
+}
+
+async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: string }, step: Finding['step']): Promise<string> {
+  const taskId = newId('task');
+  const name = `reconcile > ${step.what}`;
+  await tx.task.create({
+    data: { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, status: 'succeeded', progress: 100, currentStep: name, workflowId: currentWorkflowId(), finishedAt: new Date() },
+  });
+  await tx.taskStep.create({ data: { taskId, step: name, status: step.status, message: step.message } });
+  return taskId;
+}
+
+/** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
+async function reconcileInstance(
+  deps: ActivityDeps,
+  client: ProxmoxClient,
+  instance: { id: string; status: InstanceStatus; vmid: number | null; node: string | null },
+  guest: ClusterVmResource | undefined,
+): Promise<'changedOutside' | 'lost' | 'foundAgain' | null> {
+  const vmid = instance.vmid as number;
+  const from = instance.status;
+  const observedAt = new Date();
+  if (from === 'lost') {
+    if (!guest || (await guestOwner(client, guest)) !== instance.id) return null;
+    const power = await livePower(client, guest.node, vmid);
+    if (!power) return null;
+    const applied = await applyFinding(deps, instance.id, {
+      from,
+      observedAt,
+      data: { status: power, failureCode: null, failureMessage: null, failureCause: Prisma.DbNull },
+      action: 'instance.found_again',
+      step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
+      details: { node: guest.node, vmid, status: power },
+    });
+    return applied ? 'foundAgain' : null;
+  }
+  if (guest && guest.status !== 'running' && guest.status !== 'stopped') return null; // its node is not answering: decide nothing
+  // Nothing to decide while the listing agrees (and the name does not say the guest is someone else's).
+  const namedOwner = guest ? ownerOf({ name: guest.name }) : null;
+  if (guest && guest.status === from && (namedOwner === null || namedOwner === instance.id)) return null;
+  const foreign = guest && (await guestOwner(client, guest)) !== instance.id ? guest : undefined;
+  if (!guest || foreign) {
+    // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.
+    if (!guest && (await livePower(client, instance.node ?? '', vmid)) !== null) return null;
+    const where = { vmid, node: instance.node, ...(foreign ? { foreignGuest: foreign.name ?? null } : {}) };
+    const applied = await applyFinding(deps, instance.id, {
+      from,
+      observedAt,
+      data: { status: 'lost', failureCode: 'GUEST_LOST', failureMessage: LOST_MESSAGE, failureCause: { observedBy: 'reconciler', ...where } },
+      action: 'instance.lost',
+      step: { what: 'server lost', status: 'error', message: LOST_MESSAGE },
+      details: where,
+    });
+    return applied ? 'lost' : null;
+  }
+  // /cluster/resources can lag behind: only the guest's live status counts.
+  const power = await livePower(client, guest.node, vmid);
+  if (!power || power === from) return null;
+  const applied = await applyFinding(deps, instance.id, {
+    from,
+    observedAt,
+    data: { status: power },
+    action: 'instance.changed_outside',
+    step: {
+      what: 'changed outside',
+      status: 'warning',
+      message: power === 'stopped' ? 'The server was powered off outside this service.' : 'The server was powered on outside this service.',
+    },
+    details: { to: power, node: guest.node, vmid },
+  });
+  return applied ? 'changedOutside' : null;
+}
+
+/**
+ * Compares one connection's guests (one read of /cluster/resources) with our instances on it:
+ * power changed outside the control plane → the status follows; our guest gone → `lost`; a lost
+ * guest back → the status follows again; a guest with our marker and no live instance → an orphan
+ * record for an operator. Nothing is ever destroyed or started here.
+ * Converges on retry: every change is conditional on the instance (or orphan record) being as it was seen.
+ */
+export function createReconcileGuestsActivity(deps: ActivityDeps) {
+  return async function reconcileGuests({ connectionId, instanceId }: ReconcileInput): Promise<GuestsResult> {
+    const result: GuestsResult = { changedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
+    const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const client = deps.proxmox(connection);
+    const guests = (await client.clusterResources()).filter((r) => r.type !== 'lxc' && !r.template);
+    const byVmid = new Map(guests.map((g) => [g.vmid, g]));
+
+    const instances = await deps.db.instance.findMany({
+      where: { connectionId, status: { in: ['running', 'stopped', 'lost'] }, vmid: { not: null }, activeTask: null, ...(instanceId ? { id: instanceId } : {}) },
+      select: { id: true, status: true, vmid: true, node: true },
+    });
+    for (const instance of instances) {
+      try {
+        const finding = await reconcileInstance(deps, client, instance, byVmid.get(instance.vmid as number));
+        if (finding) result[finding]++;
+      } catch (error) {
+        // One guest that cannot be read (its node is down, say) must not hold up the others.
+        deps.logger.warn({ err: error, instanceId: instance.id }, 'could not reconcile an instance this time');
+        result.undecided++;
+      }
+    }
+
+    if (!instanceId) Object.assign(result, await recordOrphans(deps, client, connectionId, guests));
+    return result;
+  };
+}
+
+/** Guests with our marker and no live instance become (or stay) open orphan records; records whose guest is no longer listed close as `gone`. */
+async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connectionId: string, guests: ClusterVmResource[]): Promise<Pick<GuestsResult, 'orphansFound' | 'orphansGone'>> {
+  let orphansFound = 0;
+  const held = await deps.db.instance.findMany({ where: { connectionId, vmid: { not: null }, status: { notIn: ['deleted', 'failed'] } }, select: { id: true, vmid: true } });
+  const liveAt = new Map(held.map((i) => [i.vmid as number, i.id]));
+  for (const guest of guests.filter((g) => mayBeOurs(g))) {
+    // Our guest at its own instance's VMID (the usual case) costs no config read.
+    const named = ownerOf({ name: guest.name });
+    if (liveAt.has(guest.vmid) && (named === null || named === liveAt.get(guest.vmid))) continue;
+    const owner = named ?? (await guestOwner(client, guest).catch(() => null));
+    if (!owner) continue;
+    const instance = await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } });
+    const reason = orphanReason(instance, guest.vmid, connectionId);
+    if (!reason) continue;
+    // Read after the instance: a guest removed by a rollback that ended meanwhile is not an orphan.
+    if ((await livePower(client, guest.node, guest.vmid).catch(() => null)) === null) continue;
+    if (await upsertOrphan(deps, connectionId, guest, owner, reason)) orphansFound++;
+  }
+  const vanished = await deps.db.orphanGuest.updateMany({
+    where: { connectionId, status: 'open', vmid: { notIn: guests.map((g) => g.vmid) } },
+    data: { status: 'gone', openKey: null, resolvedAt: new Date() },
+  });
+  return { orphansFound, orphansGone: vanished.count };
+}
+
+/** Creates the open record of an orphan (true), or refreshes it; a guest an operator chose to forget stays forgotten. */
+async function upsertOrphan(deps: ActivityDeps, connectionId: string, guest: ClusterVmResource, owner: string, reason: string): Promise<boolean> {
+  const openKey = `${connectionId}:${guest.vmid}`;
+  const open = await deps.db.orphanGuest.findUnique({ where: { openKey } });
+  if (open?.ownerInstanceId === owner) {
+    await deps.db.orphanGuest.update({ where: { id: open.id }, data: { lastSeenAt: new Date(), node: guest.node, name: guest.name ?? null } });
+    return false;
+  }
+  if (open) await deps.db.orphanGuest.updateMany({ where: { id: open.id, status: 'open' }, data: { status: 'gone', openKey: null, resolvedAt: new Date() } });
+  const forgotten = await deps.db.orphanGuest.findFirst({ where: { connectionId, vmid: guest.vmid, ownerInstanceId: owner, status: 'forgotten' }, select: { id: true } });
+  if (forgotten) return false;
+  try {
+    const id = newId('orph');
+    await deps.db.$transaction(async (tx) => {
+      await tx.orphanGuest.create({ data: { id, connectionId, node: guest.node, vmid: guest.vmid, name: guest.name ?? null, ownerInstanceId: owner, reason, status: 'open', openKey } });
+      await tx.auditEvent.create({ data: { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } } });
+    });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false; // recorded by a concurrent run
+    throw error;
+  }
+}
+
+/**
+ * Starts the workflows of tasks whose start was never confirmed (the API died between its commit and
+ * the start, or Temporal was away) once they are older than the grace period, from the recorded
+ * intent and under the same workflow id. A task the API gave up on (ended, holdings released) is
+ * never started: both decide under the task's row lock.
+ * Converges on retry: "already started" counts as started, and a task marked started is skipped.
+ */
+export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
+  return async function startStrandedWorkflows({ connectionId, instanceId }: ReconcileInput): Promise<{ started: number; alreadyStarted: number }> {
+    const counts = { started: 0, alreadyStarted: 0 };
+    const before = new Date(Date.now() - deps.config.START_INTENT_GRACE_SECONDS * 1000);
+    const stranded = await deps.db.task.findMany({
+      where: {
+        workflowStartedAt: null,
+        workflowType: { not: null },
+        status: { in: ['pending', 'running'] },
+        createdAt: { lt: before },
+        instance: { connectionId },
+        ...(instanceId ? { instanceId } : {}),
+      },
+      orderBy: { createdAt: 'asc' },
+      take: 100,
+      select: { id: true },
+    });
+    for (const { id } of stranded) {
+      await deps.db.$transaction(
+        async (tx) => {
+          const task = await lockUnstartedTask(tx, id);
+          if (!task?.workflowType) return;
+          const instance = await tx.instance.findUniqueOrThrow({ where: { id: task.instanceId }, select: { status: true } });
+          const { client } = Context.current();
+          // The task's row stays locked meanwhile (the API may be deciding to give up on it): a short deadline.
+          const outcome = await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+            startTaskWorkflow(client, deps.config.TEMPORAL_TASK_QUEUE, {
+              workflowType: task.workflowType as StartableWorkflow,
+              workflowArgs: task.workflowArgs as StartIntent['workflowArgs'],
+              workflowId: task.workflowId,
+              tenantId: task.tenantId,
+              status: instance.status,
+            }),
+          );
+          await markWorkflowStarted(tx, id);
+          if (outcome === 'started') {
+            await tx.taskStep.create({ data: { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' } });
+          }
+          await tx.auditEvent.create({ data: { tenantId: task.tenantId, instanceId: task.instanceId, action: 'task.workflow_started_late', details: { taskId: id, workflowId: task.workflowId, outcome } } });
+          counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;
+        },
+        { maxWait: 10_000, timeout: 30_000 },
+      );
+    }
+    return counts;
+  };
+}
+
+/**
+ * Closes provider-operation records left `issuing`/`running` by tasks that have ended, with what
+ * Proxmox says of their UPID (`unknown` when there is no UPID, or Proxmox no longer knows it).
+ * Converges on retry: each record is closed only while it is still open.
+ */
+export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
+  return async function closeFinishedOperations({ connectionId }: ReconcileInput): Promise<{ closed: number }> {
+    const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const client = deps.proxmox(connection);
+    const open = await deps.db.providerOperation.findMany({
+      where: { status: { in: ['issuing', 'running'] }, task: { status: { in: ['succeeded', 'failed'] } }, instance: { connectionId } },
+      take: 100,
+    });
+    let closed = 0;
+    for (const op of open) {
+      let outcome: { status: 'succeeded' | 'failed' | 'unknown'; exitStatus: string | null } | null = { status: 'unknown', exitStatus: null };
+      if (op.upid) {
+        try {
+          const task = await client.taskStatus(op.upid);
+          outcome = task.status === 'stopped' && task.exitstatus ? { status: parseExitStatus(task.exitstatus).ok ? 'succeeded' : 'failed', exitStatus: task.exitstatus } : null;
+        } catch (error) {
+          if (!isNotFound(error)) {
+            deps.logger.warn({ err: error, operationId: op.id, upid: op.upid }, 'could not read a provider task; looked at again next time');
+            continue;
+          }
+        }
+      }
+      if (!outcome) continue; // still running on Proxmox: looked at again next time
+      const { count } = await deps.db.providerOperation.updateMany({ where: { id: op.id, status: { in: ['issuing', 'running'] } }, data: outcome });
+      closed += count;
+    }
+    return { closed };
+  };
+}
+
+/** Database chores (see db/housekeeping). Converges on retry: conditional deletes and updates. */
+export function createHousekeepingActivity(deps: ActivityDeps) {
+  return async function housekeeping(): Promise<HousekeepingResult> {
+    return runHousekeeping(deps.db, new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);
+  };
+}

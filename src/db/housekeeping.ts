@@ -1,0 +1,31 @@
+import type { Db } from './client';
+import { pruneExpiredIdempotencyKeys } from './idempotency';
+
+/** The longest rate-limit window (see RATE_LIMIT_CREATE_PER_HOUR): older rows count for nothing. */
+const RATE_LIMIT_WINDOW_MS = 3600_000;
+
+export interface HousekeepingResult {
+  credentialsErased: number;
+  idempotencyKeysDeleted: number;
+  rateLimitEventsDeleted: number;
+}
+
+/** Expired credentials can never be revealed: their ciphertext goes, the row (and its expiry) stays. */
+export async function eraseExpiredCredentials(db: Db, now: Date): Promise<number> {
+  const { count } = await db.credential.updateMany({ where: { expiresAt: { lte: now }, secretCipher: { not: null } }, data: { secretCipher: null } });
+  return count;
+}
+
+export async function pruneRateLimitEvents(db: Db, now: Date): Promise<number> {
+  const { count } = await db.rateLimitEvent.deleteMany({ where: { at: { lt: new Date(now.getTime() - RATE_LIMIT_WINDOW_MS) } } });
+  return count;
+}
+
+/** Every database-only chore of the reconciler; audit events are kept. Each is a conditional delete or update, safe to repeat. */
+export async function runHousekeeping(db: Db, now: Date, idempotencyTtlHours: number): Promise<HousekeepingResult> {
+  return {
+    credentialsErased: await eraseExpiredCredentials(db, now),
+    idempotencyKeysDeleted: await pruneExpiredIdempotencyKeys(db, now, idempotencyTtlHours),
+    rateLimitEventsDeleted: await pruneRateLimitEvents(db, now),
+  };
+}

@@ -1,0 +1,67 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Db, Tx } from './db/client';
+import type { Prisma } from './generated/prisma/client';
+import { InstanceIdKey, InstanceStatusKey, TenantIdKey } from './workflows/definitions';
+
+/**
+ * A task's start intent: committed with the task, so that its workflow is started by whoever gets
+ * there first — the API right after its commit, or the reconciler when the API never confirmed
+ * the start (it crashed, or Temporal was briefly away).
+ */
+export type StartableWorkflow = 'ProvisionInstance' | 'InstanceOperation';
+
+export interface StartIntent {
+  workflowType: StartableWorkflow;
+  /** The workflow's one argument; it names the instance and the task. */
+  workflowArgs: { instanceId: string; taskId: string } & Record<string, unknown>;
+}
+
+/** The task columns that record an intent. */
+export function intentColumns(intent: StartIntent): { workflowType: string; workflowArgs: Prisma.InputJsonValue } {
+  return { workflowType: intent.workflowType, workflowArgs: intent.workflowArgs as Prisma.InputJsonValue };
+}
+
+export interface TaskStart extends StartIntent {
+  workflowId: string;
+  tenantId: string;
+  /** The instance's status as the workflow starts (search attribute). */
+  status: string;
+}
+
+/**
+ * Starts a task's workflow under its recorded id. With REJECT_DUPLICATE a workflow that exists or
+ * existed under that id (even one that has already finished) answers "already started": a start
+ * that did happen is never doubled, whoever tries again.
+ */
+export async function startTaskWorkflow(client: Client, taskQueue: string, task: TaskStart): Promise<'started' | 'already_started'> {
+  try {
+    await client.workflow.start(task.workflowType, {
+      taskQueue,
+      workflowId: task.workflowId,
+      args: [task.workflowArgs],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: InstanceIdKey, value: task.workflowArgs.instanceId },
+        { key: TenantIdKey, value: task.tenantId },
+        { key: InstanceStatusKey, value: task.status },
+      ],
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
+    throw error;
+  }
+}
+
+/** Records that the task's workflow exists; a no-op when that is known already. */
+export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
+  await db.task.updateMany({ where: { id: taskId, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+}
+
+/** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */
+export async function lockUnstartedTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUnique({ where: { id: taskId } });
+  if (!task || task.workflowStartedAt || task.status === 'succeeded' || task.status === 'failed') return null;
+  return task;
+}

@@ -1,0 +1,72 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { ReconcileInput } from '../activities/reconcile';
+import { removalReason } from './failure';
+import { activityOptions } from './provision-instance';
+
+export type { ReconcileInput } from '../activities/reconcile';
+
+/** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
+export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
+/** An operator's reconcile of one instance; a second request while one runs joins it. */
+export const reconcileInstanceWorkflowId = (instanceId: string) => `reconcile-instance-${instanceId}`;
+export const destroyOrphanWorkflowId = (orphanId: string) => `destroy-orphan-${orphanId}`;
+
+export interface ReconcileSummary {
+  connectionId: string;
+  instanceId?: string;
+  startedLate: { started: number; alreadyStarted: number };
+  guests: Awaited<ReturnType<Activities['reconcileGuests']>>;
+  operationsClosed: number;
+  housekeeping: Awaited<ReturnType<Activities['housekeeping']>> | null;
+}
+
+// A run is short and the next one comes soon: a few quick attempts, no long budget.
+const quick = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+
+/**
+ * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
+ * against instances, provider-operation records of ended tasks, database chores. The parts run side
+ * by side and independently; a part that fails fails the run (visible in the Web UI) after the
+ * others have done their work. It never destroys or starts a guest.
+ */
+export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary> {
+  const whole = !input.instanceId;
+  const [startedLate, guests, operations, housekeeping] = await Promise.allSettled([
+    quick.startStrandedWorkflows(input),
+    quick.reconcileGuests(input),
+    whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
+    whole ? quick.housekeeping() : Promise.resolve(null),
+  ]);
+  const failures = [startedLate, guests, operations, housekeeping].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failures.length > 0) {
+    throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => removalReason(f.reason)).join('; ')}`, 'RECONCILE_FAILED');
+  }
+  const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
+  return {
+    connectionId: input.connectionId,
+    ...(input.instanceId ? { instanceId: input.instanceId } : {}),
+    startedLate: value(startedLate),
+    guests: value(guests),
+    operationsClosed: value(operations).closed,
+    housekeeping: value(housekeeping),
+  };
+}
+
+const REMOVAL = { budget: 300, attempt: 120, heartbeat: 30 };
+
+/** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
+export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
+  const removal = proxyActivities<Activities>(activityOptions(REMOVAL, timeoutScale));
+  try {
+    const outcome = await removal.destroyOrphanGuest({ orphanId });
+    await quick.settleOrphan({ orphanId, outcome });
+    return outcome;
+  } catch (error) {
+    await quick.settleOrphan({ orphanId, outcome: 'failed', error: removalReason(error) });
+    throw error;
+  }
+}
