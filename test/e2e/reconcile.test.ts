@@ -21,11 +21,12 @@ describe('the reconciler', () => {
   });
   const admin = () => ({ token: stack.api.adminToken });
   const schedule = () => stack.api.temporal.schedule.getHandle(reconcileScheduleId(stack.seed.connectionId));
+  const { tokenId: simTokenId, secret: simSecret } = parseToken(DEFAULT_SIM_TOKEN);
+  const simToken = { tokenId: simTokenId, tokenSecret: simSecret };
   /** Proxmox's own API, as an operator working outside this service would use it. */
   let outside: ProxmoxClient | undefined;
   const proxmox = () => {
-    const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret });
+    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, ...simToken });
     return outside;
   };
   afterAll(() => outside?.close());
@@ -56,7 +57,8 @@ describe('the reconciler', () => {
   it('gets a schedule for a connection added through the admin API', async () => {
     const res = await stack.api.request('POST', '/v1/admin/connections', {
       ...admin(),
-      body: { name: 'second-cluster', url: stack.sim.url, tokenId: 'root@pam!other', tokenSecret: 'secret', vmidRange: { start: 7000, end: 7099 }, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 8192, diskGiB: 100 }] },
+      // The same cluster again, on VMIDs the first connection does not use.
+      body: { name: 'second-range', url: stack.sim.url, ...simToken, vmidRange: { start: 9100, end: 9199 }, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 8192, diskGiB: 100 }] },
     });
     expect(res.status).toBe(201);
     const added = stack.api.temporal.schedule.getHandle(reconcileScheduleId(res.body.data.id));
