@@ -1,3 +1,4 @@
+import { provisioningStarted } from '../db/instance-state';
 import { MAX_QUARANTINED_PER_INSTANCE, quarantineVmid, type Stranger } from '../db/reservations';
 import { guestDescription } from '../domain/ownership';
 import { isAlreadyExists, type ProxmoxClient } from '../proxmox';
@@ -44,7 +45,8 @@ export function createCloneActivity(deps: ActivityDeps) {
     if (task?.status !== 'pending' && task?.status !== 'running') {
       throw fail(FailureType.InconsistentState, `task ${taskId} is ${task?.status ?? 'missing'}; no guest is created for it`);
     }
-    await deps.db.instance.updateMany({ where: { id: instanceId, status: { in: ['pending', 'scheduling'] } }, data: { status: 'provisioning' } });
+    // A rebuild clones too: only a provision moves the instance on from `scheduling`.
+    if (instance.status === 'pending' || instance.status === 'scheduling') await deps.db.$transaction((tx) => provisioningStarted(tx, instanceId));
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
     for (;;) {

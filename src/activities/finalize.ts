@@ -1,3 +1,4 @@
+import { becameRunning } from '../db/instance-state';
 import { finishTask, recordStep } from '../db/tasks';
 import type { InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
@@ -24,10 +25,7 @@ export function createFinalizeActivity(deps: ActivityDeps) {
       await tx.volume.updateMany({ where: { instanceId, status: 'pending' }, data: { status: 'ready' } });
       // The reveal window starts when the server is usable.
       await tx.credential.updateMany({ where: { instanceId, revealedAt: null }, data: { expiresAt: new Date(Date.now() + ttlMs) } });
-      await tx.instance.updateMany({
-        where: { id: instanceId, status: { in: ['provisioning', 'rebuilding'] } },
-        data: { status: 'running', desiredState: 'running', failureCode: null, failureMessage: null },
-      });
+      await becameRunning(tx, instanceId);
       await recordStep(tx, { taskId, step: 'finalize > finishing', status: 'success', message: 'The server is ready.', progress: 100 });
       await finishTask(tx, taskId, { status: 'succeeded' });
     });

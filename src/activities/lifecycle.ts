@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Tx } from '../db/client';
 import { operationOfTask, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
 import { findOperation } from '../db/operations';
-import { retireInstance } from '../db/reservations';
+import { deleted, operationFinished } from '../db/instance-state';
+import { retireHoldings } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import type { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import { ProxmoxError } from '../proxmox';
 import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
@@ -257,34 +257,23 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       let status: InstanceStatus;
       let outcome: { code: string; message: string } | null = failure ?? null;
       if (lost) {
-        status = 'failed';
+        status = 'lost';
         outcome = { code: 'GUEST_LOST', message: 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.' };
       } else if (guestRemoved || !truth) {
         status = 'failed';
       } else {
         status = truth.status;
       }
-      const failed = status === 'failed';
-      await tx.instance.update({
-        where: { id: instanceId },
-        data: {
-          status,
-          failureCode: failed ? (outcome?.code ?? null) : null,
-          failureMessage: failed ? (outcome?.message ?? null) : null,
-          ...(failed && outcome ? { failureCause: { ...failure?.cause, taskId } as Prisma.InputJsonValue } : {}),
-        },
-      });
-      const stage = operationOfTask(task.type) ?? 'operation';
+      const operation = operationOfTask(task.type);
+      if (!operation) throw fail(FailureType.InconsistentState, `task ${taskId} is not an operation (${task.type})`);
+      await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause: failure?.cause } : null });
       if (outcome) {
-        await recordStep(tx, { taskId, step: `${stage} > done`, status: 'error', message: outcome.message });
+        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'error', message: outcome.message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message });
       } else {
-        await recordStep(tx, { taskId, step: `${stage} > done`, status: 'success', message: `The server is ${status}.` });
+        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status}.` });
         await finishTask(tx, taskId, { status: 'succeeded' });
       }
-      await tx.auditEvent.create({
-        data: { instanceId, action: `instance.${stage}.${outcome ? 'failed' : 'succeeded'}`, details: { taskId, status, code: outcome?.code ?? null } },
-      });
       return status;
     });
   };
@@ -306,10 +295,10 @@ export function createCompleteDeletionActivity(deps: ActivityDeps) {
   return async function completeDeletion({ instanceId, taskId, keepVmid, note }: CompleteDeletionInput): Promise<void> {
     await deps.db.$transaction(async (tx) => {
       if (!(await lockOpenTask(tx, taskId))) return;
-      await retireInstance(tx, instanceId, { keepVmid });
+      await retireHoldings(tx, instanceId, { keepVmid });
+      await deleted(tx, instanceId, { taskId, keepVmid, ...(note ? { operatorNote: note } : {}) });
       await recordStep(tx, { taskId, step: 'delete > done', status: 'success', message: 'The server was deleted and everything it held was released.' });
       await finishTask(tx, taskId, { status: 'succeeded' });
-      await tx.auditEvent.create({ data: { instanceId, action: 'instance.deleted', details: { taskId, keepVmid, ...(note ? { operatorNote: note } : {}) } } });
     });
   };
 }

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { changedOutside, lost } from '../db/instance-state';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { newId } from '../domain/ids';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
-import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
 import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
@@ -67,12 +67,10 @@ async function livePower(client: ProxmoxClient, node: string, vmid: number): Pro
 
 interface Finding {
   from: InstanceStatus;
-  /** What is written when the instance is still as it was seen: no task under way, none ended after `observedAt`. */
-  data: Prisma.InstanceUncheckedUpdateInput;
+  /** The transition applied when the instance is still as it was seen: no task under way, none ended after `observedAt`. */
+  transition: (tx: Tx) => Promise<unknown>;
   observedAt: Date;
-  action: string;
   step: { what: string; status: StepStatus; message: string };
-  details: Record<string, unknown>;
 }
 
 /**
@@ -88,11 +86,8 @@ async function applyFinding(deps: ActivityDeps, instanceId: string, finding: Fin
     if (instance.status !== finding.from || instance.activeTask) return false;
     const ended = await tx.task.findFirst({ where: { instanceId, type: { not: RECONCILE_TASK_TYPE }, finishedAt: { gte: finding.observedAt } }, select: { id: true } });
     if (ended) return false;
-    await tx.instance.update({ where: { id: instanceId }, data: finding.data });
-    const taskId = await recordReconcileTask(tx, instance, finding.step);
-    await tx.auditEvent.create({
-      data: { tenantId: instance.tenantId, instanceId, action: finding.action, details: { taskId, from: finding.from, ...finding.details } as Prisma.InputJsonValue },
-    });
+    await finding.transition(tx);
+    await recordReconcileTask(tx, instance, finding.step);
     return true;
   });
 }
@@ -124,10 +119,8 @@ async function reconcileInstance(
     const applied = await applyFinding(deps, instance.id, {
       from,
       observedAt,
-      data: { status: power, failureCode: null, failureMessage: null, failureCause: Prisma.DbNull },
-      action: 'instance.found_again',
+      transition: (tx) => changedOutside(tx, instance.id, { from, to: power, details: { node: guest.node, vmid } }),
       step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
-      details: { node: guest.node, vmid, status: power },
     });
     return applied ? 'foundAgain' : null;
   }
@@ -143,10 +136,8 @@ async function reconcileInstance(
     const applied = await applyFinding(deps, instance.id, {
       from,
       observedAt,
-      data: { status: 'lost', failureCode: 'GUEST_LOST', failureMessage: LOST_MESSAGE, failureCause: { observedBy: 'reconciler', ...where } },
-      action: 'instance.lost',
+      transition: (tx) => lost(tx, instance.id, { message: LOST_MESSAGE, cause: { observedBy: 'reconciler', ...where } }),
       step: { what: 'server lost', status: 'error', message: LOST_MESSAGE },
-      details: where,
     });
     return applied ? 'lost' : null;
   }
@@ -156,14 +147,12 @@ async function reconcileInstance(
   const applied = await applyFinding(deps, instance.id, {
     from,
     observedAt,
-    data: { status: power },
-    action: 'instance.changed_outside',
+    transition: (tx) => changedOutside(tx, instance.id, { from: from as 'running' | 'stopped', to: power, details: { node: guest.node, vmid } }),
     step: {
       what: 'changed outside',
       status: 'warning',
       message: power === 'stopped' ? 'The server was powered off outside this service.' : 'The server was powered on outside this service.',
     },
-    details: { to: power, node: guest.node, vmid },
   });
   return applied ? 'changedOutside' : null;
 }

@@ -1,6 +1,6 @@
-import { releaseReservations, retireInstance } from '../db/reservations';
+import { deleted, parked, provisionFailed } from '../db/instance-state';
+import { releaseReservations, retireHoldings } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import type { Prisma } from '../generated/prisma/client';
 import { loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -92,22 +92,18 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
       const { desiredState } = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { desiredState: true } });
       if (desiredState === 'deleted') {
         const message = 'The server was deleted before it was ready.';
-        await retireInstance(tx, instanceId, { keepVmid });
+        await retireHoldings(tx, instanceId, { keepVmid });
+        await deleted(tx, instanceId, { during: 'provisioning', code: failure.code, keepVmid, ...cause });
         await recordStep(tx, { taskId, step: 'rollback > done', status: 'success', message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: 'CANCELLED', errorMessage: message });
-        await tx.auditEvent.create({ data: { instanceId, action: 'instance.deleted', details: { during: 'provisioning', code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
         return 'deleted';
       }
       await releaseReservations(tx, instanceId, { keepVmid });
       await tx.volume.updateMany({ where: { instanceId, status: { in: ['pending', 'ready'] } }, data: { status: 'errored' } });
       await tx.credential.deleteMany({ where: { instanceId } });
-      await tx.instance.update({
-        where: { id: instanceId },
-        data: { status: 'failed', failureCode: failure.code, failureMessage: failure.message, failureCause: cause as Prisma.InputJsonValue },
-      });
+      await provisionFailed(tx, instanceId, failure, { keepVmid, ...cause });
       await recordStep(tx, { taskId, step: 'rollback > done', status: 'error', message: failure.message });
       await finishTask(tx, taskId, { status: 'failed', errorCode: failure.code, errorMessage: failure.message });
-      await tx.auditEvent.create({ data: { instanceId, action: 'instance.failed', details: { code: failure.code, keepVmid, ...cause } as Prisma.InputJsonValue } });
       return 'failed';
     });
   };
@@ -138,17 +134,8 @@ export interface ParkInput extends InstanceRef {
 export function createParkInstanceActivity(deps: ActivityDeps) {
   return async function parkInstance({ instanceId, taskId, purpose = 'rollback', reason, attempt, cause }: ParkInput): Promise<void> {
     await deps.db.$transaction(async (tx) => {
-      await tx.instance.update({
-        where: { id: instanceId },
-        data: {
-          status: 'rollback_failed',
-          failureCode: 'ROLLBACK_FAILED',
-          failureMessage: PARKED_MESSAGES[purpose],
-          failureCause: { ...cause, parkedReason: reason } as Prisma.InputJsonValue,
-        },
-      });
+      await parked(tx, instanceId, { message: PARKED_MESSAGES[purpose], reason, cause });
       await recordStep(tx, { taskId, step: `${purpose} > waiting for an operator (${attempt})`, status: 'error', message: 'Cleanup could not be confirmed; an operator has been asked to finish it.' });
-      await tx.auditEvent.create({ data: { instanceId, action: 'instance.rollback_parked', details: { reason, ...cause } as Prisma.InputJsonValue } });
     });
   };
 }

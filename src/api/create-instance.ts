@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { idempotencyCutoff } from '../db/idempotency';
+import { provisionFailed, scheduled } from '../db/instance-state';
 import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
 import { recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
@@ -155,7 +156,6 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         if (idempotencyKey) {
           await tx.idempotencyKey.update({ where: { userId_key: { userId: who.userId, key: idempotencyKey } }, data: { instanceId } });
         }
-        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId, instanceId, action: 'instance.create' } });
         // The cluster-wide locks come last, so every create holds them for as short a time as possible.
         const { node } = await scheduleAndReserve(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing, instanceId });
         const vmid = await reserveVmid(tx, connection, instanceId);
@@ -164,7 +164,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
         if (pool6) await reserveAddress(tx, pool6, instanceId);
         const template = templates.find((t) => t.node === node);
-        await tx.instance.update({ where: { id: instanceId }, data: { status: 'scheduling', node, vmid, templateVmid: template?.templateVmid ?? null } });
+        await scheduled(tx, instanceId, { actorUserId: who.userId, node, vmid, templateVmid: template?.templateVmid ?? null });
         return { instanceId, taskId };
       },
       { maxWait: 20_000, timeout: 30_000 },
@@ -204,10 +204,7 @@ function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceI
       await tx.idempotencyKey.deleteMany({ where: { instanceId } });
       await releaseReservations(tx, instanceId);
       await tx.volume.updateMany({ where: { instanceId }, data: { status: 'errored' } });
-      await tx.instance.update({
-        where: { id: instanceId },
-        data: { status: 'failed', failureCode: 'PROVIDER_UNAVAILABLE', failureMessage: message },
-      });
+      await provisionFailed(tx, instanceId, { code: 'PROVIDER_UNAVAILABLE', message }, { reason: 'the workflow could not be started' });
     },
   });
 }

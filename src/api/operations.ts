@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted } from '../db/instance-state';
 import {
   chargeResize,
   reserveMigration,
@@ -123,12 +124,8 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
           },
         });
         const desiredState = DESIRED[operation];
-        await tx.instance.update({
-          where: { id: instanceId },
-          data: { status: OPERATION_STATUS[operation], ...(desiredState ? { desiredState } : {}), ...prepared.data },
-        });
+        await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
         await recordStep(tx, { taskId, step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 });
-        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: `instance.${operation}`, details: { taskId } } });
         return { tenantId: instance.tenantId, params };
       },
       { maxWait: 20_000, timeout: 30_000 },
@@ -149,19 +146,19 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
     intent,
     status: OPERATION_STATUS[operation],
     unavailableMessage: 'The service that operates servers is unavailable; nothing was changed. Please try again.',
-    undo: (tx) => undoOperation(tx, instanceId, params),
+    undo: (tx) => undoOperation(tx, instanceId, operation, params),
   });
   return { taskId };
 }
 
 /** Puts the instance back as it was before an operation whose workflow never started. */
-async function undoOperation(tx: Tx, instanceId: string, params: OperationParams): Promise<void> {
+async function undoOperation(tx: Tx, instanceId: string, operation: Operation, params: OperationParams): Promise<void> {
   await settleHoldings(tx, instanceId, params, 'revert');
   const { previous } = params;
-  await tx.instance.update({
-    where: { id: instanceId },
-    data: {
-      status: previous.status as InstanceStatus,
+  await operationNotStarted(tx, instanceId, {
+    operation,
+    previous: previous.status as InstanceStatus,
+    set: {
       desiredState: previous.desiredState as DesiredState,
       ...(previous.imageId ? { imageId: previous.imageId } : {}),
       ...(previous.username ? { username: previous.username } : {}),
@@ -250,13 +247,11 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
       if (instance.status === 'deleted') return { answer: 'done', taskId: latest?.id ?? null };
       if (instance.status === 'deleting') return { answer: 'joined', taskId: active?.id ?? latest?.id ?? null };
       if (PROVISIONING.includes(instance.status)) {
-        await tx.instance.update({ where: { id: instanceId }, data: { status: 'deleting', desiredState: 'deleted' } });
-        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: 'instance.delete', details: { during: instance.status } } });
+        await deleteDuringProvision(tx, instanceId, { actorUserId: who.userId });
         return { answer: 'cancel_provisioning', taskId: active?.id ?? latest?.id ?? null };
       }
       if (instance.status === 'rollback_failed' && latest) {
-        await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
-        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: 'instance.delete', details: { during: instance.status } } });
+        await deletionDesired(tx, instanceId, { actorUserId: who.userId, during: instance.status, tenantId: instance.tenantId });
         return { answer: 'retry_removal', taskId: latest.id, workflowId: latest.workflowId };
       }
       return null;

@@ -7,7 +7,7 @@
  */
 import type { InstanceEventData, InstanceEventType } from '../domain/events';
 import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/instance-status';
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import type { Tx } from './client';
 import { appendEvent } from './events';
@@ -29,7 +29,8 @@ interface Change {
   from: readonly InstanceStatus[];
   /** Audit action; null for moves that only an event describes. */
   audit: string | null;
-  events: InstanceEventType[];
+  /** The events to append; a function when they depend on where the instance came from. */
+  events: InstanceEventType[] | ((from: InstanceStatus) => InstanceEventType[]);
   actorUserId?: string;
   details?: Record<string, unknown>;
   eventData?: Omit<InstanceEventData, 'status' | 'hostname'>;
@@ -64,7 +65,8 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
       },
     });
   }
-  for (const type of change.events) {
+  const events = typeof change.events === 'function' ? change.events(row.status) : change.events;
+  for (const type of events) {
     await appendEvent(tx, { tenantId: row.tenantId, instanceId, type, data: { status: change.to, hostname: row.hostname, ...change.eventData } });
   }
   return 'changed';
@@ -90,12 +92,12 @@ export function provisioningStarted(tx: Tx, instanceId: string) {
 }
 
 /** A provision or a rebuild finished: the server is usable. */
-export function becameRunning(tx: Tx, instanceId: string, o: { rebuilt: boolean }) {
+export function becameRunning(tx: Tx, instanceId: string) {
   return apply(tx, instanceId, {
     to: 'running',
     from: ['provisioning', 'rebuilding'],
-    audit: o.rebuilt ? 'instance.rebuilt' : 'instance.running',
-    events: [o.rebuilt ? 'instance.rebuilt' : 'instance.running'],
+    audit: 'instance.ready',
+    events: (from) => [from === 'rebuilding' ? 'instance.rebuilt' : 'instance.running'],
     set: { desiredState: 'running', ...FAILURE_CLEARED },
   });
 }
@@ -234,7 +236,7 @@ export function deleted(tx: Tx, instanceId: string, details: Record<string, unkn
   });
 }
 
-/** The reconciler found our guest missing from the cluster: reservations are kept for an admin. */
+/** The reconciler found our guest missing (or a stranger on its VMID): reservations are kept for an admin. */
 export function lost(tx: Tx, instanceId: string, o: { message: string; cause: Record<string, unknown> }) {
   return apply(tx, instanceId, {
     to: 'lost',
@@ -247,14 +249,24 @@ export function lost(tx: Tx, instanceId: string, o: { message: string; cause: Re
   });
 }
 
-/** The guest's power state changed outside the control plane (the Proxmox UI, or from inside it). */
-export function changedOutside(tx: Tx, instanceId: string, o: { to: 'running' | 'stopped'; from: 'running' | 'stopped' }) {
+/**
+ * The guest's power state changed outside the control plane (the Proxmox UI, or from inside the
+ * guest), or a lost guest is back: the instance follows what the cluster shows.
+ */
+export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' | 'stopped' | 'lost'; to: 'running' | 'stopped'; details: Record<string, unknown> }) {
   return apply(tx, instanceId, {
     to: o.to,
     from: [o.from],
-    audit: 'instance.changed_outside',
+    audit: o.from === 'lost' ? 'instance.found_again' : 'instance.changed_outside',
     events: ['instance.changed_outside'],
+    details: o.details,
     eventData: { previousStatus: o.from },
-    set: { desiredState: o.to },
+    set: { desiredState: o.to, ...FAILURE_CLEARED, ...(o.from === 'lost' ? { failureCause: Prisma.DbNull } : {}) },
   });
+}
+
+/** A delete was asked while the instance is parked: the parked removal, once it ends, deletes it. */
+export async function deletionDesired(tx: Tx, instanceId: string, o: { actorUserId: string; during: InstanceStatus; tenantId: string }): Promise<void> {
+  await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
+  await tx.auditEvent.create({ data: { actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, action: 'instance.delete', details: { during: o.during } } });
 }

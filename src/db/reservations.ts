@@ -153,18 +153,14 @@ export async function releaseReservations(tx: Tx, instanceId: string, options: {
 }
 
 /**
- * Ends an instance as `deleted`: everything it holds is released (see releaseReservations), its
- * volumes are marked deleted and its credential erased; the row stays readable. A no-op the
- * second time.
+ * Everything a deleted instance held goes back (see releaseReservations), its volumes are marked
+ * deleted and its credential erased; the row stays readable. A no-op the second time. The status
+ * itself moves with `deleted` of instance-state, in the same transaction.
  */
-export async function retireInstance(tx: Tx, instanceId: string, options: { keepVmid?: boolean } = {}): Promise<void> {
+export async function retireHoldings(tx: Tx, instanceId: string, options: { keepVmid?: boolean } = {}): Promise<void> {
   await releaseReservations(tx, instanceId, options);
   await tx.volume.updateMany({ where: { instanceId, status: { not: 'deleted' } }, data: { status: 'deleted' } });
   await tx.credential.deleteMany({ where: { instanceId } });
-  await tx.instance.updateMany({
-    where: { id: instanceId, status: { not: 'deleted' } },
-    data: { status: 'deleted', desiredState: 'deleted', deletedAt: new Date(), failureCode: null, failureMessage: null },
-  });
 }
 
 /** How many VMIDs one provision may set aside for strangers before it gives up. */

@@ -82,7 +82,7 @@ describe('lifecycle operations when the provider fails', () => {
     expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ node: here, target: null, state: 'allocated' })]);
   });
 
-  it('a guest that vanishes during an operation leaves the server failed with GUEST_LOST and every reservation kept', async () => {
+  it('a guest that vanishes during an operation leaves the server lost (GUEST_LOST) with every reservation kept', async () => {
     const id = await runningServer(stack, { hostname: 'vanished' });
     await runOperation(stack, id, 'stop');
     const starts = await callCount(stack, `POST ${Q}/status/start`);
@@ -90,7 +90,7 @@ describe('lifecycle operations when the provider fails', () => {
     await stack.sim.fault({ op: 'start', mode: 'lose_guest' });
     const { task, instance } = await runOperation(stack, id, 'start');
     expect(task).toMatchObject({ status: 'failed', error: { code: 'GUEST_LOST' } });
-    expect(instance).toMatchObject({ status: 'failed', failure: { code: 'GUEST_LOST' } });
+    expect(instance).toMatchObject({ status: 'lost', failure: { code: 'GUEST_LOST' } });
     expect(instance.failure.message).not.toMatch(COORDINATES);
     expect(await held(id)).toEqual({ vmid: 'assigned', addresses: ['assigned', 'assigned'], allocation: 'allocated', quotaReleased: false, volumes: ['ready'] });
     // Nothing was re-created.
@@ -111,7 +111,7 @@ describe('lifecycle operations when the provider fails', () => {
     await stack.sim.fault({ op: 'status', mode: 'http500', message: `Configuration file 'nodes/${node}/qemu-server/${vmid}.conf' does not exist` });
     const { task, instance } = await runOperation(stack, id, 'stop');
     expect(task.error.code).toBe('GUEST_LOST');
-    expect(instance.status).toBe('failed');
+    expect(instance.status).toBe('lost');
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
 
