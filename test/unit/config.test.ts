@@ -35,6 +35,8 @@ describe('loadConfig: defaults', () => {
       STAGE_TIMEOUT_SCALE: 1,
       TASK_POLL_INTERVAL_MS: 500,
       PROXMOX_INSECURE_TLS_DEFAULT: false,
+      RECONCILE_INTERVAL_SECONDS: 30,
+      START_INTENT_GRACE_SECONDS: 15,
     });
   });
 

@@ -14,11 +14,11 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   resize: ['stopped'],
   rebuild: ['running', 'stopped'],
   migrate: ['running', 'stopped'],
-  delete: ['running', 'stopped', 'failed', 'rollback_failed'],
+  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'lost'],
 };
 
 const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
-const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'deleted'];
+const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
   if (ALLOWED[operation].includes(status)) return 'allowed';
