@@ -10,7 +10,7 @@ import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import type { CreateInstanceBody } from './schemas/instances';
-import { startCommittedWorkflow } from './start-workflow';
+import { startCommittedWorkflow, type CommittedTask } from './start-workflow';
 import { instanceInclude, type InstanceRow } from './views';
 
 export interface CreateResult {
@@ -169,7 +169,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
     throw error;
   }
 
-  await startProvisioning(deps, tenantId, created);
+  await startProvisioning(deps, tenantId, created, { operation: 'create', hostname: body.hostname, plan: plan.name });
   return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
 }
 
@@ -177,7 +177,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
  * Starts the workflow for committed reservations. If Temporal cannot be reached after a few
  * tries the reservations are released, so nothing is stranded.
  */
-function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
+function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }, labels: CommittedTask['labels']): Promise<void> {
   const { instanceId } = created;
   const message = 'The provisioning service is unavailable; nothing was kept. Please try again.';
   return startCommittedWorkflow(deps, {
@@ -187,6 +187,7 @@ function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceI
     workflowId: provisionWorkflowId(instanceId),
     input: {},
     status: 'scheduling',
+    labels,
     unavailableMessage: message,
     undo: async (tx) => {
       await releaseReservations(tx, instanceId);

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -16,9 +15,10 @@ import { newId } from '../domain/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
-import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '../workflows/definitions';
+import { operationWorkflowId, provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
+import { decideParked } from './parked';
 import { findInstance, tenantScope } from './routes/instances';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';
@@ -90,7 +90,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
   const { operation } = request;
   const taskId = newId('task');
   const workflowId = operationWorkflowId(operation, instanceId, taskId);
-  let committed: Shortcut | { tenantId: string; params: OperationParams };
+  let committed: Shortcut | { tenantId: string; params: OperationParams; hostname: string; plan: string };
   try {
     committed = await deps.db.$transaction(
       async (tx) => {
@@ -123,7 +123,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
         });
         await recordStep(tx, { taskId, step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 });
         await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: instance.tenantId, instanceId, action: `instance.${operation}`, details: { taskId } } });
-        return { tenantId: instance.tenantId, params };
+        return { tenantId: instance.tenantId, params, hostname: instance.hostname, plan: instance.plan.name };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
@@ -134,7 +134,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
   }
   if ('answer' in committed) return committed;
 
-  const { params, tenantId } = committed;
+  const { params, tenantId, hostname, plan } = committed;
   await startCommittedWorkflow(deps, {
     instanceId,
     tenantId,
@@ -143,6 +143,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
     workflowId,
     input: { operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS },
     status: OPERATION_STATUS[operation],
+    labels: { operation, hostname, plan },
     unavailableMessage: 'The service that operates servers is unavailable; nothing was changed. Please try again.',
     undo: (tx) => undoOperation(tx, instanceId, params),
   });
@@ -268,12 +269,14 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
       .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not cancel the provisioning workflow'));
   } else if (result.answer === 'retry_removal' && result.workflowId) {
     try {
-      await deps.temporal.workflow.getHandle(result.workflowId).signal(retryRollbackSignal);
+      await decideParked(deps, result.workflowId, { action: 'retry' });
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) {
+      // Refused because the cleanup is running again already: it honours desiredState `deleted` too.
+      const workflow = error instanceof AppError ? error.details?.workflow : undefined;
+      if (workflow === 'closed') {
         throw new AppError('INVALID_STATE', 'No workflow is waiting to clean this server up; an operator must finish it.', { status: 'rollback_failed' });
       }
-      throw error;
+      if (workflow !== 'not_parked') throw error;
     }
   }
   return answer(deps, who, instanceId, result.taskId, result.answer === 'done' ? 200 : 202);
