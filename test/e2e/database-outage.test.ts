@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
+import { ownerOf } from '../../src/domain/ownership';
 import { holdings } from '../support/reservations';
 import { startTcpRelay, type TcpRelay } from '../support/relay';
 import { FAST_ENV, startStack, type Stack } from '../support/stack';
@@ -81,6 +82,44 @@ describe('a database outage seen by the worker', () => {
     expect(held.vmids.map((v) => v.state)).toEqual(['assigned']);
     expect(held.allocation?.state).toBe('allocated');
   }, 180_000);
+});
+
+describe('a database that refuses a write', () => {
+  it('keeps finalize trying instead of rolling back a good server, and finishes once the write goes through', async () => {
+    const db = stack.api.db;
+    await db.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_running() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`
+      CREATE TRIGGER refuse_running BEFORE UPDATE ON instances FOR EACH ROW
+      WHEN (NEW.status = 'running') EXECUTE FUNCTION refuse_running()`);
+    let triggerDropped = false;
+    const dropTrigger = async () => {
+      if (triggerDropped) return;
+      triggerDropped = true;
+      await db.$executeRawUnsafe('DROP TRIGGER refuse_running ON instances');
+      await db.$executeRawUnsafe('DROP FUNCTION refuse_running()');
+    };
+    try {
+      const created = await stack.create({ hostname: 'disk-full' });
+      const id = created.body.data.id as string;
+      const handle = stack.api.temporal.workflow.getHandle(`provision-${id}`);
+      // Longer than finalize's old budget (120 s, scaled): it is still trying, and nothing was undone.
+      await expect
+        .poll(async () => (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'finalizeInstance')?.attempt ?? 0, { timeout: 30_000 })
+        .toBeGreaterThan(1);
+      await new Promise((resolve) => setTimeout(resolve, 120 * scale * 1000 + 2000));
+      expect((await holdings(db, id)).instance.status).toBe('provisioning');
+      const guests = (await stack.sim.state()).guests;
+      expect(guests.filter((g) => ownerOf({ name: g.name, description: String(g.config.description ?? '') }) === id)).toHaveLength(1);
+
+      await dropTrigger();
+      await stack.waitForStatus(id, ['running'], 30_000);
+      expect(await handle.result()).toEqual({ status: 'running' });
+    } finally {
+      await dropTrigger();
+    }
+  }, 120_000);
 });
 
 describe('the database client after an outage', () => {
