@@ -12,8 +12,24 @@ export type StartableWorkflow = 'ProvisionInstance' | 'InstanceOperation';
 
 export interface StartIntent {
   workflowType: StartableWorkflow;
-  /** The workflow's one argument; it names the instance and the task. */
-  workflowArgs: { instanceId: string; taskId: string } & Record<string, unknown>;
+  /** The workflow's one argument; it names the instance and the task, and the line the Web UI lists it by. */
+  workflowArgs: { instanceId: string; taskId: string; summary: string } & Record<string, unknown>;
+}
+
+/** The one line the Web UI and `temporal workflow list` name a task's workflow by; it also heads its current details. */
+export function workflowSummary(o: { operation: string; hostname: string; plan: string; tenantId: string }): string {
+  return `${o.operation} ${o.hostname} (plan ${o.plan}, tenant ${o.tenantId})`;
+}
+
+/** The workflow's static details (markdown): where to look next. */
+function staticDetails(task: TaskStart): string {
+  const { instanceId, taskId, summary } = task.workflowArgs;
+  return [
+    `**${summary}**: server \`${instanceId}\`, task \`${taskId}\`.`,
+    '',
+    `Provider side and failure cause: \`GET /v1/admin/instances/${instanceId}\``,
+    `Progress: \`temporal workflow query --workflow-id ${task.workflowId} --type progress\``,
+  ].join('\n');
 }
 
 /** The task columns that record an intent. */
@@ -40,6 +56,8 @@ export async function startTaskWorkflow(client: Client, taskQueue: string, task:
       workflowId: task.workflowId,
       args: [task.workflowArgs],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: task.workflowArgs.summary,
+      staticDetails: staticDetails(task),
       typedSearchAttributes: [
         { key: InstanceIdKey, value: task.workflowArgs.instanceId },
         { key: TenantIdKey, value: task.tenantId },

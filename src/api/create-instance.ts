@@ -12,7 +12,7 @@ import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import type { CreateInstanceBody } from './schemas/instances';
-import { intentColumns, type StartIntent } from '../start-intents';
+import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
 import { instanceInclude, type InstanceRow } from './views';
 
@@ -114,13 +114,13 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   const pool4 = location.ipPools.find((p) => p.family === 4);
   const pool6 = location.ipPools.find((p) => p.family === 6);
 
-  let created: { instanceId: string; taskId: string };
+  let created: { instanceId: string; taskId: string; intent: StartIntent };
   try {
     created = await db.$transaction(
       async (tx) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
-        const intent = provisionIntent(deps, instanceId, taskId);
+        const intent = provisionIntent(deps, { instanceId, taskId, summary: workflowSummary({ operation: 'create', hostname: body.hostname, plan: plan.name, tenantId }) });
         if (idempotencyKey) {
           await tx.idempotencyKey.deleteMany({ where: { userId: who.userId, key: idempotencyKey, createdAt: { lt: expiredBefore } } });
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
@@ -165,7 +165,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         if (pool6) await reserveAddress(tx, pool6, instanceId);
         const template = templates.find((t) => t.node === node);
         await scheduled(tx, instanceId, { actorUserId: who.userId, node, vmid, templateVmid: template?.templateVmid ?? null });
-        return { instanceId, taskId };
+        return { instanceId, taskId, intent };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
@@ -181,8 +181,8 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
 }
 
-function provisionIntent(deps: ApiDeps, instanceId: string, taskId: string): StartIntent {
-  return { workflowType: 'ProvisionInstance', workflowArgs: { instanceId, taskId, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
+function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: string; summary: string }): StartIntent {
+  return { workflowType: 'ProvisionInstance', workflowArgs: { ...args, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
 }
 
 /**
@@ -190,14 +190,13 @@ function provisionIntent(deps: ApiDeps, instanceId: string, taskId: string): Sta
  * tries the reservations are released, so nothing is stranded, and the Idempotency-Key is
  * forgotten, so the same request can be sent again.
  */
-function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string }): Promise<void> {
+function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string; intent: StartIntent }): Promise<void> {
   const { instanceId } = created;
   const message = 'The provisioning service is unavailable; nothing was kept. Please try again.';
   return startCommittedWorkflow(deps, {
     ...created,
     tenantId,
     workflowId: provisionWorkflowId(instanceId),
-    intent: provisionIntent(deps, instanceId, created.taskId),
     status: 'scheduling',
     unavailableMessage: message,
     undo: async (tx) => {

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted } from '../db/instance-state';
@@ -17,11 +16,12 @@ import { newId } from '../domain/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
-import { operationWorkflowId, provisionWorkflowId, retryRollbackSignal } from '../workflows/definitions';
+import { operationWorkflowId, provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
+import { decideParked } from './parked';
 import { findInstance, tenantScope } from './routes/instances';
-import { intentColumns, type StartIntent } from '../start-intents';
+import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';
 
@@ -92,11 +92,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
   const { operation } = request;
   const taskId = newId('task');
   const workflowId = operationWorkflowId(operation, instanceId, taskId);
-  const intent: StartIntent = {
-    workflowType: 'InstanceOperation',
-    workflowArgs: { instanceId, taskId, operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE },
-  };
-  let committed: Shortcut | { tenantId: string; params: OperationParams };
+  let committed: Shortcut | { tenantId: string; params: OperationParams; intent: StartIntent };
   try {
     committed = await deps.db.$transaction(
       async (tx) => {
@@ -110,6 +106,11 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
         }
         const prepared = (await request.prepare?.(tx, instance)) ?? {};
         const params: OperationParams = { previous: { status: instance.status, desiredState: instance.desiredState, ...prepared.previous }, ...prepared.params };
+        const summary = workflowSummary({ operation, hostname: instance.hostname, plan: instance.plan.name, tenantId: instance.tenantId });
+        const intent: StartIntent = {
+          workflowType: 'InstanceOperation',
+          workflowArgs: { instanceId, taskId, summary, operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE },
+        };
         await tx.task.create({
           data: {
             id: taskId,
@@ -126,7 +127,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
         const desiredState = DESIRED[operation];
         await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
         await recordStep(tx, { taskId, step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 });
-        return { tenantId: instance.tenantId, params };
+        return { tenantId: instance.tenantId, params, intent };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
@@ -137,7 +138,7 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
   }
   if ('answer' in committed) return committed;
 
-  const { params, tenantId } = committed;
+  const { params, tenantId, intent } = committed;
   await startCommittedWorkflow(deps, {
     instanceId,
     tenantId,
@@ -268,12 +269,14 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
       .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not cancel the provisioning workflow'));
   } else if (result.answer === 'retry_removal' && result.workflowId) {
     try {
-      await deps.temporal.workflow.getHandle(result.workflowId).signal(retryRollbackSignal);
+      await decideParked(deps, result.workflowId, { action: 'retry' });
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) {
+      // Refused because the cleanup is running again already: it honours desiredState `deleted` too.
+      const workflow = error instanceof AppError ? error.details?.workflow : undefined;
+      if (workflow === 'closed') {
         throw new AppError('INVALID_STATE', 'No workflow is waiting to clean this server up; an operator must finish it.', { status: 'rollback_failed' });
       }
-      throw error;
+      if (workflow !== 'not_parked') throw error;
     }
   }
   return answer(deps, who, instanceId, result.taskId, result.answer === 'done' ? 200 : 202);

@@ -1,5 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Where a workflow stands, for the Web UI, the CLI and the admin API. */
 export interface ProvisionProgress {
@@ -10,9 +10,13 @@ export interface ProvisionProgress {
 }
 
 export const progressQuery = defineQuery<ProvisionProgress>('progress');
-/** Operator: try removing the guest again (parks again if it still fails). */
+
+/** Operator: try removing the guest again (parks again if it still fails). Rejected unless the workflow is parked. */
+export const retryRollbackUpdate = defineUpdate<string>('retryRollback');
+/** Operator: the guest was removed by hand; release everything, audit the note. Rejected unless the workflow is parked. */
+export const resolveRollbackUpdate = defineUpdate<string, [{ note: string }]>('resolveRollback');
+/** The same decisions as signals, as earlier versions took them: kept so their histories still replay. */
 export const retryRollbackSignal = defineSignal('retryRollback');
-/** Operator: the guest was removed by hand; release the reservations and fail the instance. */
 export const resolveRollbackSignal = defineSignal<[{ note: string }]>('resolveRollback');
 
 export const InstanceIdKey = defineSearchAttributeKey('InstanceId', SearchAttributeType.KEYWORD);

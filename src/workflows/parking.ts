@@ -1,25 +1,84 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ParkingPurpose, RemovalOutcome } from '../activities/rollback';
-import { resolveRollbackSignal, retryRollbackSignal, type ProvisionProgress } from './definitions';
+import {
+  resolveRollbackSignal,
+  resolveRollbackUpdate,
+  retryRollbackSignal,
+  retryRollbackUpdate,
+  type ProvisionProgress,
+} from './definitions';
 import { removalReason } from './failure';
+
+/**
+ * Parks one run may take: past it, a parked workflow continues as new, carrying its state, so its
+ * history stays small however often an operator retries.
+ */
+export const PARKS_PER_RUN = 20;
 
 export type OperatorDecision = { action: 'retry' } | { action: 'resolve'; note: string };
 
 export interface OperatorGate {
-  /** Waits for the operator's next decision (signals are only taken while parked). */
+  /** Waits for the operator's next decision (only taken while parked). */
   next(): Promise<OperatorDecision>;
+  /** A decision was taken and not carried out yet. */
+  pending(): boolean;
 }
 
-/** Installs the operator's signals on this workflow; call once, at its start. */
+/** Rejects an operator update that finds nothing parked, saying what the workflow is doing instead. */
+function assertParked(progress: ProvisionProgress, decided: boolean) {
+  const { state } = progress.rollback;
+  if (state === 'parked' && !decided) return;
+  const doing =
+    state === 'parked' ? 'an operator decision is already being carried out' :
+    state === 'running' ? 'the cleanup is running' :
+    state === 'done' ? 'the cleanup has finished' :
+    `it is ${progress.status}${progress.stage ? ` (stage ${progress.stage})` : ''}`;
+  throw ApplicationFailure.create({ type: 'NOT_PARKED', nonRetryable: true, message: `Nothing is waiting for an operator: ${doing}.` });
+}
+
+const cleanNote = (note: unknown) => String(note ?? '').slice(0, 2000);
+
+/**
+ * Installs the operator's updates (and the signals of earlier versions) on this workflow; call
+ * once, at its start. An update answers as soon as its decision is taken; what follows shows in
+ * the progress query and the workflow's current details.
+ */
 export function operatorGate(progress: ProvisionProgress): OperatorGate {
   let decision: OperatorDecision | null = null;
+  const validator = () => assertParked(progress, decision !== null);
+
+  setHandler(
+    retryRollbackUpdate,
+    () => {
+      decision = { action: 'retry' };
+      return Promise.resolve('Accepted: the removal is being tried again.');
+    },
+    { validator },
+  );
+  setHandler(
+    resolveRollbackUpdate,
+    ({ note }) => {
+      decision = { action: 'resolve', note: cleanNote(note) };
+      return Promise.resolve('Accepted: the reservations are being released.');
+    },
+    {
+      validator: (input) => {
+        validator();
+        if (typeof input?.note !== 'string' || input.note.trim() === '') {
+          throw ApplicationFailure.create({ type: 'NOTE_REQUIRED', nonRetryable: true, message: `resolveRollback needs a note saying what was done: --input '{"note":"…"}'.` });
+        }
+      },
+    },
+  );
+  // Signals carry no answer: taken while parked (the last one wins, as before), ignored otherwise.
   setHandler(retryRollbackSignal, () => {
     if (progress.rollback.state === 'parked') decision = { action: 'retry' };
   });
   setHandler(resolveRollbackSignal, ({ note }) => {
-    if (progress.rollback.state === 'parked') decision = { action: 'resolve', note: String(note ?? '').slice(0, 2000) };
+    if (progress.rollback.state === 'parked') decision = { action: 'resolve', note: cleanNote(note) };
   });
+
   return {
     async next() {
       await condition(() => decision !== null);
@@ -27,7 +86,24 @@ export function operatorGate(progress: ProvisionProgress): OperatorGate {
       decision = null;
       return made;
     },
+    pending: () => decision !== null,
   };
+}
+
+/** What the Web UI shows while a workflow waits for an operator: the reason and the two commands that end it. */
+export function parkedDetails(purpose: ParkingPurpose, progress: ProvisionProgress): string {
+  const id = workflowInfo().workflowId;
+  const what = purpose === 'rollback' ? 'the rollback' : 'the delete';
+  return [
+    `**Parked: waiting for an operator** (${what} could not prove the guest gone; parked ${progress.rollback.parkedTimes} time(s); every reservation is kept)`,
+    `Reason: ${progress.rollback.reason ?? 'unknown'}`,
+    '',
+    'Try the removal again (parks again if it still fails):',
+    `\`temporal workflow update execute --workflow-id ${id} --name retryRollback\``,
+    '',
+    'Or, once the guest was removed by hand, release everything and audit what you did:',
+    `\`temporal workflow update execute --workflow-id ${id} --name resolveRollback --input '{"note":"what you did"}'\``,
+  ].join('\n');
 }
 
 export interface RemovalContext {
@@ -38,8 +114,14 @@ export interface RemovalContext {
   setStatus: (status: string) => void;
   /** Proxied with the removal's budget. */
   removal: Pick<Activities, 'removeGuest'>;
-  /** Proxied with the bookkeeping budget. */
-  bookkeeping: Pick<Activities, 'parkInstance' | 'recordOperatorNote'>;
+  /** Database-only activities, proxied with the given summary. */
+  bookkeeping: (summary: string) => Pick<Activities, 'parkInstance' | 'recordOperatorNote'>;
+  /** Writes the workflow's current details. */
+  show: (text: string) => void;
+  /** The run was continued while parked: the instance is parked already, so wait for the operator first. */
+  resumeParked?: boolean;
+  /** Continues as new with the workflow's state (called while parked, with no decision pending). */
+  continueAsNew: () => Promise<never>;
 }
 
 /**
@@ -47,21 +129,36 @@ export interface RemovalContext {
  * an operator retries (parking again on failure) or resolves (the guest was removed by hand).
  */
 export async function removeGuestOrPark(ctx: RemovalContext): Promise<RemovalOutcome | { note: string }> {
-  const { ref, progress } = ctx;
+  const { ref, progress, gate, purpose } = ctx;
+  let parksThisRun = 0;
+  let attempt = !ctx.resumeParked;
   for (;;) {
-    try {
-      return await ctx.removal.removeGuest({ ...ref, purpose: ctx.purpose });
-    } catch (error) {
-      const reason = removalReason(error);
-      progress.rollback = { state: 'parked', reason, parkedTimes: progress.rollback.parkedTimes + 1 };
-      ctx.setStatus('rollback_failed');
-      await ctx.bookkeeping.parkInstance({ ...ref, purpose: ctx.purpose, reason, attempt: progress.rollback.parkedTimes, cause: { stage: progress.stage } });
-      const made = await ctx.gate.next();
-      progress.rollback = { state: 'running', parkedTimes: progress.rollback.parkedTimes };
-      if (made.action === 'resolve') {
-        await ctx.bookkeeping.recordOperatorNote({ instanceId: ref.instanceId, action: `${ctx.purpose}.resolved_by_operator`, note: made.note });
-        return { note: made.note };
+    if (attempt) {
+      ctx.show(`Removing the guest (${purpose}).`);
+      try {
+        const outcome = await ctx.removal.removeGuest({ ...ref, purpose });
+        return outcome;
+      } catch (error) {
+        const reason = removalReason(error);
+        progress.rollback = { state: 'parked', reason, parkedTimes: progress.rollback.parkedTimes + 1 };
+        ctx.setStatus('rollback_failed');
+        await ctx.bookkeeping(`${purpose}: park for an operator`).parkInstance({ ...ref, purpose, reason, attempt: progress.rollback.parkedTimes, cause: { stage: progress.stage } });
+        parksThisRun++;
       }
+    }
+    attempt = true;
+    ctx.show(parkedDetails(purpose, progress));
+    if (parksThisRun >= PARKS_PER_RUN) {
+      // Every update handler finishes before the run ends; a decision taken meanwhile is carried out here.
+      await condition(() => gate.pending() || allHandlersFinished());
+      if (!gate.pending()) await ctx.continueAsNew();
+    }
+    const made = await gate.next();
+    progress.rollback = { state: 'running', parkedTimes: progress.rollback.parkedTimes };
+    if (made.action === 'resolve') {
+      ctx.show(`Resolved by an operator: ${made.note}`);
+      await ctx.bookkeeping(`${purpose}: record the operator's note`).recordOperatorNote({ instanceId: ref.instanceId, action: `${purpose}.resolved_by_operator`, note: made.note });
+      return { note: made.note };
     }
   }
 }

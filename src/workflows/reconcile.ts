@@ -2,7 +2,7 @@ import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReconcileInput } from '../activities/reconcile';
 import { removalReason } from './failure';
-import { activityOptions } from './provision-instance';
+import { activityOptions, bookkeepingOptions } from './activity-options';
 
 export type { ReconcileInput } from '../activities/reconcile';
 
@@ -60,13 +60,15 @@ const REMOVAL = { budget: 300, attempt: 120, heartbeat: 30 };
 
 /** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
 export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
-  const removal = proxyActivities<Activities>(activityOptions(REMOVAL, timeoutScale));
+  const removal = proxyActivities<Activities>(activityOptions(REMOVAL, timeoutScale, 'destroy the orphan guest'));
+  // Its record must not stay `destroying`: the settlement waits out any database outage.
+  const { settleOrphan } = proxyActivities<Activities>(bookkeepingOptions(timeoutScale, 'record the outcome'));
   try {
     const outcome = await removal.destroyOrphanGuest({ orphanId });
-    await quick.settleOrphan({ orphanId, outcome });
+    await settleOrphan({ orphanId, outcome });
     return outcome;
   } catch (error) {
-    await quick.settleOrphan({ orphanId, outcome: 'failed', error: removalReason(error) });
+    await settleOrphan({ orphanId, outcome: 'failed', error: removalReason(error) });
     throw error;
   }
 }

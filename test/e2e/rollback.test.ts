@@ -82,24 +82,6 @@ describe('rollback after a failed provisioning stage', () => {
     expect(admin.body.data.failureCause).toMatchObject({ stage: 'verify' });
   });
 
-  it('undoes everything when finalize cannot write to the database', async () => {
-    const db = stack.api.db;
-    await db.$executeRawUnsafe(`
-      CREATE FUNCTION refuse_running() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(`
-      CREATE TRIGGER refuse_running BEFORE UPDATE ON instances FOR EACH ROW
-      WHEN (NEW.status = 'running') EXECUTE FUNCTION refuse_running()`);
-    try {
-      const { id } = await provisionExpectingFailure('finalize-fails');
-      const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
-      expect(admin.body.data.failureCause).toMatchObject({ stage: 'finalize' });
-    } finally {
-      await db.$executeRawUnsafe('DROP TRIGGER refuse_running ON instances');
-      await db.$executeRawUnsafe('DROP FUNCTION refuse_running()');
-    }
-  });
-
   it('destroys a guest it adopted after the clone answer was lost', async () => {
     await stack.sim.fault({ op: 'clone', mode: 'drop_after_accept' });
     await stack.sim.fault({ op: 'start', mode: 'task_fail' });
@@ -125,7 +107,7 @@ describe('rollback that cannot prove the guest is gone', () => {
     return id;
   }
 
-  it('parks on a rejected destroy, and a retryRollback from the temporal CLI finishes the rollback', async () => {
+  it('parks on a rejected destroy, shows the way out in the Web UI, and a retryRollback update from the temporal CLI finishes the rollback', async () => {
     const id = await parkedInstance('parked-retry', { mode: 'http500', message: 'cfs-lock timeout' });
     const handle = stack.api.temporal.workflow.getHandle(`provision-${id}`);
     const progress = await handle.query(progressQuery);
@@ -136,8 +118,18 @@ describe('rollback that cannot prove the guest is gone', () => {
     const { stdout } = await run(temporalCli, ['workflow', 'list', '--address', address, '--query', `InstanceStatus='rollback_failed' AND InstanceId='${id}'`, '--output', 'json']);
     expect(stdout).toContain(`provision-${id}`);
 
+    // The Web UI names the workflow and, while parked, shows the reason and both commands.
+    const description = await handle.describe();
+    expect(await description.staticSummary()).toBe(`create parked-retry (plan small, tenant ${stack.customer.tenantId})`);
+    expect(await description.staticDetails()).toContain(id);
+    const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toContain('Parked: waiting for an operator');
+    expect(currentDetails).toContain(`temporal workflow update execute --workflow-id provision-${id} --name retryRollback`);
+    expect(currentDetails).toContain(`temporal workflow update execute --workflow-id provision-${id} --name resolveRollback --input '{"note":"what you did"}'`);
+
     await stack.sim.clearFaults();
-    await run(temporalCli, ['workflow', 'signal', '--address', address, '--workflow-id', `provision-${id}`, '--name', 'retryRollback']);
+    const { stdout: answer } = await run(temporalCli, ['workflow', 'update', 'execute', '--address', address, '--workflow-id', `provision-${id}`, '--name', 'retryRollback']);
+    expect(answer).toContain('Accepted');
     await stack.waitForStatus(id, ['failed'], 30_000);
     await expectFullyReleased(stack.api.db, id);
     expect(guestsOf(await stack.sim.state(), id)).toEqual([]);
@@ -183,7 +175,20 @@ describe('rollback that cannot prove the guest is gone', () => {
     await fetch(`${stack.sim.url}/_sim/reset`, { method: 'POST' });
   });
 
-  it('refuses rollback signals for an instance that is not parked', async () => {
+  it('answers 409 with the workflow\'s own reason when the removal is already running again', async () => {
+    const id = await parkedInstance('busy', { mode: 'http500' });
+    await stack.sim.clearFaults();
+    await stack.sim.fault({ op: 'destroy', mode: 'delay', delayMs: 3000 });
+    const first = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken });
+    expect(first.status).toBe(202);
+    const second = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({ code: 'INVALID_STATE', message: 'Nothing is waiting for an operator: the cleanup is running.' });
+    await stack.waitForStatus(id, ['failed'], 30_000);
+    await expectFullyReleased(stack.api.db, id);
+  });
+
+  it('refuses operator decisions for an instance that is not parked', async () => {
     const created = await stack.create({ hostname: 'healthy' });
     const id = created.body.data.id as string;
     await stack.waitForStatus(id, ['running']);

@@ -34,7 +34,8 @@ export interface Stack {
   create(body?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Polls GET /v1/instances/{id} until its status is one of `statuses`. */
   waitForStatus(instanceId: string, statuses: string[], timeoutMs?: number): Promise<any>;
-  startWorker(): Promise<RunningWorker>;
+  /** A worker in this process; `overrides` change its configuration (e.g. DATABASE_URL through a relay). */
+  startWorker(overrides?: Partial<Config>): Promise<RunningWorker>;
   /** A worker in its own process, so a test can kill it like a crash would. */
   spawnWorkerProcess(): WorkerProcess;
   close(): Promise<void>;
@@ -119,8 +120,8 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
       }
       throw new Error(`instance ${instanceId} did not reach ${statuses.join('|')}; last: ${JSON.stringify(last?.data?.status)} ${JSON.stringify(last?.data?.task?.steps?.slice(-3))}`);
     },
-    async startWorker() {
-      const worker = await startWorker(api.config);
+    async startWorker(overrides = {}) {
+      const worker = await startWorker({ ...api.config, ...overrides });
       workers.push(worker);
       return worker;
     },

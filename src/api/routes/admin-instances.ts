@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '../../domain/errors';
-import { progressQuery, resolveRollbackSignal, retryRollbackSignal } from '../../workflows/definitions';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
+import { decideParked, type ParkedDecision } from '../parked';
 import { registerRoute } from '../openapi';
 import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
 import { toAdminInstanceView } from '../views';
@@ -15,7 +14,7 @@ registerRoute({ method: 'get', path: '/v1/admin/instances/:id', summary: 'Get a 
 registerRoute({
   method: 'post',
   path: '/v1/admin/instances/:id/rollback/retry',
-  summary: 'Signal retryRollback: try removing the guest again',
+  summary: 'Update retryRollback: try removing the guest again (409 INVALID_STATE unless parked)',
   tags,
   admin: true,
   response: adminInstanceView,
@@ -25,7 +24,7 @@ registerRoute({
 registerRoute({
   method: 'post',
   path: '/v1/admin/instances/:id/rollback/resolve',
-  summary: 'Signal resolveRollback: the guest was removed by hand; release everything',
+  summary: 'Update resolveRollback: the guest was removed by hand; release everything (409 INVALID_STATE unless parked)',
   tags,
   admin: true,
   request: { body: rollbackResolveBody },
@@ -48,29 +47,19 @@ export function adminInstancesRouter(deps: ApiDeps): Router {
     send(res, await adminView(pathParam(req, 'id')));
   });
 
-  /** Signals the workflow that parked the instance; only a parked instance accepts it. */
-  const signalParked = async (id: string, deliver: (handle: ReturnType<ApiDeps['temporal']['workflow']['getHandle']>) => Promise<void>) => {
+  /** Sends the decision to the workflow of the instance's latest task; the workflow accepts it only while parked. */
+  const decide = async (id: string, decision: ParkedDecision) => {
     const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
     const task = row.tasks[0];
     if (row.status !== 'rollback_failed' || !task) {
       throw new AppError('INVALID_STATE', 'Only a server in rollback_failed waits for an operator.', { status: row.status });
     }
-    const handle = deps.temporal.workflow.getHandle(task.workflowId);
-    try {
-      const progress = await handle.query(progressQuery);
-      if (progress.rollback.state !== 'parked') {
-        throw new AppError('INVALID_STATE', 'The rollback is already running again.', { rollback: progress.rollback.state });
-      }
-      await deliver(handle);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw new AppError('INVALID_STATE', 'No workflow is waiting for this server.');
-      throw error;
-    }
+    await decideParked(deps, task.workflowId, decision);
   };
 
   router.post('/instances/:id/rollback/retry', async (req, res) => {
     const id = pathParam(req, 'id');
-    await signalParked(id, (handle) => handle.signal(retryRollbackSignal));
+    await decide(id, { action: 'retry' });
     await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.retry_requested' } });
     send(res, await adminView(id), {}, 202);
   });
@@ -78,7 +67,7 @@ export function adminInstancesRouter(deps: ApiDeps): Router {
   router.post('/instances/:id/rollback/resolve', async (req, res) => {
     const id = pathParam(req, 'id');
     const { note } = parseBody(rollbackResolveBody, req);
-    await signalParked(id, (handle) => handle.signal(resolveRollbackSignal, { note }));
+    await decide(id, { action: 'resolve', note });
     await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.resolve_requested', details: { note } } });
     send(res, await adminView(id), {}, 202);
   });
