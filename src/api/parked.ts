@@ -24,7 +24,7 @@ export async function decideParked(deps: ApiDeps, workflowId: string, decision: 
       throw new AppError('INVALID_STATE', error.cause?.message ?? 'The workflow did not accept the decision.', { workflow: 'not_parked' });
     }
     if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-      throw new AppError('PROVIDER_UNAVAILABLE', 'No worker took the decision in time; nothing was changed. Please try again.');
+      throw new AppError('PROVIDER_UNAVAILABLE', 'No worker took the decision in time. Please try again.');
     }
     throw error;
   }

@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ParkingPurpose, RemovalOutcome } from '../activities/rollback';
 import {
@@ -136,8 +136,7 @@ export async function removeGuestOrPark(ctx: RemovalContext): Promise<RemovalOut
     if (attempt) {
       ctx.show(`Removing the guest (${purpose}).`);
       try {
-        const outcome = await ctx.removal.removeGuest({ ...ref, purpose });
-        return outcome;
+        return await ctx.removal.removeGuest({ ...ref, purpose });
       } catch (error) {
         const reason = removalReason(error);
         progress.rollback = { state: 'parked', reason, parkedTimes: progress.rollback.parkedTimes + 1 };
@@ -148,7 +147,8 @@ export async function removeGuestOrPark(ctx: RemovalContext): Promise<RemovalOut
     }
     attempt = true;
     ctx.show(parkedDetails(purpose, progress));
-    if (parksThisRun >= PARKS_PER_RUN) {
+    // Runs started before this existed may have parked more often in one history: they go on as they were.
+    if (parksThisRun >= PARKS_PER_RUN && patched('continue-parked-as-new')) {
       // Every update handler finishes before the run ends; a decision taken meanwhile is carried out here.
       await condition(() => gate.pending() || allHandlersFinished());
       if (!gate.pending()) await ctx.continueAsNew();

@@ -248,13 +248,6 @@ describe('ProvisionInstance', () => {
     expect(description.historyLength).toBeLessThan(500);
   }, 180_000);
 
-  it('ignores operator signals while nothing is parked', async () => {
-    const { result } = await provision({}, async (handle) => {
-      await handle.signal(resolveRollbackSignal, { note: 'too early' });
-    });
-    expect(result.status).toBe('running');
-  });
-
   it('rolls back a cancelled provision outside the cancellation', async () => {
     const { result, names } = await provision(
       { attachNetwork: () => new Promise((resolve) => setTimeout(resolve, 400)) },

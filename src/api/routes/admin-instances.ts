@@ -19,7 +19,7 @@ registerRoute({
   admin: true,
   response: adminInstanceView,
   status: 202,
-  errors: ['NOT_FOUND', 'INVALID_STATE'],
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'PROVIDER_UNAVAILABLE'],
 });
 registerRoute({
   method: 'post',
@@ -30,7 +30,7 @@ registerRoute({
   request: { body: rollbackResolveBody },
   response: adminInstanceView,
   status: 202,
-  errors: ['NOT_FOUND', 'INVALID_STATE'],
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'PROVIDER_UNAVAILABLE'],
 });
 
 export function adminInstancesRouter(deps: ApiDeps): Router {
