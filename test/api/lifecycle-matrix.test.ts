@@ -20,6 +20,8 @@ const ALLOWED: Record<string, InstanceStatus[]> = {
 };
 
 function expected(status: InstanceStatus, operation: string): { http: number; code?: string } {
+  // A parked cleanup takes the delete as an Update of its own workflow, and no worker runs here to take it.
+  if (operation === 'delete' && status === 'rollback_failed') return { http: 503, code: 'PROVIDER_UNAVAILABLE' };
   if (ALLOWED[operation]?.includes(status)) return { http: operation === 'delete' && status === 'deleted' ? 200 : 202 };
   return BUSY.includes(status) ? { http: 409, code: 'OPERATION_IN_PROGRESS' } : { http: 409, code: 'INVALID_STATE' };
 }
