@@ -1,7 +1,8 @@
 import { heartbeat, cancellationSignal } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType, fromProxmoxError } from './failures';
-import { guestOwner, orphanReason } from './reconcile';
+import { ownerOfGuest } from './ownership';
+import { orphanReason } from './reconcile';
 
 export type OrphanRemoval = 'removed' | 'absent' | 'not_orphan';
 
@@ -32,7 +33,7 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     let guest = await findGuest();
     if (!guest) return 'absent';
     if (!orphan.destroyUpid) {
-      const owner = await guestOwner(client, guest);
+      const owner = await ownerOfGuest(client, guest);
       const instance = owner ? await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } }) : null;
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {

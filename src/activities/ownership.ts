@@ -6,6 +6,12 @@ export interface GuestAtVmid extends ClusterVmResource {
   owner: string | null;
 }
 
+/** The instance a listed guest belongs to: its description's marker first (one config read), else its legacy name. */
+export async function ownerOfGuest(client: ProxmoxClient, guest: ClusterVmResource): Promise<string | null> {
+  const config = await client.getVmConfig(guest.node, guest.vmid);
+  return ownerOf({ name: guest.name, description: typeof config.description === 'string' ? config.description : undefined });
+}
+
 /**
  * The guest at `vmid` and its owner, read from its config description (the marker a customer
  * cannot set); undefined when the VMID holds no guest. Both reads see one guest: a guest that
@@ -17,9 +23,7 @@ export async function guestAt(client: ProxmoxClient, vmid: number): Promise<Gues
     const guest = (await client.clusterResources()).find((r) => r.vmid === vmid);
     if (!guest) return undefined;
     try {
-      const config = await client.getVmConfig(guest.node, vmid);
-      const description = typeof config.description === 'string' ? config.description : undefined;
-      return { ...guest, owner: ownerOf({ name: guest.name, description }) };
+      return { ...guest, owner: await ownerOfGuest(client, guest) };
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

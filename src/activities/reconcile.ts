@@ -9,6 +9,7 @@ import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
 import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
 import type { ActivityDeps } from './deps';
+import { ownerOfGuest } from './ownership';
 
 /** One connection, or one instance on it (an operator's "reconcile this one now"). */
 export interface ReconcileInput {
@@ -40,11 +41,6 @@ export function orphanReason(instance: { status: InstanceStatus; vmid: number | 
   if (instance.status === 'failed') return 'instance_failed';
   if (instance.connectionId !== connectionId || instance.vmid !== vmid) return 'other_vmid';
   return null;
-}
-
-/** The instance a guest's marker names: its name first, its description (one config read) otherwise. */
-export async function guestOwner(client: ProxmoxClient, guest: ClusterVmResource): Promise<string | null> {
-  return ownerOf({ name: guest.name }) ?? ownerOf({ name: guest.name, description: String((await client.getVmConfig(guest.node, guest.vmid)).description ?? '') });
 }
 
 function currentWorkflowId(): string {
@@ -113,7 +109,7 @@ async function reconcileInstance(
   const from = instance.status;
   const observedAt = new Date();
   if (from === 'lost') {
-    if (!guest || (await guestOwner(client, guest)) !== instance.id) return null;
+    if (!guest || (await ownerOfGuest(client, guest)) !== instance.id) return null;
     const power = await livePower(client, guest.node, vmid);
     if (!power) return null;
     const applied = await applyFinding(deps, instance.id, {
@@ -128,7 +124,7 @@ async function reconcileInstance(
   // Nothing to decide while the listing agrees (and the name does not say the guest is someone else's).
   const namedOwner = guest ? ownerOf({ name: guest.name }) : null;
   if (guest && guest.status === from && (namedOwner === null || namedOwner === instance.id)) return null;
-  const foreign = guest && (await guestOwner(client, guest)) !== instance.id ? guest : undefined;
+  const foreign = guest && (await ownerOfGuest(client, guest)) !== instance.id ? guest : undefined;
   if (!guest || foreign) {
     // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.
     if (!guest && (await livePower(client, instance.node ?? '', vmid)) !== null) return null;
@@ -201,7 +197,7 @@ async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connecti
     // Our guest at its own instance's VMID (the usual case) costs no config read.
     const named = ownerOf({ name: guest.name });
     if (liveAt.has(guest.vmid) && (named === null || named === liveAt.get(guest.vmid))) continue;
-    const owner = named ?? (await guestOwner(client, guest).catch(() => null));
+    const owner = named ?? (await ownerOfGuest(client, guest).catch(() => null));
     if (!owner) continue;
     const instance = await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } });
     const reason = orphanReason(instance, guest.vmid, connectionId);

@@ -34,6 +34,11 @@ export function ownerOf(guest: { name?: string; description?: string }): string 
   return legacy ? `inst_${legacy[1]}` : null;
 }
 
+/** Hostnames a customer may not choose: they would read as a legacy guest name, i.e. as someone else's ownership. */
+export function isReservedGuestName(name: string): boolean {
+  return LEGACY_NAME.test(name.toLowerCase());
+}
+
 /** True when a guest from /cluster/resources may be ours and its description is worth reading. */
 export function mayBeOurs(guest: { name?: string; tags?: string }): boolean {
   return Boolean(guest.tags?.split(/[;, ]/).includes(OWNERSHIP_TAG)) || Boolean(guest.name && LEGACY_NAME.test(guest.name));

@@ -121,7 +121,7 @@ describe('POST /v1/instances: validation, auth, quota, capacity, idempotency (no
     });
 
     it('refuses bad host names', async () => {
-      for (const hostname of ['-web', 'web-', 'we b', 'web_1', 'a'.repeat(64), `${'a'.repeat(63)}.`.repeat(4) + 'example', '', 'host.123']) {
+      for (const hostname of ['-web', 'web-', 'we b', 'web_1', 'a'.repeat(64), `${'a'.repeat(63)}.`.repeat(4) + 'example', '', 'host.123', 'pvecp-inst-abc123', 'PVECP-INST-abc']) {
         const res = await createAs(stack, stack.customer, { hostname });
         const details = expectError(res, 400, 'INVALID_INPUT');
         expect(Object.keys(details.fields), hostname).toEqual(['hostname']);

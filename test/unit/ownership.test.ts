@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids';
-import { guestDescription, legacyGuestName, mayBeOurs, ownerOf, ownershipMarker } from '../../src/domain/ownership';
+import { guestDescription, isReservedGuestName, legacyGuestName, mayBeOurs, ownerOf, ownershipMarker } from '../../src/domain/ownership';
 
 describe('which instance a guest belongs to', () => {
   const id = newId('inst');
@@ -36,5 +36,14 @@ describe('guests worth a closer look in a cluster listing', () => {
     expect(mayBeOurs({ name: legacyGuestName(newId('inst')) })).toBe(true);
     expect(mayBeOurs({ name: 'web-1', tags: 'pvecpx' })).toBe(false);
     expect(mayBeOurs({ name: 'web-1' })).toBe(false);
+  });
+});
+
+describe('hostnames a customer may not choose', () => {
+  it('are the legacy guest names, in any case, so nobody can pass for another server', () => {
+    expect(isReservedGuestName(legacyGuestName(newId('inst')))).toBe(true);
+    expect(isReservedGuestName('PVECP-INST-abc')).toBe(true);
+    expect(isReservedGuestName('pvecp-web')).toBe(false);
+    expect(isReservedGuestName('web-1')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isReservedGuestName } from '../../domain/ownership';
 import { CredentialType, DesiredState, InstanceStatus, StepStatus, TaskStatus } from '../../generated/prisma/enums';
 import { listQuerySchema } from '../openapi';
 import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
@@ -14,6 +15,7 @@ export const createInstanceBody = z.strictObject({
     .min(1)
     .max(253)
     .refine(isValidHostname, 'must be a valid host name (letters, digits and inner hyphens, dot-separated labels)')
+    .refine((h) => !isReservedGuestName(h), 'names of the form pvecp-inst-… are reserved')
     .transform((h) => h.toLowerCase()),
   username: z.string().regex(USERNAME_PATTERN, 'must start with a lowercase letter or _, then up to 31 of a-z 0-9 _ -').optional(),
   sshKeys: z.array(z.string().refine(isValidSshPublicKey, 'must be an OpenSSH public key line')).max(32).optional(),
