@@ -2,7 +2,7 @@ import { provisioningStarted } from '../db/instance-state';
 import { MAX_QUARANTINED_PER_INSTANCE, quarantineVmid, type Stranger } from '../db/reservations';
 import { guestDescription } from '../domain/ownership';
 import { isAlreadyExists, type ProxmoxClient } from '../proxmox';
-import { loadInstance, placement, type InstanceRef } from './context';
+import { heartbeat, loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAfterClone, type CloneSite } from './guest-lock';
@@ -49,6 +49,10 @@ export function createCloneActivity(deps: ActivityDeps) {
     if (instance.status === 'pending' || instance.status === 'scheduling') await deps.db.$transaction((tx) => provisioningStarted(tx, instanceId));
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
+    // An earlier attempt may have set aside the last VMID it was allowed: the provision cannot go on.
+    if (instance.vmid === null && (await deps.db.vmidReservation.count({ where: { quarantinedFor: instanceId } })) >= MAX_QUARANTINED_PER_INSTANCE) {
+      throw fail(FailureType.GuestConflict, `${MAX_QUARANTINED_PER_INSTANCE} VMIDs were set aside for this server, none was free`, {});
+    }
     for (;;) {
       const { node, vmid } = placement(instance);
       const site: CloneSite = { node, vmid, templateVmid: template.templateVmid };
@@ -106,5 +110,6 @@ async function moveToNextVmid(deps: ActivityDeps, instanceId: string, taskId: st
     });
   }
   deps.logger.warn({ instanceId, taskId, vmid: found.vmid, strangerNode: found.stranger.node, next }, 'VMID quarantined: a guest we did not create holds it');
+  heartbeat({ quarantined: found.vmid, next });
   return loadInstance(deps.db, instanceId);
 }

@@ -121,9 +121,10 @@ async function reconcileInstance(
     return applied ? 'foundAgain' : null;
   }
   if (guest && guest.status !== 'running' && guest.status !== 'stopped') return null; // its node is not answering: decide nothing
-  // Nothing to decide while the listing agrees (and the name does not say the guest is someone else's).
+  // Nothing to decide while the listing agrees and the guest looks like one of ours (our tag, or a
+  // legacy name that is not someone else's); anything else costs one config read to settle.
   const namedOwner = guest ? ownerOf({ name: guest.name }) : null;
-  if (guest && guest.status === from && (namedOwner === null || namedOwner === instance.id)) return null;
+  if (guest && guest.status === from && mayBeOurs(guest) && (namedOwner === null || namedOwner === instance.id)) return null;
   const foreign = guest && (await ownerOfGuest(client, guest)) !== instance.id ? guest : undefined;
   if (!guest || foreign) {
     // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.

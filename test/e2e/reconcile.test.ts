@@ -182,10 +182,16 @@ describe('the reconciler', () => {
     const id = await runningServer(stack, { hostname: 'replaced' }, 60_000);
     const { node, vmid, template } = await placementOf(id);
     const client = proxmox();
-    await client.waitForTask(await client.stopVm(node, vmid));
-    await client.waitForTask(await client.destroyVm(node, vmid));
-    await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
-    await client.waitForTask(await client.startVm(node, vmid));
+    // The swap happens between two runs: a run in the middle would see the VMID empty instead.
+    await schedule().pause('swapping the guest');
+    try {
+      await client.waitForTask(await client.stopVm(node, vmid));
+      await client.waitForTask(await client.destroyVm(node, vmid));
+      await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
+      await client.waitForTask(await client.startVm(node, vmid));
+    } finally {
+      await schedule().unpause();
+    }
     const lost = await stack.waitForStatus(id, ['lost'], 30_000);
     expect(lost.failure.code).toBe('GUEST_LOST');
     expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).failureCause).toMatchObject({ observedBy: 'reconciler', foreignGuest: 'someone-else' });
