@@ -64,13 +64,15 @@ export function createCloneActivity(deps: ActivityDeps) {
           kind: 'clone',
           node,
           vmid,
-          isDone: () => adoptGuest(deps, client, site, instanceId),
+          // Our guest is there (adopted), or the VMID must be free by Proxmox's own word; our
+          // database owns the range, this only asserts it.
+          isDone: async () => {
+            if (await adoptGuest(deps, client, site, instanceId)) return true;
+            // Taken, yet no guest listed: a clone just begun shows up on the next look.
+            if (!(await client.isVmidFree(vmid))) throw new Error(`VMID ${vmid} is taken but no guest is listed there yet`);
+            return false;
+          },
           issue: async () => {
-            // Proxmox's own word that the VMID is free; our database owns the range, this only asserts it.
-            if (!(await client.isVmidFree(vmid))) {
-              if (await adoptGuest(deps, client, site, instanceId)) return null;
-              throw new StrangerAtVmid(vmid, { node: 'unknown', name: null });
-            }
             try {
               return await client.cloneVm(node, template.templateVmid, {
                 newid: vmid,
@@ -80,7 +82,7 @@ export function createCloneActivity(deps: ActivityDeps) {
                 description: guestDescription(instanceId),
               });
             } catch (error) {
-              // Someone created a guest at this VMID between the check and the clone.
+              // Someone (or an attempt of ours given up on) created a guest at this VMID since the check.
               if (isAlreadyExists(error) && (await adoptGuest(deps, client, site, instanceId))) return null;
               throw error;
             }

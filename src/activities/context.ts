@@ -51,3 +51,12 @@ export function cancellationSignal(): AbortSignal | undefined {
     return undefined;
   }
 }
+
+/** This activity's attempt number (1 outside an activity, e.g. when tests call it directly). */
+export function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}

@@ -1,6 +1,6 @@
-import { findOperation, recordIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { findOperation, holdsIntent, recordIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
-import { cancellationSignal, heartbeat } from './context';
+import { activityAttempt, cancellationSignal, heartbeat } from './context';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
 
@@ -23,6 +23,7 @@ export interface StepResult {
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
+ * An attempt Temporal already gave up on stands down once a later one has recorded its intent.
  */
 export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
   const recorded = await findOperation(deps.db, step.taskId, step.kind);
@@ -34,9 +35,13 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
     if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
     return { warnings: 0, skipped: true };
   }
-  const operationId = await recordIntent(deps.db, step);
+  const attempt = activityAttempt();
+  const operationId = await recordIntent(deps.db, step, attempt);
   let upid: string | null;
   try {
+    if (!(await holdsIntent(deps.db, operationId, attempt))) {
+      throw new Error(`a later attempt took over the ${step.kind} call; this one stands down`);
+    }
     upid = await step.issue();
   } catch (error) {
     // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention) stays

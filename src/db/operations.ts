@@ -17,15 +17,28 @@ export function findOperation(db: Db, taskId: string, kind: string) {
   return db.providerOperation.findUnique({ where: { taskId_kind: { taskId, kind } } });
 }
 
-/** Writes the intent before the call: after a crash, an `issuing` row without a UPID means "outcome unknown". */
-export async function recordIntent(db: Db, key: OperationKey): Promise<string> {
+/**
+ * Writes the intent before the call: after a crash, an `issuing` row without a UPID means
+ * "outcome unknown". The row names the activity attempt that wrote it (see holdsIntent).
+ */
+export async function recordIntent(db: Db, key: OperationKey, attempt: number): Promise<string> {
   const { instanceId, taskId, stage, kind, node, vmid } = key;
   const row = await db.providerOperation.upsert({
     where: { taskId_kind: { taskId, kind } },
-    create: { id: newId('op'), instanceId, taskId, stage, kind, node, vmid, status: 'issuing' },
-    update: { status: 'issuing', upid: null, exitStatus: null, node, vmid },
+    create: { id: newId('op'), instanceId, taskId, stage, kind, node, vmid, status: 'issuing', attempt },
+    update: { status: 'issuing', upid: null, exitStatus: null, node, vmid, attempt },
   });
   return row.id;
+}
+
+/**
+ * True while the intent is still this attempt's. An attempt Temporal gave up on (its heartbeat
+ * timed out) may still be running; once a later attempt has recorded its own intent, the older
+ * one must not issue the call too.
+ */
+export async function holdsIntent(db: Db, operationId: string, attempt: number): Promise<boolean> {
+  const row = await db.providerOperation.findUnique({ where: { id: operationId }, select: { status: true, attempt: true } });
+  return row?.status === 'issuing' && row.attempt === attempt;
 }
 
 export async function recordUpid(db: Db, operationId: string, upid: string | null): Promise<void> {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "provider_operations" ADD COLUMN     "attempt" INTEGER;
+
