@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { InstanceEventType } from '../../domain/events';
 import { AppError, notFound } from '../../domain/errors';
@@ -11,7 +11,8 @@ import { webhookTargetPolicy } from '../../webhook-policy';
 import type { ApiDeps } from '../app';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { registerRoute } from '../openapi';
+import { registerRoute, registry } from '../openapi';
+import { instanceEventSchema } from '../schemas/events';
 import {
   createdWebhookView,
   createWebhookSchema,
@@ -63,6 +64,25 @@ registerRoute({
   response: webhookDeliveryView,
   status: 202,
   errors: ['NOT_FOUND', 'INVALID_STATE'],
+});
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'instanceEvent',
+  summary: 'What a registered endpoint receives: one instance event per POST, at least once, in event order per instance',
+  description:
+    'Verify `Pvecp-Signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the endpoint secret), deduplicate by `Pvecp-Event-Id`, answer 2xx. Anything else, or no answer within 10 s, is retried with doubling delays.',
+  tags,
+  request: {
+    headers: z.object({
+      'Pvecp-Signature': z.string(),
+      'Pvecp-Event-Id': z.string(),
+      'Pvecp-Event-Type': z.string(),
+      'Pvecp-Delivery-Id': z.string(),
+    }),
+    body: { content: { 'application/json': { schema: instanceEventSchema } } },
+  },
+  responses: { '200': { description: 'Any 2xx: delivered.' } },
 });
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
