@@ -9,7 +9,7 @@ const RECEIVER_TIMEOUT_MS = 10_000;
 export function createClaimWebhookDeliveryActivity(deps: ActivityDeps) {
   // Converges on retry: it takes whatever delivery is oldest now; taking the same one twice changes nothing.
   return async function claimWebhookDelivery(input: { endpointId: string; instanceId: string }): Promise<ClaimedDelivery | null> {
-    return claimNextDelivery(deps.db, { ...input, retryWindowMs: deps.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000 });
+    return claimNextDelivery(deps.db, input);
   };
 }
 
@@ -38,6 +38,7 @@ export function createAttemptWebhookDeliveryActivity(deps: ActivityDeps) {
       endpointId: endpoint.id,
       attempt: input.attempt,
       retryDelayMs: input.retryDelayMs,
+      retryWindowMs: deps.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
       status: answer.status,
       error: answer.error,
       disableAfterMs: deps.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,

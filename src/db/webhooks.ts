@@ -38,17 +38,14 @@ export interface ClaimedDelivery {
 
 /**
  * The oldest pending delivery (in event order) of an endpoint for an instance, now held by the
- * caller's workflow; null when there is none or the endpoint is disabled or gone. Its retry window
- * starts the first time it is taken.
+ * caller's workflow; null when there is none or the endpoint is disabled or gone.
  */
-export async function claimNextDelivery(db: Db, o: { endpointId: string; instanceId: string; retryWindowMs: number }): Promise<ClaimedDelivery | null> {
+export async function claimNextDelivery(db: Db, o: { endpointId: string; instanceId: string }): Promise<ClaimedDelivery | null> {
   const endpoint = await db.webhookEndpoint.findUnique({ where: { id: o.endpointId }, select: { status: true } });
   if (endpoint?.status !== 'enabled') return null;
   const next = await db.webhookDelivery.findFirst({ where: { endpointId: o.endpointId, instanceId: o.instanceId, status: 'pending' }, orderBy: { eventSeq: 'asc' } });
   if (!next) return null;
-  const now = new Date();
-  const retryUntil = next.retryUntil ?? new Date(now.getTime() + o.retryWindowMs);
-  await db.webhookDelivery.update({ where: { id: next.id }, data: { retryUntil, nextAttemptAt: now } });
+  await db.webhookDelivery.update({ where: { id: next.id }, data: { nextAttemptAt: new Date() } });
   return { deliveryId: next.id, attempts: next.attempts };
 }
 
@@ -56,20 +53,23 @@ export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone' | 'endpoi
 
 /**
  * Records one attempt's answer: the delivery succeeds, waits `retryDelayMs` for its next attempt,
- * or fails when that would fall after its retry window. A failure starts (or continues) the endpoint's failing streak; a streak older than
- * `disableAfterMs` disables the endpoint, which says why. A success ends the streak.
+ * or fails when that would end after its retry window (which the first attempt opens). A failure
+ * starts or continues the endpoint's failing streak; a streak older than `disableAfterMs` disables
+ * the endpoint, which says why. A success ends the streak.
  */
 export async function recordAttempt(
   db: Db,
-  o: { deliveryId: string; endpointId: string; attempt: number; retryDelayMs: number; status: number | null; error: string | null; disableAfterMs: number },
+  o: { deliveryId: string; endpointId: string; attempt: number; retryDelayMs: number; retryWindowMs: number; status: number | null; error: string | null; disableAfterMs: number },
 ): Promise<AttemptOutcome> {
   const delivered = isDelivered(o.status);
   const now = new Date();
   const lastError = delivered ? null : (o.error ?? `the receiver answered ${o.status}`);
   return db.$transaction(async (tx) => {
     const row = await tx.webhookDelivery.findUnique({ where: { id: o.deliveryId }, select: { retryUntil: true } });
+    // Null at the first attempt, after a redelivery, and when the endpoint was enabled again.
+    const retryUntil = row?.retryUntil ?? new Date(now.getTime() + o.retryWindowMs);
     const next = new Date(now.getTime() + o.retryDelayMs);
-    const retryAt = row?.retryUntil && next <= row.retryUntil ? next : null;
+    const retryAt = next <= retryUntil ? next : null;
     const written = await tx.webhookDelivery.updateMany({
       where: { id: o.deliveryId, status: 'pending' },
       data: {
@@ -77,6 +77,7 @@ export async function recordAttempt(
         lastResponseCode: o.status,
         lastError,
         lastAttemptAt: now,
+        retryUntil,
         status: delivered ? 'succeeded' : retryAt ? 'pending' : 'failed',
         nextAttemptAt: delivered ? null : retryAt,
         deliveredAt: delivered ? now : null,
