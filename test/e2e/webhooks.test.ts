@@ -284,16 +284,14 @@ describe('webhooks without private targets allowed', () => {
   });
 });
 
-describe("a worker's logs", () => {
+describe('webhooks written with their events', () => {
   let quiet: Stack;
-  let worker: WorkerProcess;
+  let worker: WorkerProcess | undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const lines: string[] = [];
   beforeAll(async () => {
     receiver = await startReceiver((_request, index) => (index < 2 ? 500 : 200));
     quiet = await startStack({ worker: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_DISPATCH_INTERVAL_MS: '100' } });
-    worker = spawnWorkerProcess({ ...quiet.api.config, LOG_LEVEL: 'trace' }, 'pipe');
-    worker.child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   });
   afterAll(async () => {
     await worker?.kill();
@@ -301,16 +299,24 @@ describe("a worker's logs", () => {
     await receiver.close();
   });
 
-  it('never carry a webhook secret, even at trace level while deliveries fail and retry', async () => {
+  it('wait for a worker when none runs, go out once one does, and never reach its logs with the secret, even at trace level', async () => {
     const created = await quiet.api.request('POST', '/v1/webhooks', { token: quiet.customer.token, body: { url: receiver.url } });
     const { id, secret } = created.body.data;
     const instanceId = (await quiet.create({ hostname: 'logged' })).body.data.id as string;
+    const list = async () => (await quiet.api.request('GET', `/v1/webhooks/${id}/deliveries`, { token: quiet.customer.token })).body.data as any[];
+    // No worker: the API's events already have their deliveries, waiting.
+    expect((await list()).map((d) => [d.eventType, d.status, d.attempts]).reverse()).toEqual([
+      ['instance.created', 'pending', 0],
+      ['instance.scheduled', 'pending', 0],
+    ]);
+    expect(receiver.received).toHaveLength(0);
+
+    worker = spawnWorkerProcess({ ...quiet.api.config, LOG_LEVEL: 'trace' }, 'pipe');
+    worker.child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
     await quiet.waitForStatus(instanceId, ['running']);
-    await until(
-      async () => (await quiet.api.request('GET', `/v1/webhooks/${id}/deliveries`, { token: quiet.customer.token })).body.data as any[],
-      (rows) => rows.length === 3 && rows.every((d) => d.status === 'succeeded'),
-      'every delivery succeeded',
-    );
+    await until(list, (rows) => rows.length === 3 && rows.every((d) => d.status === 'succeeded'), 'every delivery succeeded');
+    expect(receiver.received.map((r) => r.json.type)).toEqual(['instance.created', 'instance.created', 'instance.created', 'instance.scheduled', 'instance.running']);
+
     const log = lines.join('');
     expect(log).toContain('attemptWebhookDelivery');
     expect(log).not.toContain(secret);
