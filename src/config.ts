@@ -33,6 +33,16 @@ export const configSchema = z.object({
   RECONCILE_INTERVAL_SECONDS: integer(30),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
+  /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /** How long a webhook delivery is retried (with backoff) before it is marked failed. */
+  WEBHOOK_RETRY_WINDOW_SECONDS: integer(86_400),
+  /** The first retry's delay; each next one doubles, up to an hour. */
+  WEBHOOK_RETRY_INITIAL_MS: integer(10_000),
+  /** An endpoint whose deliveries have failed for this long without a success is disabled. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: integer(86_400),
+  /** How often a worker looks for webhook deliveries whose delivery workflow is not running. */
+  WEBHOOK_DISPATCH_INTERVAL_MS: integer(1_000),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 });

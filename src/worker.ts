@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
 import { upsertReconcileSchedules } from './reconcile-schedules';
 import { SecretBox } from './security/secrets';
+import { runWebhookDispatcher } from './webhook-dispatcher';
 
 export interface RunningWorker {
   worker: Worker;
@@ -35,7 +36,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     // A stuck Proxmox call must not keep the process from shutting down for long.
     shutdownGraceTime: '10s',
   });
+  const dispatcher = runWebhookDispatcher({ db, temporal: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, logger });
   const done = worker.run().finally(async () => {
+    await dispatcher.stop();
     await connection.close();
     await db.$disconnect();
   });

@@ -33,6 +33,7 @@ import {
   createRemoveGuestActivity,
 } from './rollback';
 import { createVerifyActivity } from './verify';
+import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
 /** Every activity, built from its dependencies so tests can hand in real or fake ones. */
 export function createActivities(deps: ActivityDeps) {
@@ -66,6 +67,8 @@ export function createActivities(deps: ActivityDeps) {
     housekeeping: createHousekeepingActivity(deps),
     destroyOrphanGuest: createDestroyOrphanGuestActivity(deps),
     settleOrphan: createSettleOrphanActivity(deps),
+    claimWebhookDelivery: createClaimWebhookDeliveryActivity(deps),
+    attemptWebhookDelivery: createAttemptWebhookDeliveryActivity(deps),
   };
 }
 

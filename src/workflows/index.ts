@@ -2,3 +2,4 @@
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';
+export { DeliverWebhooks } from './webhooks';

@@ -143,14 +143,15 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
   return stack;
 }
 
-export function spawnWorkerProcess(config: Config): WorkerProcess {
+/** `stdout: 'pipe'` keeps the worker's log lines readable on `child.stdout`. */
+export function spawnWorkerProcess(config: Config, stdout: 'ignore' | 'pipe' = 'ignore'): WorkerProcess {
   const root = path.resolve(__dirname, '..', '..');
   const env = Object.fromEntries(Object.entries(config).map(([key, value]) => [key, String(value ?? '')]));
   delete env.BOOTSTRAP_ADMIN_TOKEN;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'worker.ts')], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

@@ -12,6 +12,7 @@ import { instanceEventsRouter } from './instance-events';
 import { instancesRouter } from './instances';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { tasksRouter } from './tasks';
+import { webhooksRouter } from './webhooks';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
@@ -21,5 +22,6 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(lifecycleRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
+  router.use(webhooksRouter(deps));
   return router;
 }

@@ -1,0 +1,113 @@
+import type { InstanceEventType } from '../domain/events';
+import { newId } from '../domain/ids';
+import { isDelivered } from '../domain/webhooks';
+import type { InstanceEvent } from '../generated/prisma/client';
+import type { Db, Tx } from './client';
+
+/**
+ * One pending delivery per enabled endpoint that wants the event: the tenant's own endpoints and
+ * the admins' endpoints for every tenant. Called by appendEvent, in the event's transaction, so an
+ * event committed is an event that will be delivered.
+ */
+export async function createWebhookDeliveries(tx: Tx, event: { id: string; seq: bigint; tenantId: string; instanceId: string; type: InstanceEventType }): Promise<void> {
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: {
+      status: 'enabled',
+      OR: [{ tenantId: null }, { tenantId: event.tenantId }],
+      AND: [{ OR: [{ eventTypes: { isEmpty: true } }, { eventTypes: { has: event.type } }] }],
+    },
+    select: { id: true },
+  });
+  if (endpoints.length === 0) return;
+  await tx.webhookDelivery.createMany({
+    data: endpoints.map((endpoint) => ({ id: newId('whd'), endpointId: endpoint.id, eventId: event.id, eventType: event.type, eventSeq: event.seq, instanceId: event.instanceId })),
+    skipDuplicates: true,
+  });
+}
+
+/** The JSON body a receiver gets; its bytes are what the signature covers. */
+export function webhookBody(event: InstanceEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data, instanceId: event.instanceId, tenantId: event.tenantId });
+}
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  /** Attempts made so far (a redelivered one keeps counting). */
+  attempts: number;
+}
+
+/**
+ * The oldest pending delivery (in event order) of an endpoint for an instance, now held by the
+ * caller's workflow; null when there is none or the endpoint is disabled or gone.
+ */
+export async function claimNextDelivery(db: Db, o: { endpointId: string; instanceId: string }): Promise<ClaimedDelivery | null> {
+  const endpoint = await db.webhookEndpoint.findUnique({ where: { id: o.endpointId }, select: { status: true } });
+  if (endpoint?.status !== 'enabled') return null;
+  const next = await db.webhookDelivery.findFirst({ where: { endpointId: o.endpointId, instanceId: o.instanceId, status: 'pending' }, orderBy: { eventSeq: 'asc' } });
+  if (!next) return null;
+  await db.webhookDelivery.update({ where: { id: next.id }, data: { nextAttemptAt: new Date() } });
+  return { deliveryId: next.id, attempts: next.attempts };
+}
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone' | 'endpoint_disabled';
+
+/**
+ * Records one attempt's answer: the delivery succeeds, waits `retryDelayMs` for its next attempt,
+ * or fails when that would end after its retry window (which the first attempt opens). A failure
+ * starts or continues the endpoint's failing streak; a streak older than `disableAfterMs` disables
+ * the endpoint, which says why. A success ends the streak.
+ */
+export async function recordAttempt(
+  db: Db,
+  o: { deliveryId: string; endpointId: string; attempt: number; retryDelayMs: number; retryWindowMs: number; status: number | null; error: string | null; disableAfterMs: number },
+): Promise<AttemptOutcome> {
+  const delivered = isDelivered(o.status);
+  const now = new Date();
+  const lastError = delivered ? null : (o.error ?? `the receiver answered ${o.status}`);
+  return db.$transaction(async (tx) => {
+    const row = await tx.webhookDelivery.findUnique({ where: { id: o.deliveryId }, select: { retryUntil: true } });
+    // Null at the first attempt, after a redelivery, and when the endpoint was enabled again.
+    const retryUntil = row?.retryUntil ?? new Date(now.getTime() + o.retryWindowMs);
+    const next = new Date(now.getTime() + o.retryDelayMs);
+    const retryAt = next <= retryUntil ? next : null;
+    const written = await tx.webhookDelivery.updateMany({
+      where: { id: o.deliveryId, status: 'pending' },
+      data: {
+        attempts: o.attempt,
+        lastResponseCode: o.status,
+        lastError,
+        lastAttemptAt: now,
+        retryUntil,
+        status: delivered ? 'succeeded' : retryAt ? 'pending' : 'failed',
+        nextAttemptAt: delivered ? null : retryAt,
+        deliveredAt: delivered ? now : null,
+      },
+    });
+    if (written.count === 0) return 'gone';
+    if (delivered) {
+      await tx.webhookEndpoint.updateMany({ where: { id: o.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
+      return 'delivered';
+    }
+    const [streak] = await tx.$queryRaw<{ failingSince: Date; status: string }[]>`
+      UPDATE webhook_endpoints SET "failingSince" = COALESCE("failingSince", ${now}) WHERE id = ${o.endpointId} RETURNING "failingSince", status::text`;
+    if (streak?.status === 'enabled' && now.getTime() - streak.failingSince.getTime() >= o.disableAfterMs) {
+      await tx.webhookEndpoint.update({
+        where: { id: o.endpointId },
+        data: { status: 'disabled', disabledAt: now, disabledReason: `Deliveries have failed since ${streak.failingSince.toISOString()} (last: ${lastError}).` },
+      });
+      return 'endpoint_disabled';
+    }
+    return retryAt ? 'retry' : 'failed';
+  });
+}
+
+/** Groups (endpoint × instance) with pending deliveries that no delivery workflow holds (none attempted or scheduled since `staleBefore`). */
+export function unheldDeliveryGroups(db: Db, staleBefore: Date, limit = 500): Promise<{ endpointId: string; instanceId: string }[]> {
+  return db.$queryRaw<{ endpointId: string; instanceId: string }[]>`
+    SELECT d."endpointId", d."instanceId"
+    FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d."endpointId"
+    WHERE d.status = 'pending' AND e.status = 'enabled'
+    GROUP BY d."endpointId", d."instanceId"
+    HAVING bool_and(d."nextAttemptAt" IS NULL OR d."nextAttemptAt" < ${staleBefore})
+    LIMIT ${limit}`;
+}

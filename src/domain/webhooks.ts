@@ -1,0 +1,25 @@
+/** Webhook rules shared by the API, the activities and the delivery workflow (no I/O here). */
+
+/** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
+export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
+
+/** Longest wait between two attempts of one delivery. */
+export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
+/** The wait after the `failedAttempts`-th failed attempt in a row: doubling from `initialMs`, at most an hour. */
+export function retryDelayMs(failedAttempts: number, initialMs: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, initialMs * 2 ** Math.max(0, Math.min(failedAttempts - 1, 30)));
+}
+
+/** An attempt succeeded when the receiver answered 2xx. */
+export const isDelivered = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/** The settings a delivery workflow runs with, handed to it by whoever starts it. */
+export interface WebhookDeliverySettings {
+  retryInitialMs: number;
+}
+
+export interface DeliverWebhooksInput extends WebhookDeliverySettings {
+  endpointId: string;
+  instanceId: string;
+}
