@@ -970,7 +970,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            task: components["schemas"]["Task"];
+            /** @description The latest task, if any. */
+            task: components["schemas"]["Task"] | null;
             failure: {
                 code: string;
                 message: string;
@@ -995,7 +996,7 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
-        } | null;
+        };
         Credential: {
             username: string;
             password?: string;

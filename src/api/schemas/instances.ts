@@ -74,7 +74,7 @@ export const instanceView = z.object({
   username: z.string(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-  task: taskView.nullable(),
+  task: z.union([taskView, z.null()]).openapi({ description: 'The latest task, if any.' }),
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
 }).openapi('Instance');
 
