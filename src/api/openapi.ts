@@ -166,7 +166,7 @@ const pascal = (words: string): string =>
  * hand and two routes can never share one: `POST /v1/instances/{id}/credentials/reveal` is
  * `postInstancesByIdCredentialsReveal`, `GET /openapi.json` is `getOpenapiJson`.
  */
-export function operationIdOf(method: HttpMethod, path: string): string {
+function operationIdOf(method: HttpMethod, path: string): string {
   const segments = openApiPath(path)
     .path.split('/')
     .filter((segment) => segment && segment !== 'v1');
