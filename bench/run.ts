@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { createClient, type PvecpClient } from '../clients/typescript';
+import { createClient, type PvecpClient } from '../clients/typescript/index';
 import { databaseUrl, dropDatabase, ensureMigratedDatabase } from '../scripts/database';
 import { startTemporalDevServer, type RunningDevServer } from '../scripts/temporal';
 import { createApp } from '../src/api/app';

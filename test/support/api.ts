@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createClient, type PvecpClient } from '../../clients/typescript';
+import { createClient, type PvecpClient } from '../../clients/typescript/index';
 import { createApp, type ApiDeps } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Instance, paths, Task } from '../../clients/typescript';
+import type { Instance, paths, Task } from '../../clients/typescript/index';
 import { guestsOf, startStack, type CreateInstanceRequest, type Stack } from './stack';
 
 /**

@@ -6,7 +6,7 @@ import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { reconcileScheduleId } from '../../src/workflows/reconcile';
-import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript';
+import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
 
 type CreateOperation = paths['/v1/instances']['post'];
