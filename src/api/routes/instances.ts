@@ -7,7 +7,7 @@ import { principal, requireCustomer, type Principal } from '../auth';
 import { createInstance } from '../create-instance';
 import { parse, parseBody, parseQuery, pathParam, send } from '../http';
 import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
-import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, streamHeaders, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
+import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView, streamHeaders } from '../schemas/instances';
 import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
 import { streamTaskEvents } from './events';
 import { revealCredential } from '../reveal';
