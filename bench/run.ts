@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { createClient, type PvecpClient } from '../clients/typescript/index';
 import { databaseUrl, dropDatabase, ensureMigratedDatabase } from '../scripts/database';
 import { startTemporalDevServer, type RunningDevServer } from '../scripts/temporal';
 import { createApp } from '../src/api/app';
@@ -152,28 +153,24 @@ async function startApi(config: Config): Promise<Api> {
   };
 }
 
-interface HttpAnswer {
+/** One create as a client saw it. */
+interface CreateAnswer {
   status: number;
-  body: any;
+  id?: string;
+  errorCode?: string;
   ms: number;
 }
 
-async function call(baseUrl: string, method: string, route: string, token: string, body?: unknown): Promise<HttpAnswer> {
-  const started = performance.now();
-  const res = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  return { status: res.status, body: text ? JSON.parse(text) : null, ms };
+/** The created item of an admin call, or an error naming what was refused. */
+function created<T>(what: string, answer: { data?: { data: T }; error?: unknown; response: Response }): T {
+  if (answer.response.status !== 201 || !answer.data) throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  return answer.data.data;
 }
 
-async function expectCreated(answer: Promise<HttpAnswer>, what: string): Promise<any> {
-  const { status, body } = await answer;
-  if (status !== 201) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
-  return body.data;
+function catalogId(ids: Record<string, string>, name: string): string {
+  const id = ids[name];
+  if (!id) throw new Error(`the demo catalog has no ${name}`);
+  return id;
 }
 
 // ---------------------------------------------------------------- the run
@@ -270,35 +267,40 @@ async function main(): Promise<void> {
     cleanups.push({ name: 'api (b)', run: served.close });
 
     // A location with address room for the whole run (the demo /24 holds 253).
-    const pool4 = await expectCreated(call(served.baseUrl, 'POST', '/v1/admin/ip-pools', adminToken, { cidr: '10.64.0.0/18', gateway: '10.64.0.1', bridge: 'vmbr0', dns: ['192.0.2.53'], family: 4 }), 'ip pool v4');
-    const pool6 = await expectCreated(call(served.baseUrl, 'POST', '/v1/admin/ip-pools', adminToken, { cidr: '2001:db8:b00::/64', gateway: '2001:db8:b00::1', bridge: 'vmbr0', dns: ['2001:db8::53'], family: 6 }), 'ip pool v6');
-    const location = await expectCreated(
-      call(served.baseUrl, 'POST', '/v1/admin/locations', adminToken, { name: 'bench', connectionId: seed.connectionId, ipPools: [pool4.id, pool6.id] }),
-      'location',
-    );
+    const admin = createClient({ baseUrl: served.baseUrl, token: adminToken });
+    const pool4 = created('ip pool v4', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '10.64.0.0/18', gateway: '10.64.0.1', bridge: 'vmbr0', dns: ['192.0.2.53'], family: 4 } }));
+    const pool6 = created('ip pool v6', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '2001:db8:b00::/64', gateway: '2001:db8:b00::1', bridge: 'vmbr0', dns: ['2001:db8::53'], family: 6 } }));
+    const location = created('location', await admin.POST('/v1/admin/locations', { body: { name: 'bench', connectionId: seed.connectionId, ipPools: [pool4.id, pool6.id] } }));
 
     // One customer (own tenant, own token) per client, as independent panels would be.
     const quota = { instances: 100_000, vcpus: 1_000_000, memoryMiB: 2 ** 31 - 1, diskGiB: 2 ** 31 - 1 };
-    const tokens: string[] = [];
+    const customers: { unserved: PvecpClient; served: PvecpClient }[] = [];
     for (let i = 0; i < options.concurrency; i++) {
-      const tenant = await expectCreated(call(served.baseUrl, 'POST', '/v1/admin/tenants', adminToken, { name: `bench-${i}`, quota }), 'tenant');
-      const user = await expectCreated(call(served.baseUrl, 'POST', '/v1/admin/users', adminToken, { tenantId: tenant.id, email: `bench-${i}@example.com`, role: 'customer' }), 'user');
-      tokens.push((await expectCreated(call(served.baseUrl, 'POST', `/v1/admin/users/${user.id}/tokens`, adminToken), 'token')).token);
+      const tenant = created('tenant', await admin.POST('/v1/admin/tenants', { body: { name: `bench-${i}`, quota } }));
+      const user = created('user', await admin.POST('/v1/admin/users', { body: { tenantId: tenant.id, email: `bench-${i}@example.com`, role: 'customer' } }));
+      const { token } = created('token', await admin.POST('/v1/admin/users/{id}/tokens', { params: { path: { id: user.id } }, body: {} }));
+      customers.push({ unserved: createClient({ baseUrl: unserved.baseUrl, token }), served: createClient({ baseUrl: served.baseUrl, token }) });
     }
-    const body = (name: string) => ({ planId: seed.plans.small, locationId: location.id, imageId: seed.images['debian-12'], hostname: name });
-    const create = (baseUrl: string, index: number, clientId: number, prefix: string) =>
-      call(baseUrl, 'POST', '/v1/instances', tokens[clientId] as string, body(`${prefix}-${index}`));
+    const planId = catalogId(seed.plans, 'small');
+    const imageId = catalogId(seed.images, 'debian-12');
+    const create = async (api: 'unserved' | 'served', index: number, clientId: number, prefix: string): Promise<CreateAnswer> => {
+      const client = customers[clientId]?.[api];
+      if (!client) throw new Error(`no client ${clientId}`);
+      const started = performance.now();
+      const { data, error, response } = await client.POST('/v1/instances', { body: { planId, locationId: location.id, imageId, hostname: `${prefix}-${index}` } });
+      return { status: response.status, id: data?.data.id, errorCode: error?.error.code, ms: performance.now() - started };
+    };
 
     // -- (a) create-API latency.
     log(`(a) warming up, then ${options.creates} creates from ${options.concurrency} clients (no worker)`);
-    await runClients(options.concurrency, options.concurrency, (i, c) => create(unserved.baseUrl, i, c, 'warm'));
+    await runClients(options.concurrency, options.concurrency, (i, c) => create('unserved', i, c, 'warm'));
     const aStarted = performance.now();
-    const aAnswers = await runClients(options.creates, options.concurrency, (i, c) => create(unserved.baseUrl, i, c, 'lat'));
+    const aAnswers = await runClients(options.creates, options.concurrency, (i, c) => create('unserved', i, c, 'lat'));
     const aSeconds = (performance.now() - aStarted) / 1000;
     const aLatencies = aAnswers.map((a) => a.ms).sort((x, y) => x - y);
     const refused: Record<string, number> = {};
     for (const answer of aAnswers.filter((a) => a.status !== 202)) {
-      const key = `${answer.status} ${answer.body?.error?.code ?? ''}`.trim();
+      const key = `${answer.status} ${answer.errorCode ?? ''}`.trim();
       refused[key] = (refused[key] ?? 0) + 1;
     }
 
@@ -308,8 +310,8 @@ async function main(): Promise<void> {
     cleanups.push({ name: 'worker', run: worker.shutdown });
     log(`(b) ${options.provisions} creates from ${options.concurrency} clients, until all are running`);
     const bStarted = performance.now();
-    const bAnswers = await runClients(options.provisions, options.concurrency, (i, c) => create(served.baseUrl, i, c, 'e2e'));
-    const ids = bAnswers.filter((a) => a.status === 202).map((a) => a.body.data.id as string);
+    const bAnswers = await runClients(options.provisions, options.concurrency, (i, c) => create('served', i, c, 'e2e'));
+    const ids = bAnswers.flatMap((a) => (a.status === 202 && a.id ? [a.id] : []));
     const deadline = Date.now() + options.timeoutS * 1000;
     let settled = { running: 0, failed: 0 };
     for (;;) {

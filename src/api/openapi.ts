@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors';
-import { version } from '../../package.json';
+import { license, version } from '../../package.json';
 
 extendZodWithOpenApi(z);
 
@@ -111,6 +111,8 @@ export interface RouteSpec {
   summary: string;
   description?: string;
   tags: readonly string[];
+  /** Names the operation in generated clients; defaults to the method and the path (operationIdOf). */
+  operationId?: string;
   request?: {
     body?: z.ZodType;
     query?: z.ZodObject;
@@ -126,6 +128,8 @@ export interface RouteSpec {
   meta?: z.ZodObject;
   /** Success status; defaults to 200. */
   status?: number;
+  /** Other success statuses answered with the same body (an idempotent replay, a deletion already done). */
+  alsoStatuses?: number[];
   /** A non-JSON success body, e.g. `text/event-stream` or `text/plain`: `response` is ignored. */
   contentType?: string;
   /** Response body documented as-is, not wrapped in `{ data, meta }` (health and similar). */
@@ -148,6 +152,25 @@ function openApiPath(path: string): { path: string; names: string[] } {
     return `{${name}}`;
   });
   return { path: converted, names };
+}
+
+const pascal = (words: string): string =>
+  words
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
+/**
+ * A stable operationId from the method and the path, so every route has one without naming it by
+ * hand and two routes can never share one: `POST /v1/instances/{id}/credentials/reveal` is
+ * `postInstancesByIdCredentialsReveal`, `GET /openapi.json` is `getOpenapiJson`.
+ */
+function operationIdOf(method: HttpMethod, path: string): string {
+  const segments = openApiPath(path)
+    .path.split('/')
+    .filter((segment) => segment && segment !== 'v1');
+  return method + segments.map((segment) => (segment.startsWith('{') ? `By${pascal(segment)}` : pascal(segment))).join('');
 }
 
 /** The error codes a route can answer, grouped by HTTP status. */
@@ -201,6 +224,7 @@ export function registerRoute(spec: RouteSpec): void {
   registry.registerPath({
     method: spec.method,
     path,
+    operationId: spec.operationId ?? operationIdOf(spec.method, path),
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [...spec.tags],
@@ -211,7 +235,12 @@ export function registerRoute(spec: RouteSpec): void {
       ...(params ? { params } : {}),
       ...(spec.request?.headers ? { headers: spec.request.headers } : {}),
     },
-    responses: { [String(status)]: success, ...errorResponses(spec), ...spec.extraResponses },
+    responses: {
+      [String(status)]: success,
+      ...Object.fromEntries((spec.alsoStatuses ?? []).map((other) => [String(other), success])),
+      ...errorResponses(spec),
+      ...spec.extraResponses,
+    },
   });
 }
 
@@ -254,7 +283,10 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       version,
       description:
         'Provision and operate virtual machines on Proxmox VE. Success bodies are `{ data, meta }`; errors are `{ error: { code, message, details } }`.',
+      license: { name: license, identifier: license },
     },
+    // Relative: the API is wherever this document was fetched from.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
     security: [{ [BEARER_SCHEME]: [] }],
   });
   return document;

@@ -16,9 +16,9 @@ describe('when Temporal cannot be reached after the reservations are committed',
   });
 
   it('answers 503 and strands nothing: VMID, addresses, capacity and quota go back', async () => {
-    const res = await stack.create({ hostname: 'no-temporal' });
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe('PROVIDER_UNAVAILABLE');
+    const { error, response } = await stack.createAnswer({ hostname: 'no-temporal' });
+    expect(response.status).toBe(503);
+    expect(error?.error.code).toBe('PROVIDER_UNAVAILABLE');
     const instance = await stack.api.db.instance.findFirstOrThrow({ where: { hostname: 'no-temporal' } });
     const held = await holdings(stack.api.db, instance.id);
     expect(held.instance.status).toBe('failed');
@@ -32,8 +32,8 @@ describe('when Temporal cannot be reached after the reservations are committed',
 
   it('keeps no Idempotency-Key either: the same request, once Temporal is back, creates the server', async () => {
     const headers = { 'Idempotency-Key': 'retry-after-503' };
-    const refused = await stack.create({ hostname: 'retried' }, headers);
-    expect(refused.status).toBe(503);
+    const refused = await stack.createAnswer({ hostname: 'retried' }, headers);
+    expect(refused.response.status).toBe(503);
     const failedId = (await stack.api.db.instance.findFirstOrThrow({ where: { hostname: 'retried' } })).id;
 
     const connection = await Connection.connect({ address: inject('temporalAddress') });
@@ -41,7 +41,7 @@ describe('when Temporal cannot be reached after the reservations are committed',
       stack.api.deps.temporal = new Client({ connection, namespace: stack.api.config.TEMPORAL_NAMESPACE });
       const accepted = await stack.create({ hostname: 'retried' }, headers);
       expect(accepted.status).toBe(202);
-      const id = accepted.body.data.id as string;
+      const id = accepted.body.data.id;
       expect(id).not.toBe(failedId);
       const started = await stack.api.deps.temporal.workflow.getHandle(`provision-${id}`).describe();
       expect(started.status.name).toBe('RUNNING');

@@ -67,7 +67,7 @@ describe('deleting servers that are not simply running', () => {
     expect(deleted.body.meta.taskId).toBe(created.body.meta.taskId);
     await stack.waitForStatus(id, ['deleted']);
     const task = await taskEnd(stack, created.body.meta.taskId);
-    expect(task.error.code).toBe('CANCELLED');
+    expect(task.error?.code).toBe('CANCELLED');
     await expectReleased(id);
   });
 
@@ -77,9 +77,9 @@ describe('deleting servers that are not simply running', () => {
     const deleted = await operate(stack, id, 'delete');
     expect(deleted.status).toBe(202);
     const parked = await stack.waitForStatus(id, ['rollback_failed']);
-    expect(parked.failure.code).toBe('ROLLBACK_FAILED');
+    expect(parked.failure?.code).toBe('ROLLBACK_FAILED');
     expect(parked.task).toMatchObject({ type: 'INSTANCE_DELETE', status: 'running' });
-    expect(parked.task.steps).toContainEqual(expect.objectContaining({ step: 'delete > waiting for an operator (1)', status: 'error' }));
+    expect(parked.task?.steps).toContainEqual(expect.objectContaining({ step: 'delete > waiting for an operator (1)', status: 'error' }));
     const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id }, include: { allocation: true, vmidReservation: true } });
     expect(row.quotaReleasedAt).toBeNull();
     expect(row.allocation?.state).toBe('allocated');

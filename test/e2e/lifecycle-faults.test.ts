@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
+import { seededId } from '../support/stack';
 
 /** Provider coordinates must never reach a customer-facing message. */
 const COORDINATES = /pve\d|UPID|\b[1-8]\d{3}\b|local-lvm|vmbr|qemu/;
@@ -24,7 +25,7 @@ describe('lifecycle operations when the provider fails', () => {
     await stack.sim.fault({ op: 'start', mode: 'task_fail', message: 'start failed: QEMU exited with code 1' });
     const { task, instance } = await runOperation(stack, id, 'start');
     expect(task).toMatchObject({ status: 'failed', error: { code: 'OPERATION_FAILED' } });
-    expect(task.error.message).not.toMatch(COORDINATES);
+    expect(task.error?.message).not.toMatch(COORDINATES);
     expect(task.steps[task.steps.length - 1]).toMatchObject({ step: 'start > done', status: 'error' });
     expect(instance).toMatchObject({ status: 'stopped', desiredState: 'running', failure: null });
     // The instance is free for the next operation.
@@ -36,7 +37,7 @@ describe('lifecycle operations when the provider fails', () => {
     const id = await runningServer(stack, { hostname: 'nostop' });
     await stack.sim.fault({ op: 'stop', mode: 'task_fail' });
     const { task, instance } = await runOperation(stack, id, 'stop');
-    expect(task.error.code).toBe('OPERATION_FAILED');
+    expect(task.error?.code).toBe('OPERATION_FAILED');
     expect(instance).toMatchObject({ status: 'running', desiredState: 'stopped' });
   });
 
@@ -46,7 +47,7 @@ describe('lifecycle operations when the provider fails', () => {
     const before = await usage(stack);
     const allocationBefore = await liveAllocations(stack, id);
     await stack.sim.fault({ op: 'config', mode: 'http500', message: "unable to apply value 'memory': out of range" });
-    const { task, instance } = await runOperation(stack, id, 'resize', { planId: stack.seed.plans.large });
+    const { task, instance } = await runOperation(stack, id, 'resize', { planId: seededId(stack.seed.plans, 'large') });
     expect(task).toMatchObject({ type: 'INSTANCE_RESIZE', status: 'failed', error: { code: 'OPERATION_FAILED' } });
     expect(instance).toMatchObject({ status: 'stopped', plan: { name: 'small' } });
     expect(await usage(stack)).toEqual(before);
@@ -59,8 +60,8 @@ describe('lifecycle operations when the provider fails', () => {
     await runOperation(stack, id, 'stop');
     const before = await usage(stack);
     await stack.sim.fault({ op: 'resize', mode: 'task_fail', message: 'lvextend failed' });
-    const { task, instance } = await runOperation(stack, id, 'resize', { planId: stack.seed.plans.medium });
-    expect(task.error.code).toBe('OPERATION_FAILED');
+    const { task, instance } = await runOperation(stack, id, 'resize', { planId: seededId(stack.seed.plans, 'medium') });
+    expect(task.error?.code).toBe('OPERATION_FAILED');
     expect(instance).toMatchObject({ status: 'stopped', plan: { name: 'small' } });
     expect(task.steps).toContainEqual(expect.objectContaining({ step: 'resize > restoring the old size', status: 'warning' }));
     const guest = await guestOf(stack, id);
@@ -91,7 +92,7 @@ describe('lifecycle operations when the provider fails', () => {
     const { task, instance } = await runOperation(stack, id, 'start');
     expect(task).toMatchObject({ status: 'failed', error: { code: 'GUEST_LOST' } });
     expect(instance).toMatchObject({ status: 'lost', failure: { code: 'GUEST_LOST' } });
-    expect(instance.failure.message).not.toMatch(COORDINATES);
+    expect(instance.failure?.message).not.toMatch(COORDINATES);
     expect(await held(id)).toEqual({ vmid: 'assigned', addresses: ['assigned', 'assigned'], allocation: 'allocated', quotaReleased: false, volumes: ['ready'] });
     // Nothing was re-created.
     expect(await guestOf(stack, id)).toBeUndefined();
@@ -110,7 +111,7 @@ describe('lifecycle operations when the provider fails', () => {
     const { vmid, node } = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
     await stack.sim.fault({ op: 'status', mode: 'http500', message: `Configuration file 'nodes/${node}/qemu-server/${vmid}.conf' does not exist` });
     const { task, instance } = await runOperation(stack, id, 'stop');
-    expect(task.error.code).toBe('GUEST_LOST');
+    expect(task.error?.code).toBe('GUEST_LOST');
     expect(instance.status).toBe('lost');
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
@@ -132,7 +133,7 @@ describe('lifecycle operations when the provider fails', () => {
     const id = await runningServer(stack, { hostname: 'keepold' });
     await stack.sim.fault({ op: 'destroy', mode: 'http500', message: 'permission denied' });
     const { task, instance } = await runOperation(stack, id, 'rebuild', {});
-    expect(task.error.code).toBe('OPERATION_FAILED');
+    expect(task.error?.code).toBe('OPERATION_FAILED');
     expect(instance.status).toBe('stopped');
     expect((await guestOf(stack, id))?.status).toBe('stopped');
     expect(await stack.api.db.credential.count({ where: { instanceId: id } })).toBe(1);

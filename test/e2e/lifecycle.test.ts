@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, runOperation, streamedEvents, suiteStack, taskEnd, usage } from '../support/lifecycle';
+import { seededId } from '../support/stack';
 
 const steps = (task: { steps: { step: string }[] }) => task.steps.map((s) => s.step);
 
@@ -38,8 +39,8 @@ describe('lifecycle operations end to end', () => {
 
   it('streams an operation\'s step thread over SSE until the task ends', async () => {
     const id = await runningServer(stack, { hostname: 'sse-ops' });
-    const res = await operate(stack, id, 'reboot');
-    expect(res.status).toBe(202);
+    const res = await stack.client.POST('/v1/instances/{id}/reboot', { params: { path: { id } } });
+    expect(res.response.status).toBe(202);
     const { steps: events, closed } = await streamedEvents(stack, id);
     expect(closed).toBe(true);
     expect(events[0]).toMatchObject({ step: 'reboot > accepted', status: 'success' });
@@ -55,7 +56,7 @@ describe('lifecycle operations end to end', () => {
     const { task, instance } = await runOperation(stack, id, 'shutdown');
     expect(task.status).toBe('succeeded');
     expect(task.steps).toContainEqual(expect.objectContaining({ step: 'shutdown > forcing a stop', status: 'warning' }));
-    expect(task.steps.find((s: { status: string; message: string }) => s.status === 'warning').message).toContain('1 seconds');
+    expect(task.steps.find((s) => s.status === 'warning')?.message).toContain('1 seconds');
     expect(instance.status).toBe('stopped');
     expect(await callCount(stack, `POST ${Q}/status/stop`)).toBe(stops + 1);
     expect((await guestOf(stack, id))?.status).toBe('stopped');
@@ -77,11 +78,13 @@ describe('lifecycle operations end to end', () => {
   });
 
   describe('resize', () => {
-    let plans: Record<string, string>;
+    let plans: Record<'small' | 'medium' | 'large' | 'slim', string>;
     beforeAll(async () => {
       // Fewer CPUs and less memory than "large", with the same disk: a resize down that is allowed.
-      const slim = await stack.api.request('POST', '/v1/admin/plans', { token: stack.api.adminToken, body: { name: 'slim-40', vcpus: 1, memoryMiB: 512, diskGiB: 40 } });
-      plans = { ...stack.seed.plans, slim: slim.body.data.id };
+      const slim = await stack.adminClient.POST('/v1/admin/plans', { body: { name: 'slim-40', vcpus: 1, memoryMiB: 512, diskGiB: 40 } });
+      if (!slim.data) throw new Error(`slim plan: ${JSON.stringify(slim.error)}`);
+      const seeded = (name: string) => seededId(stack.seed.plans, name);
+      plans = { small: seeded('small'), medium: seeded('medium'), large: seeded('large'), slim: slim.data.data.id };
     });
 
     it('grows a stopped server, charging quota and node first, then shrinks CPU and memory with a refund', async () => {
@@ -146,7 +149,7 @@ describe('lifecycle operations end to end', () => {
       expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ vcpus: 2, memoryMiB: 2048, diskGiB: 20 })]);
       const after = await readInstance(stack, id);
       expect(after).toMatchObject({ status: 'stopped', plan: { name: 'medium' } });
-      expect(after.task.type).toBe('INSTANCE_STOP');
+      expect(after.task?.type).toBe('INSTANCE_STOP');
     });
   });
 
@@ -190,7 +193,7 @@ describe('lifecycle operations end to end', () => {
       expect(noLogin.body.error.code).toBe('IMAGE_LOGIN_METHOD_UNSUPPORTED');
       const instance = await readInstance(stack, id);
       expect(instance).toMatchObject({ status: 'running', image: { name: 'debian-12' } });
-      expect(instance.task.type).toBe('INSTANCE_CREATE');
+      expect(instance.task?.type).toBe('INSTANCE_CREATE');
     });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVISION_STAGES } from '../../src/domain/provisioning';
+import { streamedEvents } from '../support/lifecycle';
 import { guestsOf, startStack, type Stack } from '../support/stack';
 
 describe('provisioning a server end to end', () => {
@@ -14,16 +15,16 @@ describe('provisioning a server end to end', () => {
   it('takes a create request to a running guest through all seven stages', async () => {
     const created = await stack.create({ hostname: 'web-1' });
     expect(created.status).toBe(202);
-    const id = created.body.data.id as string;
+    const id = created.body.data.id;
     expect(created.body.meta.taskId).toMatch(/^task_/);
 
     const running = await stack.waitForStatus(id, ['running', 'failed']);
     expect(running.failure).toBeNull();
     expect(running.status).toBe('running');
-    const stagesSeen = new Set(running.task.steps.map((s: { step: string }) => s.step.split(' > ')[0]));
+    const stagesSeen = new Set(running.task?.steps.map((s) => s.step.split(' > ')[0]));
     for (const stage of PROVISION_STAGES) expect(stagesSeen).toContain(stage);
-    expect(running.task.status).toBe('succeeded');
-    expect(running.task.progress).toBe(100);
+    expect(running.task?.status).toBe('succeeded');
+    expect(running.task?.progress).toBe(100);
     expect(running.ipv4).toMatch(/^198\.51\.100\./);
 
     const [guest, ...others] = guestsOf(await stack.sim.state(), id);
@@ -38,22 +39,20 @@ describe('provisioning a server end to end', () => {
 
   it('streams the step thread over SSE until the task ends, then reveals the password exactly once', async () => {
     const created = await stack.create({ hostname: 'stream-1' });
-    const id = created.body.data.id as string;
-    const res = await fetch(`${stack.api.baseUrl}/v1/instances/${id}/events`, { headers: { authorization: `Bearer ${stack.customer.token}` } });
-    expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const text = await res.text();
-    const events = text.split('\n\n').filter((block) => block.includes('data: '));
-    const steps = events.filter((e) => !e.includes('event: close')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)));
+    const id = created.body.data.id;
+    const { contentType, steps, closed } = await streamedEvents(stack, id);
+    expect(contentType).toContain('text/event-stream');
     expect(steps[0]).toMatchObject({ step: 'schedule > reserving resources', status: 'success' });
     expect(steps.map((s) => s.step)).toContain('finalize > finishing');
-    expect(text.trimEnd().split('\n\n').pop()).toContain('event: close');
+    expect(closed).toBe(true);
 
-    const first = await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
-    expect(first.status).toBe(200);
-    expect(first.body.data.username).toBe('debian');
-    expect(first.body.data.password).toMatch(/^\S{24}$/);
-    const second = await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
-    expect(second.status).toBe(410);
-    expect(second.body.error.code).toBe('CREDENTIAL_ALREADY_REVEALED');
+    const reveal = () => stack.client.POST('/v1/instances/{id}/credentials/reveal', { params: { path: { id } } });
+    const first = await reveal();
+    expect(first.response.status).toBe(200);
+    expect(first.data?.data.username).toBe('debian');
+    expect(first.data?.data.password).toMatch(/^\S{24}$/);
+    const second = await reveal();
+    expect(second.response.status).toBe(410);
+    expect(second.error?.error.code).toBe('CREDENTIAL_ALREADY_REVEALED');
   });
 });

@@ -72,16 +72,16 @@ describe('the reconciler', () => {
   describe('a workflow start that was committed but never confirmed', () => {
     it('is started by the reconciler when the API died between its commit and the start: the server is provisioned', { timeout: 90_000 }, async () => {
       crashAfterCommit = simulatedCrash;
-      const created = await stack.create({ hostname: 'api-died' });
+      const created = await stack.createAnswer({ hostname: 'api-died' });
       crashAfterCommit = null;
-      expect(created.status).toBe(500);
+      expect(created.response.status).toBe(500);
       const instance = await stack.api.db.instance.findFirstOrThrow({ where: { hostname: 'api-died' } });
       const task = await stack.api.db.task.findFirstOrThrow({ where: { instanceId: instance.id } });
       expect(task).toMatchObject({ workflowType: 'ProvisionInstance', status: 'running' });
 
       const ready = await stack.waitForStatus(instance.id, ['running', 'failed'], 60_000);
       expect(ready.status).toBe('running');
-      expect(ready.task.steps.map((s: { step: string }) => s.step)).toContain('reconcile > resumed');
+      expect(ready.task?.steps.map((s) => s.step)).toContain('reconcile > resumed');
       expect((await stack.api.db.task.findUniqueOrThrow({ where: { id: task.id } })).workflowStartedAt).not.toBeNull();
     });
 
@@ -116,7 +116,7 @@ describe('the reconciler', () => {
         await stack.api.db.task.update({ where: { id: taskId }, data: { status: 'failed', activeInstanceId: null, finishedAt: new Date(), errorCode: 'PROVIDER_UNAVAILABLE' } });
         throw new Error('the API gave up on this task');
       };
-      await stack.create({ hostname: 'given-up' });
+      await stack.createAnswer({ hostname: 'given-up' });
       crashAfterCommit = null;
       const instance = await stack.api.db.instance.findFirstOrThrow({ where: { hostname: 'given-up' } });
       await afterReconcileRuns(2);
@@ -133,7 +133,7 @@ describe('the reconciler', () => {
 
     const stopped = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(stopped.task).toMatchObject({ type: 'INSTANCE_RECONCILE', status: 'succeeded' });
-    expect(stopped.task.steps).toEqual([expect.objectContaining({ step: 'reconcile > changed outside', status: 'warning', message: 'The server was powered off outside this service.' })]);
+    expect(stopped.task?.steps).toEqual([expect.objectContaining({ step: 'reconcile > changed outside', status: 'warning', message: 'The server was powered off outside this service.' })]);
     expect(await stack.api.db.auditEvent.findFirst({ where: { instanceId: id, action: 'instance.changed_outside' } })).toMatchObject({ details: expect.objectContaining({ from: 'running', to: 'stopped', vmid }) });
 
     const start = await runOperation(stack, id, 'start');
@@ -174,7 +174,7 @@ describe('the reconciler', () => {
     await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
     const back = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(back.failure).toBeNull();
-    expect(back.task.steps).toEqual([expect.objectContaining({ step: 'reconcile > found again', status: 'success' })]);
+    expect(back.task?.steps).toEqual([expect.objectContaining({ step: 'reconcile > found again', status: 'success' })]);
     expect(await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'instance.found_again' } })).toBe(1);
   });
 
@@ -193,7 +193,7 @@ describe('the reconciler', () => {
       await schedule().unpause();
     }
     const lost = await stack.waitForStatus(id, ['lost'], 30_000);
-    expect(lost.failure.code).toBe('GUEST_LOST');
+    expect(lost.failure?.code).toBe('GUEST_LOST');
     expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).failureCause).toMatchObject({ observedBy: 'reconciler', foreignGuest: 'someone-else' });
     // The stranger is never touched.
     expect((await stack.sim.state()).guests.find((g) => g.vmid === vmid)).toMatchObject({ name: 'someone-else', status: 'running' });

@@ -34,8 +34,8 @@ describe('rollback after a failed provisioning stage', () => {
     const id = created.body.data.id as string;
     const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
     expect(failed.status).toBe('failed');
-    expect(failed.failure.code).toMatch(/^(PROVISIONING_FAILED|PROVISIONING_TIMEOUT|PROVIDER_UNAVAILABLE)$/);
-    expect(failed.task.error.code).toBe(failed.failure.code);
+    expect(failed.failure?.code).toMatch(/^(PROVISIONING_FAILED|PROVISIONING_TIMEOUT|PROVIDER_UNAVAILABLE)$/);
+    expect(failed.task?.error?.code).toBe(failed.failure?.code);
     expect(await guestsOfInstance(id)).toEqual([]);
     await expectFullyReleased(stack.api.db, id);
     return { id, failed };
@@ -44,14 +44,14 @@ describe('rollback after a failed provisioning stage', () => {
   it('undoes everything when the clone task fails', async () => {
     await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'storage migration failed' });
     const { failed } = await provisionExpectingFailure('clone-fails');
-    expect(failed.failure.code).toBe('PROVISIONING_FAILED');
+    expect(failed.failure?.code).toBe('PROVISIONING_FAILED');
     expect(JSON.stringify(failed)).not.toContain('storage migration failed');
   });
 
   it('undoes everything when config writes keep answering 500', async () => {
     await stack.sim.fault({ op: 'config', mode: 'http500', count: 10_000, message: 'got no worker upid' });
     const { id, failed } = await provisionExpectingFailure('config-fails');
-    expect(failed.failure.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(failed.failure?.code).toBe('PROVIDER_UNAVAILABLE');
     const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
     expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure' });
   });

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { createClient, type PvecpClient } from '../../clients/typescript/index';
 import { createApp, type ApiDeps } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
@@ -66,7 +67,9 @@ export interface TestApi {
   temporal: Client;
   /** The BOOTSTRAP_ADMIN_TOKEN this app started with. */
   adminToken: string;
-   
+  /** The typed client (clients/typescript) with this token. */
+  client(token: string): PvecpClient;
+  /** Untyped HTTP, for what the typed client cannot send: malformed input, unknown fields, raw headers. */
   request<T = any>(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse<T>>;
   /** A new tenant (default quota: 10 instances, 40 vCPUs, 64 GiB, 1000 GiB) with one customer and a token, made through the admin API. */
   createCustomer(quota?: Partial<Quota>, options?: { tenantId?: string; email?: string }): Promise<TestCustomer>;
@@ -141,23 +144,19 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     return { status: res.status, headers: res.headers, body: (isJson && text ? JSON.parse(text) : text) as T, text };
   }
 
-  async function expectStatus<T>(res: TestResponse<T>, status: number, what: string): Promise<T> {
-    if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${res.text}`);
-    return res.body;
-  }
+  const admin = createClient({ baseUrl, token: adminToken });
+  const answered = <T>(what: string, answer: { data?: T; error?: unknown; response: Response }): T => {
+    if (answer.data === undefined) throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+    return answer.data;
+  };
 
   async function createCustomer(quota: Partial<Quota> = {}, opts: { tenantId?: string; email?: string } = {}): Promise<TestCustomer> {
-    const auth = { token: adminToken };
-    let tenantId = opts.tenantId;
-    if (!tenantId) {
-      const tenant = await request('POST', '/v1/admin/tenants', { ...auth, body: { name: `tenant-${random()}`, quota: { ...DEFAULT_TEST_QUOTA, ...quota } } });
-      tenantId = ((await expectStatus(tenant, 201, 'create tenant')) as { data: { id: string } }).data.id;
-    }
+    const tenantId =
+      opts.tenantId ?? answered('create tenant', await admin.POST('/v1/admin/tenants', { body: { name: `tenant-${random()}`, quota: { ...DEFAULT_TEST_QUOTA, ...quota } } })).data.id;
     const email = opts.email ?? `customer-${random()}@example.com`;
-    const user = await request('POST', '/v1/admin/users', { ...auth, body: { tenantId, email, role: 'customer' } });
-    const userId = ((await expectStatus(user, 201, 'create user')) as { data: { id: string } }).data.id;
-    const token = await request('POST', `/v1/admin/users/${userId}/tokens`, auth);
-    return { tenantId, userId, email, token: ((await expectStatus(token, 201, 'issue token')) as { data: { token: string } }).data.token };
+    const userId = answered('create user', await admin.POST('/v1/admin/users', { body: { tenantId, email, role: 'customer' } })).data.id;
+    const { token } = answered('issue token', await admin.POST('/v1/admin/users/{id}/tokens', { params: { path: { id: userId } }, body: {} })).data;
+    return { tenantId, userId, email, token };
   }
 
   return {
@@ -168,6 +167,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     config,
     temporal,
     adminToken,
+    client: (token) => createClient({ baseUrl, token }),
     request,
     createCustomer,
     seedDemo: (proxmox = {}) =>

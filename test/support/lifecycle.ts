@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { guestsOf, startStack, type Stack } from './stack';
+import type { Instance, paths, Task } from '../../clients/typescript/index';
+import { guestsOf, startStack, type CreateInstanceRequest, type Stack } from './stack';
 
 /**
  * The stack of the enclosing `describe`: started before its tests and closed after them, with
@@ -23,16 +24,16 @@ export function suiteStack(options?: Parameters<typeof startStack>[0], afterEach
 }
 
 /** A server created through the API and waited for until it runs. */
-export async function runningServer(stack: Stack, body: Record<string, unknown> = {}, timeoutMs?: number): Promise<string> {
+export async function runningServer(stack: Stack, body: Partial<CreateInstanceRequest> = {}, timeoutMs?: number): Promise<string> {
   const created = await stack.create({ hostname: 'ops-1', ...body });
   expect(created.status).toBe(202);
-  const id = created.body.data.id as string;
+  const id = created.body.data.id;
   const ready = await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed'], timeoutMs);
   expect(ready.status).toBe('running');
   return id;
 }
 
-/** A lifecycle call as the stack's customer (or with `token`). */
+/** A lifecycle call as the stack's customer (or with `token`), untyped: for refusals and malformed bodies (runOperation is the typed way). */
 export function operate(stack: Stack, id: string, operation: string, body?: unknown, token = stack.customer.token) {
   if (operation === 'delete') return stack.api.request('DELETE', `/v1/instances/${id}`, { token });
   if (operation === 'migrate') return stack.api.request('POST', `/v1/admin/instances/${id}/migrate`, { token: stack.api.adminToken, body });
@@ -40,38 +41,75 @@ export function operate(stack: Stack, id: string, operation: string, body?: unkn
 }
 
 /** The instance as its customer (or the holder of `token`) reads it. */
-export async function readInstance(stack: Stack, id: string, token = stack.customer.token) {
-  return (await stack.api.request('GET', `/v1/instances/${id}`, { token })).body.data;
+export async function readInstance(stack: Stack, id: string, token = stack.customer.token): Promise<Instance> {
+  const { data, error, response } = await stack.api.client(token).GET('/v1/instances/{id}', { params: { path: { id } } });
+  if (!data) throw new Error(`read ${id}: ${response.status} ${JSON.stringify(error)}`);
+  return data.data;
 }
 
 /** Polls a task until it has ended. */
-export async function taskEnd(stack: Stack, taskId: string, timeoutMs = 30_000) {
+export async function taskEnd(stack: Stack, taskId: string, timeoutMs = 30_000): Promise<Task> {
   const deadline = Date.now() + timeoutMs;
-  let last: any;
+  let last: Task | undefined;
   while (Date.now() < deadline) {
-    last = (await stack.api.request('GET', `/v1/tasks/${taskId}`, { token: stack.api.adminToken })).body.data;
+    last = (await stack.adminClient.GET('/v1/tasks/{id}', { params: { path: { id: taskId } } })).data?.data;
     if (last?.status === 'succeeded' || last?.status === 'failed') return last;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`task ${taskId} did not end; last: ${JSON.stringify(last)}`);
 }
 
-/** Runs one operation to its end: 202, then the task's outcome and the instance afterwards. */
-export async function runOperation(stack: Stack, id: string, operation: string, body?: unknown) {
-  const res = await operate(stack, id, operation, body);
-  if (res.status !== 202) throw new Error(`${operation}: expected 202, got ${res.status}: ${res.text}`);
-  const task = await taskEnd(stack, res.body.meta.taskId);
-  const instance = await readInstance(stack, id, stack.api.adminToken);
-  return { accepted: res.body, task, instance };
+type JsonBody<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+export type ResizeBody = JsonBody<'/v1/instances/{id}/resize', 'post'>;
+export type RebuildBody = JsonBody<'/v1/instances/{id}/rebuild', 'post'>;
+export type MigrateBody = JsonBody<'/v1/admin/instances/{id}/migrate', 'post'>;
+type BodylessOperation = 'start' | 'stop' | 'shutdown' | 'reboot' | 'delete';
+
+/** An accepted operation and how it ended. */
+export interface OperationOutcome {
+  accepted: { data: Instance; meta: { taskId: string | null } };
+  task: Task;
+  /** The instance afterwards, as an admin reads it. */
+  instance: Instance;
 }
 
-/** The server-sent events of the instance's current task, read to the end. */
+/** Requests one operation through the typed client (migrate as the admin, the others as the customer). */
+function requestOperation(stack: Stack, id: string, operation: BodylessOperation | 'resize' | 'rebuild' | 'migrate', body: unknown) {
+  const params = { path: { id } };
+  switch (operation) {
+    case 'delete':
+      return stack.client.DELETE('/v1/instances/{id}', { params });
+    case 'resize':
+      return stack.client.POST('/v1/instances/{id}/resize', { params, body: body as ResizeBody });
+    case 'rebuild':
+      return stack.client.POST('/v1/instances/{id}/rebuild', { params, body: body as RebuildBody });
+    case 'migrate':
+      return stack.adminClient.POST('/v1/admin/instances/{id}/migrate', { params, body: body as MigrateBody });
+    default:
+      return stack.client.POST(`/v1/instances/{id}/${operation}`, { params });
+  }
+}
+
+/** Runs one operation to its end through the typed client: 202, then the task's outcome and the instance afterwards. */
+export async function runOperation(stack: Stack, id: string, operation: BodylessOperation): Promise<OperationOutcome>;
+export async function runOperation(stack: Stack, id: string, operation: 'resize', body: ResizeBody): Promise<OperationOutcome>;
+export async function runOperation(stack: Stack, id: string, operation: 'rebuild', body: RebuildBody): Promise<OperationOutcome>;
+export async function runOperation(stack: Stack, id: string, operation: 'migrate', body: MigrateBody): Promise<OperationOutcome>;
+export async function runOperation(stack: Stack, id: string, operation: BodylessOperation | 'resize' | 'rebuild' | 'migrate', body?: unknown): Promise<OperationOutcome> {
+  const { data, error, response } = await requestOperation(stack, id, operation, body);
+  if (response.status !== 202 || !data?.meta.taskId) throw new Error(`${operation}: expected 202, got ${response.status}: ${JSON.stringify(error ?? data)}`);
+  const task = await taskEnd(stack, data.meta.taskId);
+  const instance = await readInstance(stack, id, stack.api.adminToken);
+  return { accepted: data, task, instance };
+}
+
+/** The server-sent events of the instance's current task, read to the end through the typed client. */
 export async function streamedEvents(stack: Stack, id: string) {
-  const res = await fetch(`${stack.api.baseUrl}/v1/instances/${id}/events`, { headers: { authorization: `Bearer ${stack.customer.token}` } });
-  const text = await res.text();
-  const blocks = text.split('\n\n').filter((block) => block.includes('data: '));
+  const { data, response } = await stack.client.GET('/v1/instances/{id}/events', { params: { path: { id } }, parseAs: 'text' });
+  if (data === undefined) throw new Error(`events of ${id}: ${response.status}`);
+  const blocks = data.split('\n\n').filter((block) => block.includes('data: '));
   const steps = blocks.filter((b) => !b.includes('event: close')).map((b) => JSON.parse(b.slice(b.indexOf('data: ') + 6)) as { step: string; status: string; message: string });
-  return { steps, closed: text.trimEnd().split('\n\n').pop()?.includes('event: close') ?? false };
+  return { contentType: response.headers.get('content-type'), steps, closed: data.trimEnd().split('\n\n').pop()?.includes('event: close') ?? false };
 }
 
 /** The simulator's guest of an instance. */

@@ -6,7 +6,12 @@ import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { reconcileScheduleId } from '../../src/workflows/reconcile';
+import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
+
+type CreateOperation = paths['/v1/instances']['post'];
+export type CreateInstanceRequest = CreateOperation['requestBody']['content']['application/json'];
+export type CreatedInstance = CreateOperation['responses'][202]['content']['application/json'];
 
 type Seeded = Extract<SeedResult, { seeded: true }>;
 
@@ -30,10 +35,18 @@ export interface Stack {
   seed: Seeded;
   customer: TestCustomer;
   worker: RunningWorker | null;
-  /** POST /v1/instances as the customer with a debian-12 / small plan default body. */
-  create(body?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-  /** Polls GET /v1/instances/{id} until its status is one of `statuses`. */
-  waitForStatus(instanceId: string, statuses: string[], timeoutMs?: number): Promise<any>;
+  /** The typed client as the customer. */
+  client: PvecpClient;
+  /** The typed client as the bootstrap admin. */
+  adminClient: PvecpClient;
+  /** The create request body: a debian-12 server on the small plan in the demo location, named web-1, with `body` over it. */
+  createBody(body?: Partial<CreateInstanceRequest>): CreateInstanceRequest;
+  /** POST /v1/instances as the customer (createBody), whatever it answers: `data` on success, `error` otherwise. */
+  createAnswer(body?: Partial<CreateInstanceRequest>, headers?: { 'Idempotency-Key'?: string }): ReturnType<PvecpClient['POST']>;
+  /** createAnswer that throws unless the create was accepted (202) or replayed (200). */
+  create(body?: Partial<CreateInstanceRequest>, headers?: { 'Idempotency-Key'?: string }): Promise<{ status: 200 | 202; body: CreatedInstance }>;
+  /** Polls GET /v1/instances/{id} as the customer until its status is one of `statuses`. */
+  waitForStatus(instanceId: string, statuses: InstanceStatus[], timeoutMs?: number): Promise<Instance>;
   /** A worker in this process; `overrides` change its configuration (e.g. DATABASE_URL through a relay). */
   startWorker(overrides?: Partial<Config>): Promise<RunningWorker>;
   /** A worker in its own process, so a test can kill it like a crash would. */
@@ -50,6 +63,13 @@ export interface WorkerProcess {
 /** The guests in a simulator state that belong to an instance (by their ownership marker). */
 export function guestsOf(state: SimState, instanceId: string): SimState['guests'] {
   return state.guests.filter((g) => ownerOf({ name: g.name, description: String(g.config.description ?? '') }) === instanceId);
+}
+
+/** The id of a demo catalog entry by name (src/db/seed.ts). */
+export function seededId(ids: Record<string, string>, name: string): string {
+  const id = ids[name];
+  if (!id) throw new Error(`the demo catalog has no ${name}`);
+  return id;
 }
 
 /** Test settings: short budgets and quick polling, so failures show up in seconds. */
@@ -95,6 +115,14 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
   const customer = await api.createCustomer({ instances: 500, vcpus: 2000, memoryMiB: 4_000_000, diskGiB: 100_000 });
   const workers: RunningWorker[] = [];
   const processes: WorkerProcess[] = [];
+  const client = api.client(customer.token);
+  const createBody = (body: Partial<CreateInstanceRequest> = {}): CreateInstanceRequest => ({
+    planId: seededId(seed.plans, 'small'),
+    locationId: seed.locationId,
+    imageId: seededId(seed.images, 'debian-12'),
+    hostname: 'web-1',
+    ...body,
+  });
 
   const stack: Stack = {
     api,
@@ -102,23 +130,24 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
     seed,
     customer,
     worker: null,
-    create: async (body = {}, headers = {}) => {
-      const res = await api.request('POST', '/v1/instances', {
-        token: customer.token,
-        headers,
-        body: { planId: seed.plans.small, locationId: seed.locationId, imageId: seed.images['debian-12'], hostname: 'web-1', ...body },
-      });
-      return { status: res.status, body: res.body };
+    client,
+    adminClient: api.client(api.adminToken),
+    createBody,
+    createAnswer: (body = {}, headers = {}) => client.POST('/v1/instances', { body: createBody(body), params: { header: headers } }),
+    async create(body = {}, headers = {}) {
+      const { data, error, response } = await stack.createAnswer(body, headers);
+      if (!data || (response.status !== 200 && response.status !== 202)) throw new Error(`create: expected 202, got ${response.status}: ${JSON.stringify(error)}`);
+      return { status: response.status, body: data };
     },
     async waitForStatus(instanceId, statuses, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      let last: any;
+      let last: Instance | undefined;
       while (Date.now() < deadline) {
-        last = (await api.request('GET', `/v1/instances/${instanceId}`, { token: customer.token })).body;
-        if (statuses.includes(last?.data?.status)) return last.data;
+        last = (await client.GET('/v1/instances/{id}', { params: { path: { id: instanceId } } })).data?.data;
+        if (last && statuses.includes(last.status)) return last;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`instance ${instanceId} did not reach ${statuses.join('|')}; last: ${JSON.stringify(last?.data?.status)} ${JSON.stringify(last?.data?.task?.steps?.slice(-3))}`);
+      throw new Error(`instance ${instanceId} did not reach ${statuses.join('|')}; last: ${JSON.stringify(last?.status)} ${JSON.stringify(last?.task?.steps.slice(-3))}`);
     },
     async startWorker(overrides = {}) {
       const worker = await startWorker({ ...api.config, ...overrides });

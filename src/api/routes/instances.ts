@@ -7,7 +7,7 @@ import { principal, requireCustomer, type Principal } from '../auth';
 import { createInstance } from '../create-instance';
 import { parse, parseBody, parseQuery, pathParam, send } from '../http';
 import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
-import { createInstanceBody, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
+import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView, streamHeaders } from '../schemas/instances';
 import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
 import { streamTaskEvents } from './events';
 import { revealCredential } from '../reveal';
@@ -19,9 +19,11 @@ registerRoute({
   summary: 'Create a server',
   description: 'Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503.',
   tags,
-  request: { body: createInstanceBody },
+  request: { body: createInstanceBody, headers: createInstanceHeaders },
   response: instanceView,
+  meta: createInstanceMeta,
   status: 202,
+  alsoStatuses: [200],
   errors: ['CONFLICT', 'QUOTA_EXCEEDED', 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'RATE_LIMITED', 'CAPACITY_UNAVAILABLE', 'PROVIDER_UNAVAILABLE', 'FORBIDDEN'],
 });
 registerRoute({ method: 'get', path: '/v1/instances', summary: 'List servers, newest first', tags, request: { query: listInstancesQuery }, response: instanceView, list: true });
@@ -30,7 +32,9 @@ registerRoute({
   method: 'get',
   path: '/v1/instances/:id/events',
   summary: "Stream the current task's steps (server-sent events)",
+  description: 'Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; the stream ends with `event: close` and data `{ status }` once the task is over. Send `Last-Event-ID` to resume after the last step seen.',
   tags,
+  request: { headers: streamHeaders },
   contentType: 'text/event-stream',
   errors: ['NOT_FOUND'],
 });

@@ -66,7 +66,8 @@ const ROUTES: LifecycleRoute[] = [
 ];
 
 for (const { method, suffix, summary, description, body, errors } of ROUTES) {
-  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, errors });
+  const alsoStatuses = method === 'delete' ? [200] : [];
+  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, alsoStatuses, errors });
 }
 registerRoute({
   method: 'post',

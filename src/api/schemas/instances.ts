@@ -24,7 +24,20 @@ export const createInstanceBody = z.strictObject({
 });
 export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
 
+export const createInstanceMeta = z.object({
+  taskId: z.string().openapi({ description: 'The provisioning task: follow it on `GET /v1/tasks/{id}` or the server\'s event stream.' }),
+  idempotent_replay: z.literal(true).optional().openapi({ description: 'Set when an `Idempotency-Key` replayed an earlier create (status 200).' }),
+});
+
 export const idempotencyKeyHeader = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ : -');
+
+export const createInstanceHeaders = z.object({
+  'Idempotency-Key': idempotencyKeyHeader.optional().openapi({ description: 'Retrying with the same key and body replays the first answer instead of creating again.' }),
+});
+
+export const streamHeaders = z.object({
+  'Last-Event-ID': z.string().regex(/^\d+$/).optional().openapi({ description: 'The `id` of the last step received: the stream resumes after it.' }),
+});
 
 /** The status ladder comes from the database schema: one list for storage, API and OpenAPI. */
 export const instanceStatusSchema = z.enum(InstanceStatus);
@@ -46,7 +59,7 @@ export const taskView = z.object({
   currentStep: z.string().nullable(),
   steps: z.array(taskStepView),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
-});
+}).openapi('Task');
 
 const ref = z.object({ id: z.string(), name: z.string() });
 
@@ -63,9 +76,9 @@ export const instanceView = z.object({
   username: z.string(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-  task: taskView.nullable(),
+  task: z.union([taskView, z.null()]).openapi({ description: 'The latest task, if any.' }),
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
-});
+}).openapi('Instance');
 
 export const adminInstanceView = instanceView.extend({
   tenantId: z.string(),
@@ -82,13 +95,13 @@ export const adminInstanceView = instanceView.extend({
     ),
   }),
   failureCause: z.unknown().nullable(),
-});
+}).openapi('AdminInstance');
 
 export const revealView = z.object({
   username: z.string(),
   password: z.string().optional(),
   sshKeys: z.array(z.string()).optional(),
   expiresAt: z.iso.datetime(),
-});
+}).openapi('Credential');
 
 export const rollbackResolveBody = z.strictObject({ note: z.string().min(1).max(2000) });
