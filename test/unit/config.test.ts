@@ -37,6 +37,12 @@ describe('loadConfig: defaults', () => {
       PROXMOX_INSECURE_TLS_DEFAULT: false,
       RECONCILE_INTERVAL_SECONDS: 30,
       START_INTENT_GRACE_SECONDS: 15,
+      RATE_LIMIT_READS_PER_MINUTE: 1200,
+      RATE_LIMIT_OPERATIONS_PER_MINUTE: 60,
+      EVENT_STREAMS_PER_TOKEN: 10,
+      EVENT_STREAM_MAX_SECONDS: 1800,
+      EVENT_STREAM_HEARTBEAT_SECONDS: 15,
+      SIGTERM_GRACE_SECONDS: 10,
     });
   });
 
@@ -44,6 +50,8 @@ describe('loadConfig: defaults', () => {
     const config = loadConfig({ ENCRYPTION_KEY: KEY });
     expect(config.BOOTSTRAP_ADMIN_TOKEN).toBeUndefined();
     expect(config.WORKFLOW_BUNDLE_PATH).toBeUndefined();
+    expect(config.METRICS_PORT).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
   });
 
   it('refuses to start without an encryption key, naming it', () => {
