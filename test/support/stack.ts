@@ -58,8 +58,6 @@ export const FAST_ENV: Record<string, string> = {
   TASK_POLL_INTERVAL_MS: '25',
   RATE_LIMIT_CREATE_PER_MINUTE: '1000',
   RATE_LIMIT_CREATE_PER_HOUR: '10000',
-  RATE_LIMIT_READS_PER_MINUTE: '100000',
-  RATE_LIMIT_OPERATIONS_PER_MINUTE: '100000',
 };
 
 export async function startSimulator(options: { taskMs?: number } = {}): Promise<SimulatorHandle> {

@@ -41,13 +41,14 @@ async function acquireStreamLease(deps: StreamDeps, tokenId: string): Promise<st
   });
 }
 
-/** A lease outlives a few missed heartbeats; one left by a process that died expires soon after. */
+/** A lease is renewed every heartbeat interval and outlives a few missed renewals; one left by a process that died expires soon after. */
 const leaseExpiry = (config: Config) => new Date(Date.now() + 3 * config.EVENT_STREAM_HEARTBEAT_SECONDS * 1000);
 
 /**
  * Server-sent events for one task: replays its step thread, then follows it by polling the
  * database (any API replica can serve any stream). `Last-Event-ID` resumes after the last step
- * a client saw; `: ping` comments keep proxies from cutting a quiet stream. It ends with
+ * a client saw; a `: ping` comment after each heartbeat interval without an event keeps proxies
+ * from cutting a quiet stream. It ends with
  * `event: close` and data `{ reason, … }`: the task ended (`status` is its end), the
  * instance parked for an operator (`rollback_failed`), the stream reached its maximum duration,
  * or the API is shutting down.
@@ -73,6 +74,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
     const deadline = Date.now() + config.EVENT_STREAM_MAX_SECONDS * 1000;
     const heartbeatMs = config.EVENT_STREAM_HEARTBEAT_SECONDS * 1000;
     let nextPing = Date.now() + heartbeatMs;
+    let nextRenewal = nextPing;
 
     for (;;) {
       if (deps.stopping?.aborted) {
@@ -85,6 +87,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
       for (const step of steps) {
         res.write(`id: ${step.id}\ndata: ${JSON.stringify({ step: step.step, status: step.status, message: step.message })}\n\n`);
         lastId = step.id;
+        nextPing = Date.now() + heartbeatMs;
       }
       // The steps were read after the status, so a terminal status means nothing more will come.
       if (!task || task.status === 'succeeded' || task.status === 'failed') {
@@ -102,7 +105,10 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
       if (Date.now() >= nextPing) {
         res.write(': ping\n\n');
         nextPing = Date.now() + heartbeatMs;
+      }
+      if (Date.now() >= nextRenewal) {
         await db.eventStreamLease.updateMany({ where: { id: leaseId }, data: { expiresAt: leaseExpiry(config) } });
+        nextRenewal = Date.now() + heartbeatMs;
       }
       await sleep(POLL_MS, undefined, { signal: ended.signal }).catch(() => undefined);
     }
