@@ -36,7 +36,7 @@ registerRoute({
     'At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).',
   tags,
   contentType: 'text/event-stream',
-  errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  errors: ['NOT_FOUND'],
 });
 registerRoute({
   method: 'post',
