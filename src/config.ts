@@ -45,6 +45,22 @@ export const configSchema = z.object({
   WEBHOOK_DISPATCH_INTERVAL_MS: integer(1_000),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /** Reads (GET) per API token and minute, shared by every API replica. */
+  RATE_LIMIT_READS_PER_MINUTE: integer(1200),
+  /** Lifecycle operations (start, stop, …, delete, migrate) per API token and minute. */
+  RATE_LIMIT_OPERATIONS_PER_MINUTE: integer(60),
+  /** Event streams (SSE) one API token may hold open at once, across every API replica. */
+  EVENT_STREAMS_PER_TOKEN: integer(10),
+  /** After this long a stream ends with `event: close` (reason `max_duration`); the client reconnects with Last-Event-ID. */
+  EVENT_STREAM_MAX_SECONDS: integer(1800),
+  /** Seconds between `: ping` comments on an event stream. */
+  EVENT_STREAM_HEARTBEAT_SECONDS: integer(15),
+  /** How long an API or worker process may take to stop after SIGTERM or SIGINT. */
+  SIGTERM_GRACE_SECONDS: integer(10),
+  /** Serve /metrics on this port only (not on PORT). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -16,6 +16,7 @@ const SECRET_KEYS = [
   'userData',
   'ENCRYPTION_KEY',
   'BOOTSTRAP_ADMIN_TOKEN',
+  'METRICS_TOKEN',
 ];
 
 const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `req.headers.${key.toLowerCase()}`]);

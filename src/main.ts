@@ -1,13 +1,26 @@
 /**
  * Runs a process entry point: once `started` resolves, SIGINT or SIGTERM calls `stop` and exits
- * 0; a failed start prints its message and exits 1.
+ * 0; a stop that takes longer than `graceMs` (or fails) exits 1 anyway. A failed start prints its
+ * message and exits 1.
  *
- *     if (require.main === module) runUntilSignalled(startServer(loadConfig()), (running) => running.close());
+ *     if (require.main === module) runUntilSignalled(startServer(config), (running) => running.close(), config.SIGTERM_GRACE_SECONDS * 1000);
  */
-export function runUntilSignalled<T>(started: Promise<T>, stop: (running: T) => Promise<unknown>): void {
+export function runUntilSignalled<T>(started: Promise<T>, stop: (running: T) => Promise<unknown>, graceMs: number): void {
   started
     .then((running) => {
-      const onSignal = () => void stop(running).then(() => process.exit(0));
+      const onSignal = () => {
+        setTimeout(() => {
+          console.error(`did not stop within ${graceMs} ms; exiting`);
+          process.exit(1);
+        }, graceMs).unref();
+        stop(running).then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(error instanceof Error ? error.message : error);
+            process.exit(1);
+          },
+        );
+      };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     })

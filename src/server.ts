@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from './api/app';
+import { createMetricsApp } from './api/routes/health';
 import { loadConfig, type Config } from './config';
 import { ensureBootstrapAdmin } from './db/bootstrap';
 import { createDb } from './db/client';
@@ -11,7 +13,32 @@ import { SecretBox } from './security/secrets';
 export interface RunningServer {
   server: Server;
   port: number;
+  /** Set when METRICS_PORT is. */
+  metricsPort?: number;
   close(): Promise<void>;
+}
+
+function listen(app: Express, port: number): Promise<Server> {
+  return new Promise<Server>((resolve) => {
+    const listening = app.listen(port, () => resolve(listening));
+  });
+}
+
+const portOf = (server: Server, fallback: number) => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : fallback;
+};
+
+/** Stops accepting, lets requests in flight finish for at most `drainMs`, then cuts what is left. */
+function closeServer(server: Server, drainMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => server.closeAllConnections(), drainMs);
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /** The HTTP API: stateless, so any number of these may run against one database and one Temporal. */
@@ -21,23 +48,30 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ db, temporal, config, logger, secrets: new SecretBox(config.ENCRYPTION_KEY) });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(config.PORT, () => resolve(listening));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ port }, 'API listening');
+  const stopping = new AbortController();
+  const app = createApp({ db, temporal, config, logger, secrets: new SecretBox(config.ENCRYPTION_KEY), stopping: stopping.signal });
+  const server = await listen(app, config.PORT);
+  const metricsServer = config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT);
+  const port = portOf(server, config.PORT);
+  const metricsPort = metricsServer ? portOf(metricsServer, config.METRICS_PORT ?? 0) : undefined;
+  logger.info({ port, metricsPort }, 'API listening');
   return {
     server,
     port,
+    metricsPort,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      logger.info('API stopping: open event streams are told to reconnect elsewhere');
+      // Event streams end with `event: close` (reason shutting_down); everything else gets half the grace time to finish.
+      stopping.abort();
+      const drainMs = (config.SIGTERM_GRACE_SECONDS * 1000) / 2;
+      await Promise.all([closeServer(server, drainMs), metricsServer && closeServer(metricsServer, drainMs)]);
       await connection.close();
       await db.$disconnect();
     },
   };
 }
 
-if (require.main === module) runUntilSignalled(startServer(loadConfig()), (running) => running.close());
+if (require.main === module) {
+  const config = loadConfig();
+  runUntilSignalled(startServer(config), (running) => running.close(), config.SIGTERM_GRACE_SECONDS * 1000);
+}

@@ -33,8 +33,11 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(config.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } } : { workflowsPath }),
     activities: createActivities({ db, proxmox: proxmoxClientFactory(secrets), secrets, config, logger }),
-    // A stuck Proxmox call must not keep the process from shutting down for long.
-    shutdownGraceTime: '10s',
+    // Within SIGTERM_GRACE_SECONDS: activities get half of it to finish, then are cancelled (an
+    // attempt waiting on a Proxmox task fails at once and the next worker resumes its recorded
+    // UPID); at four fifths the worker stops regardless.
+    shutdownGraceTime: config.SIGTERM_GRACE_SECONDS * 500,
+    shutdownForceTime: config.SIGTERM_GRACE_SECONDS * 800,
   });
   const dispatcher = runWebhookDispatcher({ db, temporal: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, logger });
   const done = worker.run().finally(async () => {
@@ -97,4 +100,7 @@ function installSdkLogger(logger: Logger): void {
   }
 }
 
-if (require.main === module) runUntilSignalled(startWorker(loadConfig()), (running) => running.shutdown());
+if (require.main === module) {
+  const config = loadConfig();
+  runUntilSignalled(startWorker(config), (running) => running.shutdown(), config.SIGTERM_GRACE_SECONDS * 1000);
+}

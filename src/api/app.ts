@@ -7,6 +7,7 @@ import type { SecretBox } from '../security/secrets';
 import { authenticate } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { httpMetrics } from './metrics';
+import { rateLimitedReads } from './rate-limit';
 import { healthRouter } from './routes/health';
 import { openapiRouter } from './routes/openapi';
 import { v1Router } from './routes/v1';
@@ -22,7 +23,15 @@ export interface ApiDeps {
    * as a crash would; the reconciler then starts the workflow from the task's recorded intent.
    */
   afterCommit?: (taskId: string) => Promise<void>;
+  /** Aborted when the process is stopping: open event streams end with `event: close` (reason `shutting_down`). */
+  stopping?: AbortSignal;
 }
+
+/** Answers of the authenticated API are never stored by a cache: some carry secrets (a revealed password, a new token). */
+const noStore: express.RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
@@ -31,7 +40,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());
-  app.use('/v1', express.json({ limit: '64kb', strict: true }), authenticate(deps.db), v1Router(deps));
+  app.use('/v1', noStore, express.json({ limit: '64kb', strict: true }), authenticate(deps.db), rateLimitedReads(deps), v1Router(deps));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
   return app;

@@ -6,6 +6,8 @@ import { hashToken } from '../security/secrets';
 
 export interface Principal {
   userId: string;
+  /** The API token the request came with: rate limits and stream limits count per token. */
+  tokenId: string;
   role: Role;
   /** Set for customers: every query they make is scoped to it. */
   tenantId: string | null;
@@ -32,7 +34,7 @@ export function authenticate(db: Db): RequestHandler {
       include: { user: true },
     });
     if (!token || token.revokedAt) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
-    req.principal = { userId: token.userId, role: token.user.role, tenantId: token.user.tenantId };
+    req.principal = { userId: token.userId, tokenId: token.id, role: token.user.role, tenantId: token.user.tenantId };
     next();
   };
 }

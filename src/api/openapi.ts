@@ -178,6 +178,8 @@ function errorResponses(spec: RouteSpec) {
   const codes = new Set<ErrorCode>(spec.errors ?? []);
   if (!spec.public) codes.add('UNAUTHENTICATED');
   if (spec.admin) codes.add('FORBIDDEN');
+  // Reads count against the token's RATE_LIMIT_READS_PER_MINUTE.
+  if (!spec.public && spec.method === 'get') codes.add('RATE_LIMITED');
   if (spec.request?.body) {
     codes.add('INVALID_INPUT');
     codes.add('PAYLOAD_TOO_LARGE');

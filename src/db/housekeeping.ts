@@ -16,9 +16,15 @@ export async function eraseExpiredCredentials(db: Db, now: Date): Promise<number
   return count;
 }
 
+/** Rate-limit events and per-token counters of past windows, and event-stream leases nobody renewed. */
 export async function pruneRateLimitEvents(db: Db, now: Date): Promise<number> {
-  const { count } = await db.rateLimitEvent.deleteMany({ where: { at: { lt: new Date(now.getTime() - RATE_LIMIT_WINDOW_MS) } } });
-  return count;
+  const before = new Date(now.getTime() - RATE_LIMIT_WINDOW_MS);
+  const deleted = await Promise.all([
+    db.rateLimitEvent.deleteMany({ where: { at: { lt: before } } }),
+    db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: before } } }),
+    db.eventStreamLease.deleteMany({ where: { expiresAt: { lt: now } } }),
+  ]);
+  return deleted.reduce((sum, { count }) => sum + count, 0);
 }
 
 /** Every database-only chore of the reconciler; audit events are kept. Each is a conditional delete or update, safe to repeat. */

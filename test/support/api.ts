@@ -105,6 +105,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     BOOTSTRAP_ADMIN_TOKEN: adminToken,
     WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+    // Tests read and operate far faster than any client should; a test of the limits sets its own.
+    RATE_LIMIT_READS_PER_MINUTE: '100000',
+    RATE_LIMIT_OPERATIONS_PER_MINUTE: '100000',
     ...options.env,
   });
 

@@ -42,6 +42,12 @@ describe('loadConfig: defaults', () => {
       WEBHOOK_RETRY_INITIAL_MS: 10_000,
       WEBHOOK_DISABLE_AFTER_SECONDS: 86_400,
       WEBHOOK_DISPATCH_INTERVAL_MS: 1_000,
+      RATE_LIMIT_READS_PER_MINUTE: 1200,
+      RATE_LIMIT_OPERATIONS_PER_MINUTE: 60,
+      EVENT_STREAMS_PER_TOKEN: 10,
+      EVENT_STREAM_MAX_SECONDS: 1800,
+      EVENT_STREAM_HEARTBEAT_SECONDS: 15,
+      SIGTERM_GRACE_SECONDS: 10,
     });
   });
 
@@ -49,6 +55,8 @@ describe('loadConfig: defaults', () => {
     const config = loadConfig({ ENCRYPTION_KEY: KEY });
     expect(config.BOOTSTRAP_ADMIN_TOKEN).toBeUndefined();
     expect(config.WORKFLOW_BUNDLE_PATH).toBeUndefined();
+    expect(config.METRICS_PORT).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
   });
 
   it('refuses to start without an encryption key, naming it', () => {

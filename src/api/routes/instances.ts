@@ -32,7 +32,10 @@ registerRoute({
   method: 'get',
   path: '/v1/instances/:id/events',
   summary: "Stream the current task's steps (server-sent events)",
-  description: 'Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; the stream ends with `event: close` and data `{ status }` once the task is over. Send `Last-Event-ID` to resume after the last step seen.',
+  description:
+    'Ends with `event: close`, data `{ reason }`: `task_ended` (with the task\'s `status`), `parked` (the server waits for an operator), ' +
+    '`max_duration` (EVENT_STREAM_MAX_SECONDS) or `shutting_down`; after the last two, reconnect with Last-Event-ID. `: ping` comments keep it alive. ' +
+    'At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).',
   tags,
   request: { headers: streamHeaders },
   contentType: 'text/event-stream',
@@ -49,11 +52,11 @@ registerRoute({
 });
 
 /** Another tenant's server is NOT_FOUND, never FORBIDDEN. */
-export function tenantScope(who: Principal): { tenantId?: string } {
+export function tenantScope(who: Pick<Principal, 'userId' | 'role' | 'tenantId'>): { tenantId?: string } {
   return who.role === 'admin' ? {} : { tenantId: who.tenantId ?? '-' };
 }
 
-export async function findInstance(db: Db, who: Principal, id: string): Promise<InstanceRow> {
+export async function findInstance(db: Db, who: Pick<Principal, 'userId' | 'role' | 'tenantId'>, id: string): Promise<InstanceRow> {
   const row = await db.instance.findFirst({ where: { id, ...tenantScope(who) }, include: instanceInclude });
   if (!row) throw notFound('server');
   return row;
@@ -92,7 +95,7 @@ export function instancesRouter(deps: ApiDeps): Router {
     const instance = await findInstance(deps.db, principal(req), pathParam(req, 'id'));
     const task = instance.tasks[0];
     if (!task) throw new AppError('NOT_FOUND', 'This server has no task to follow.');
-    await streamTaskEvents(deps.db, task.id, req, res);
+    await streamTaskEvents(deps, principal(req).tokenId, task.id, req, res);
   });
 
   router.post('/instances/:id/credentials/reveal', requireCustomer, async (req, res) => {

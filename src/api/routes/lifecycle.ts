@@ -5,13 +5,14 @@ import type { ApiDeps } from '../app';
 import { principal, type Principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
+import { rateLimited } from '../rate-limit';
 import { requestDelete, requestMigration, requestPowerOperation, requestRebuild, requestResize, type OperationAnswer } from '../operations';
 import { emptyBody, migrateBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
 import { adminInstanceView, instanceView } from '../schemas/instances';
 import { toAdminInstanceView, toInstanceView } from '../views';
 
 const tags = ['lifecycle'];
-const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'PROVIDER_UNAVAILABLE'] as const;
+const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'] as const;
 
 /** A customer's operation on `/instances/:id<suffix>`: documented, and answered with the server and its task. */
 interface LifecycleRoute<B extends z.ZodType = z.ZodType> {
@@ -89,7 +90,7 @@ const reply = (res: Response, result: OperationAnswer) => send(res, toInstanceVi
 export function lifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
   for (const { method, suffix, body, run } of ROUTES) {
-    router[method](`/instances/:id${suffix}`, async (req, res) => {
+    router[method](`/instances/:id${suffix}`, rateLimited(deps, 'operation'), async (req, res) => {
       const parsed = parseBody(body ?? emptyBody, req);
       reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed));
     });
@@ -100,7 +101,7 @@ export function lifecycleRouter(deps: ApiDeps): Router {
 /** Operator-only lifecycle operations (mounted under /v1/admin). */
 export function adminLifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
-  router.post('/instances/:id/migrate', async (req, res) => {
+  router.post('/instances/:id/migrate', rateLimited(deps, 'operation'), async (req, res) => {
     const { node } = parseBody(migrateBody, req);
     const result = await requestMigration(deps, principal(req), pathParam(req, 'id'), node);
     const operations = await deps.db.providerOperation.findMany({ where: { instanceId: result.instance.id }, orderBy: { createdAt: 'asc' } });
