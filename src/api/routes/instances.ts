@@ -33,6 +33,7 @@ registerRoute({
   path: '/v1/instances/:id/events',
   summary: "Stream the current task's steps (server-sent events)",
   description:
+    'Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; send `Last-Event-ID` to resume after the last step seen. ' +
     'Ends with `event: close`, data `{ reason }`: `task_ended` (with the task\'s `status`), `parked` (the server waits for an operator), ' +
     '`max_duration` (EVENT_STREAM_MAX_SECONDS) or `shutting_down`; after the last two, reconnect with Last-Event-ID. `: ping` comments keep it alive. ' +
     'At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).',
