@@ -10,7 +10,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { seedDemoCatalog } from '../src/db/seed';
-import { SecretBox } from '../src/security/secrets';
+import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker } from '../src/worker';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     }
 
     const db = createDb(config.DATABASE_URL, 2);
-    const seed = await seedDemoCatalog(db, new SecretBox(config.ENCRYPTION_KEY), proxmox);
+    const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox);
     await db.$disconnect();
     if (seed.seeded) fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
 

@@ -6,7 +6,7 @@ import { ensureBootstrapAdmin } from './db/bootstrap';
 import { createDb } from './db/client';
 import { createLogger } from './logger';
 import { runUntilSignalled } from './main';
-import { SecretBox } from './security/secrets';
+import { secretBoxOf } from './security/secrets';
 
 export interface RunningServer {
   server: Server;
@@ -21,7 +21,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ db, temporal, config, logger, secrets: new SecretBox(config.ENCRYPTION_KEY) });
+  const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config) });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
   });

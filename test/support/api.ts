@@ -9,7 +9,7 @@ import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
 import type { Db } from '../../src/db/client';
 import { seedDemoCatalog, type DemoProxmox, type SeedResult } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
-import { SecretBox } from '../../src/security/secrets';
+import { secretBoxOf } from '../../src/security/secrets';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface StartTestApiOptions {
@@ -117,7 +117,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     temporal,
     config,
     logger: createLogger('api-test', config.LOG_LEVEL),
-    secrets: new SecretBox(config.ENCRYPTION_KEY),
+    secrets: secretBoxOf(config),
     ...options.deps,
   };
   await ensureBootstrapAdmin(database.db, config.BOOTSTRAP_ADMIN_TOKEN);
