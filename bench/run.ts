@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     cleanups.push({ name: 'bench db pool', run: () => db.$disconnect() });
     await ensureBootstrapAdmin(db, adminToken);
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-    const seed = await seedDemoCatalog(db, secretBoxOf(config), { proxmoxUrl: sim.url, tokenId, tokenSecret: secret });
+    const seed = await seedDemoCatalog(db, secretBoxOf(config), { proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
     if (!seed.seeded) throw new Error('the demo catalog was not seeded');
     const total = options.creates + options.provisions + options.concurrency;
     // No admin route changes node capacity; the demo nodes hold 96 small servers in all.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { seedDemoCatalog } from '../src/db/seed';
+import { type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       console.log(`Temporal dev server  ${temporal.address}   Web UI ${temporal.uiUrl}`);
     }
 
-    let proxmox = {
+    let proxmox: DemoProxmox = {
       proxmoxUrl: process.env.PROXMOX_URL ?? '',
       tokenId: process.env.PROXMOX_TOKEN_ID ?? '',
       tokenSecret: process.env.PROXMOX_TOKEN_SECRET ?? '',
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       const listening = await simulator.listen(Number(process.env.SIM_PORT ?? 8006), '127.0.0.1');
       stops.push(listening.close);
       const { tokenId, secret } = parseToken(simToken);
-      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret };
+      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret, plaintextLab: true };
       console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
     }
 

@@ -58,6 +58,7 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   storage: connection.storage,
   caCert: connection.caCert,
   insecureTls: connection.insecureTls,
+  plaintextLab: connection.plaintextLab,
   createdAt: connection.createdAt.toISOString(),
 });
 
@@ -206,6 +207,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             tokenSecretCipher: deps.secrets.seal(body.tokenSecret, id),
             caCert: body.caCert ?? null,
             insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT,
+            plaintextLab: body.plaintextLab ?? false,
             clusterName: identity.clusterName,
             ...(body.storage ? { storage: body.storage } : {}),
             vmidStart: body.vmidRange.start,

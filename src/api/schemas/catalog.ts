@@ -132,6 +132,14 @@ export const createConnectionSchema = z
       .refine((pem) => pem.includes('-----BEGIN CERTIFICATE-----'), 'a PEM certificate')
       .optional(),
     insecureTls: z.boolean().optional(),
+    plaintextLab: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only.' }),
+  })
+  .refine((body) => body.plaintextLab === true || body.url.startsWith('https:'), {
+    path: ['url'],
+    message: 'must be https (set plaintextLab for a plaintext lab endpoint)',
   })
   .openapi('CreateConnection');
 
@@ -241,6 +249,7 @@ export const adminConnectionSchema = z
     storage: z.string(),
     caCert: z.string().nullable(),
     insecureTls: z.boolean(),
+    plaintextLab: z.boolean(),
     createdAt: timestamp,
   })
   .openapi('AdminConnection');
