@@ -267,6 +267,6 @@ describe('encoding', () => {
     await expect(h.client.startVm('bad node!', 100)).rejects.toThrow(TypeError);
     await expect(h.client.startVm('pve1', 5)).rejects.toThrow(TypeError);
     await expect(h.client.resizeDisk('pve1', 100, 'scsi0', 1.5)).rejects.toThrow(TypeError);
-    expect(() => new ProxmoxClient({ baseUrl: 'http://x', tokenId: 'nope', tokenSecret: 's' })).toThrow(/USER@REALM!TOKENID/);
+    expect(() => new ProxmoxClient({ baseUrl: 'https://x', tokenId: 'nope', tokenSecret: 's' })).toThrow(/USER@REALM!TOKENID/);
   });
 });
