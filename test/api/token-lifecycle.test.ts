@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_USED_RESOLUTION_MS } from '../../src/api/auth';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
@@ -205,13 +206,18 @@ describe('rotating BOOTSTRAP_ADMIN_TOKEN', () => {
 
   it('a restart with token B revokes token A; B works, A answers 401, other admin tokens stay', async () => {
     const first = await startTestApi({ database });
+    // A second replica with the same environment leaves the token alone.
+    const replica = await startTestApi({ database });
+    expect(replica.adminToken).toBe(first.adminToken);
+    await replica.close();
+    expect((await first.request('GET', '/v1/admin/tenants', { token: first.adminToken })).status).toBe(200);
     const tokenA = first.adminToken;
     const adminA = await first.db.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenA) } });
     const issued = await first.request('POST', `/v1/admin/users/${adminA.userId}/tokens`, { token: tokenA, body: { name: 'ops laptop' } });
     expect(issued.status).toBe(201);
     await first.close();
 
-    const second = await startTestApi({ database });
+    const second = await startTestApi({ database, env: { BOOTSTRAP_ADMIN_TOKEN: `admin_${randomBytes(24).toString('base64url')}` } });
     try {
       const tokenB = second.adminToken;
       expect(tokenB).not.toBe(tokenA);
