@@ -18,7 +18,7 @@ import {
   type adminLocationSchema,
   type adminPlanSchema,
   canonicalAddress,
-  createConnectionSchema,
+  createConnectionRequestSchema,
   createImageSchema,
   createIpPoolSchema,
   createLocationSchema,
@@ -194,7 +194,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
   router.post(
     '/connections',
     createHandler(
-      createConnectionSchema,
+      createConnectionRequestSchema,
       ['connection'],
       async (tx, body, actorUserId, identity: ClusterIdentity) => {
         const id = newId('conn');

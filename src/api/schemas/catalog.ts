@@ -137,11 +137,17 @@ export const createConnectionSchema = z
       .optional()
       .openapi({ description: 'Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only.' }),
   })
-  .refine((body) => body.plaintextLab === true || body.url.startsWith('https:'), {
-    path: ['url'],
-    message: 'must be https (set plaintextLab for a plaintext lab endpoint)',
-  })
-  .openapi('CreateConnection');
+  .openapi('CreateConnection', { description: '`url` must be https unless `plaintextLab` is true.' });
+
+/** A connection's URL is https unless the connection is a plaintext lab endpoint. */
+export function requireHttpsUnlessPlaintextLab(connection: { url: string; plaintextLab?: boolean }, ctx: z.RefinementCtx): void {
+  if (connection.plaintextLab !== true && !connection.url.startsWith('https:')) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be https (set plaintextLab for a plaintext lab endpoint)' });
+  }
+}
+
+/** The create body as the route checks it (kept apart so the plain object schema can still be picked from or made partial). */
+export const createConnectionRequestSchema = createConnectionSchema.superRefine(requireHttpsUnlessPlaintextLab);
 
 export const createLocationSchema = z
   .strictObject({
