@@ -18,7 +18,8 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger('api', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL);
-  await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
+  const bootstrap = await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
+  if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config) });
