@@ -12,12 +12,13 @@ interface SealedColumn {
   countStale(): Promise<number>;
 }
 
-export interface RotationCount {
+// A type, not an interface, so it can be stored as JSON in the audit row.
+export type RotationCount = {
   /** Re-sealed with the write key. */
   rotated: number;
   /** Changed by someone else between our read and our write; the next pass looks again. */
   changedMeanwhile: number;
-}
+};
 
 export interface RotationResult {
   writeKeyId: string;
@@ -69,7 +70,7 @@ function sealedColumns(db: Db, secrets: SecretBox): SealedColumn[] {
  * batches of `batchSize` rows. Each row is written only if it is unchanged since it was read, so
  * it runs safely next to API servers and workers (which must already have the write key in their
  * ring); a row changed meanwhile is looked at again in the next pass. Rerunning it finds nothing
- * to do. Never logs a secret: `onProgress` gets counts and ids.
+ * to do. Never logs a secret: `onProgress` gets counts and ids; the audit row `secrets.rotated` the totals.
  */
 export async function rotateSecrets(
   db: Db,
@@ -111,5 +112,8 @@ export async function rotateSecrets(
     }
   } while (changedThisPass > 0 && passes < maxPasses);
   const remaining = (await Promise.all(columns.map((column) => column.countStale()))).reduce((sum, n) => sum + n, 0);
+  await db.auditEvent.create({
+    data: { action: 'secrets.rotated', details: { writeKeyId: secrets.writeKeyId, counts, unreadable: unreadable.size, remaining } },
+  });
   return { writeKeyId: secrets.writeKeyId, counts, unreadable: [...unreadable.values()], remaining, passes };
 }

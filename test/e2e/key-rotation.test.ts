@@ -136,6 +136,10 @@ describe('rotating the encryption key', () => {
     const again = await runRotateKeys(stack, NEW_ONLY);
     expect(again.code, again.out).toBe(0);
     expect(again.out).toMatch(/credentials.secretCipher: 0 re-sealed/);
+    const audits = await stack.api.db.auditEvent.findMany({ where: { action: 'secrets.rotated' }, orderBy: { id: 'asc' } });
+    expect(audits).toHaveLength(3);
+    expect(audits.every((a) => (a.details as { writeKeyId: string }).writeKeyId === 'k2')).toBe(true);
+    expect(JSON.stringify(audits.map((a) => a.details))).not.toContain(NEW_KEY);
   });
 
   it('leaves a secret no key of the ring opens as it is, names its row and fails', async () => {
