@@ -34,7 +34,7 @@ import { ensureBootstrapAdmin } from '../src/db/bootstrap';
 import { createDb, type Db } from '../src/db/client';
 import { seedDemoCatalog } from '../src/db/seed';
 import { createLogger } from '../src/logger';
-import { SecretBox } from '../src/security/secrets';
+import { secretBoxOf } from '../src/security/secrets';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker, type RunningWorker } from '../src/worker';
 import { freePort } from '../test/support/ports';
@@ -136,7 +136,7 @@ async function startApi(config: Config): Promise<Api> {
   const db = createDb(config.DATABASE_URL);
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new TemporalClient({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets: new SecretBox(config.ENCRYPTION_KEY) });
+  const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets: secretBoxOf(config) });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
@@ -254,7 +254,7 @@ async function main(): Promise<void> {
     cleanups.push({ name: 'bench db pool', run: () => db.$disconnect() });
     await ensureBootstrapAdmin(db, adminToken);
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-    const seed = await seedDemoCatalog(db, new SecretBox(config.ENCRYPTION_KEY), { proxmoxUrl: sim.url, tokenId, tokenSecret: secret });
+    const seed = await seedDemoCatalog(db, secretBoxOf(config), { proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
     if (!seed.seeded) throw new Error('the demo catalog was not seeded');
     const total = options.creates + options.provisions + options.concurrency;
     // No admin route changes node capacity; the demo nodes hold 96 small servers in all.

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { seedDemoCatalog } from '../src/db/seed';
-import { SecretBox } from '../src/security/secrets';
+import { type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
+import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker } from '../src/worker';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       console.log(`Temporal dev server  ${temporal.address}   Web UI ${temporal.uiUrl}`);
     }
 
-    let proxmox = {
+    let proxmox: DemoProxmox = {
       proxmoxUrl: process.env.PROXMOX_URL ?? '',
       tokenId: process.env.PROXMOX_TOKEN_ID ?? '',
       tokenSecret: process.env.PROXMOX_TOKEN_SECRET ?? '',
@@ -65,12 +65,12 @@ async function main(): Promise<void> {
       const listening = await simulator.listen(Number(process.env.SIM_PORT ?? 8006), '127.0.0.1');
       stops.push(listening.close);
       const { tokenId, secret } = parseToken(simToken);
-      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret };
+      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret, plaintextLab: true };
       console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
     }
 
     const db = createDb(config.DATABASE_URL, 2);
-    const seed = await seedDemoCatalog(db, new SecretBox(config.ENCRYPTION_KEY), proxmox);
+    const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox);
     await db.$disconnect();
     if (seed.seeded) fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
 

@@ -2,6 +2,61 @@ import { z } from 'zod';
 
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+const isAesKey = (base64: string) => Buffer.from(base64, 'base64').length === 32;
+const KEY_MESSAGE = 'must be 32 bytes encoded as base64 (openssl rand -base64 32)';
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** An empty variable counts as unset (`ENCRYPTION_KEY=` in an env file). */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** The key id ENCRYPTION_KEY gets in the ring; ciphertexts written before key ids existed open with it. */
+export const PRIMARY_KEY_ID = 'primary';
+
+export interface EncryptionKeyRing {
+  keys: { id: string; key: string }[];
+  writeKeyId: string;
+}
+
+/**
+ * The key ring from ENCRYPTION_KEY (id `primary`), ENCRYPTION_KEYS (`id:base64,...`) and
+ * ENCRYPTION_KEY_ID (the key new secrets are sealed with), or the problems with them. Messages
+ * name the variable and the key's position or id, never a key.
+ */
+export function parseEncryptionKeyRing(env: { ENCRYPTION_KEY?: string; ENCRYPTION_KEYS?: string; ENCRYPTION_KEY_ID?: string }): EncryptionKeyRing | { problems: { variable: string; message: string }[] } {
+  const problems: { variable: string; message: string }[] = [];
+  const keys: EncryptionKeyRing['keys'] = [];
+  if (env.ENCRYPTION_KEY !== undefined) keys.push({ id: PRIMARY_KEY_ID, key: env.ENCRYPTION_KEY });
+  (env.ENCRYPTION_KEYS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .forEach((entry, index) => {
+      if (!entry) return;
+      const colon = entry.indexOf(':');
+      const id = entry.slice(0, colon);
+      if (colon < 0 || !KEY_ID.test(id)) {
+        problems.push({ variable: 'ENCRYPTION_KEYS', message: `entry ${index + 1} must be <id>:<base64 key> with an id of 1-32 letters, digits, _ or -` });
+      } else if (!isAesKey(entry.slice(colon + 1))) {
+        problems.push({ variable: 'ENCRYPTION_KEYS', message: `key "${id}" ${KEY_MESSAGE}` });
+      } else if (keys.some((key) => key.id === id)) {
+        const clash = id === PRIMARY_KEY_ID && env.ENCRYPTION_KEY !== undefined ? ' (ENCRYPTION_KEY is the key "primary")' : '';
+        problems.push({ variable: 'ENCRYPTION_KEYS', message: `key id "${id}" appears twice${clash}` });
+      } else {
+        keys.push({ id, key: entry.slice(colon + 1) });
+      }
+    });
+  if (keys.length === 0 && problems.length === 0) {
+    problems.push({ variable: 'ENCRYPTION_KEY', message: `required (or ENCRYPTION_KEYS): ${KEY_MESSAGE}` });
+  }
+  const writeKeyId = env.ENCRYPTION_KEY_ID ?? (env.ENCRYPTION_KEY !== undefined ? PRIMARY_KEY_ID : keys.length === 1 ? keys[0]?.id : undefined);
+  if (problems.length === 0) {
+    if (writeKeyId === undefined) {
+      problems.push({ variable: 'ENCRYPTION_KEY_ID', message: 'required when ENCRYPTION_KEYS holds several keys: the id of the key that encrypts new secrets' });
+    } else if (!keys.some((key) => key.id === writeKeyId)) {
+      problems.push({ variable: 'ENCRYPTION_KEY_ID', message: 'must name a key of ENCRYPTION_KEYS (or "primary" for ENCRYPTION_KEY)' });
+    }
+  }
+  return problems.length > 0 || writeKeyId === undefined ? { problems } : { keys, writeKeyId };
+}
+
 /** Every setting the processes read, validated once at start. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -11,10 +66,12 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('provisioning'),
-  /** 32 bytes, base64: encrypts credentials and Proxmox token secrets at rest (AES-256-GCM). */
-  ENCRYPTION_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64 (openssl rand -base64 32)'),
+  /** 32 bytes, base64: encrypts credentials and Proxmox token secrets at rest (AES-256-GCM); the key `primary` of the ring. */
+  ENCRYPTION_KEY: optional(z.string().refine(isAesKey, KEY_MESSAGE)),
+  /** More keys of the ring, `id:base64,id:base64`: every key opens what it sealed. */
+  ENCRYPTION_KEYS: optional(z.string()),
+  /** The key that seals new secrets (default: `primary`, or the only key of ENCRYPTION_KEYS). */
+  ENCRYPTION_KEY_ID: optional(z.string()),
   BOOTSTRAP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_CREATE_PER_MINUTE: integer(5),
   RATE_LIMIT_CREATE_PER_HOUR: integer(20),
@@ -61,6 +118,9 @@ export const configSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+}).superRefine((config, ctx) => {
+  const ring = parseEncryptionKeyRing(config);
+  if ('problems' in ring) for (const { variable, message } of ring.problems) ctx.addIssue({ code: 'custom', path: [variable], message });
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -77,4 +137,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** The encryption key ring of a validated configuration. */
+export function encryptionKeyRing(config: Config): EncryptionKeyRing {
+  const ring = parseEncryptionKeyRing(config);
+  if ('problems' in ring) throw new ConfigError('Invalid configuration: the encryption keys');
+  return ring;
 }

@@ -15,6 +15,7 @@ const SECRET_KEYS = [
   'sshkeys',
   'userData',
   'ENCRYPTION_KEY',
+  'ENCRYPTION_KEYS',
   'BOOTSTRAP_ADMIN_TOKEN',
   'METRICS_TOKEN',
 ];

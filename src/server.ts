@@ -8,7 +8,7 @@ import { ensureBootstrapAdmin } from './db/bootstrap';
 import { createDb } from './db/client';
 import { createLogger } from './logger';
 import { runUntilSignalled } from './main';
-import { SecretBox } from './security/secrets';
+import { secretBoxOf } from './security/secrets';
 
 export interface RunningServer {
   server: Server;
@@ -45,11 +45,12 @@ function closeServer(server: Server, drainMs: number): Promise<void> {
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger('api', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL);
-  await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
+  const bootstrap = await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
+  if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const stopping = new AbortController();
-  const app = createApp({ db, temporal, config, logger, secrets: new SecretBox(config.ENCRYPTION_KEY), stopping: stopping.signal });
+  const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal });
   const server = await listen(app, config.PORT);
   const metricsServer = config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT);
   const port = portOf(server, config.PORT);

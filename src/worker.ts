@@ -8,7 +8,7 @@ import { createDb } from './db/client';
 import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
 import { upsertReconcileSchedules } from './reconcile-schedules';
-import { SecretBox } from './security/secrets';
+import { secretBoxOf } from './security/secrets';
 import { runWebhookDispatcher } from './webhook-dispatcher';
 
 export interface RunningWorker {
@@ -25,7 +25,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger('worker', config.LOG_LEVEL);
   installSdkLogger(logger);
   const db = createDb(config.DATABASE_URL);
-  const secrets = new SecretBox(config.ENCRYPTION_KEY);
+  const secrets = secretBoxOf(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection,

@@ -26,6 +26,7 @@ export function proxmoxClientFactory(secrets: SecretBox, timeoutMs = 15_000): Ac
       tokenSecret: secrets.open(connection.tokenSecretCipher, connection.id),
       caCert: connection.caCert ?? undefined,
       insecureTls: connection.insecureTls,
+      plaintextLab: connection.plaintextLab,
       timeoutMs,
     });
     clients.set(connection.id, { updatedFrom: connection.tokenSecretCipher, client });

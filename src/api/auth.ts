@@ -21,9 +21,13 @@ declare module 'express-serve-static-core' {
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
 
+/** lastUsedAt is written at most this often per token, so a busy client does not write on every request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
  * Bearer-token authentication. Tokens are looked up by their SHA-256 digest (a unique index),
  * so the comparison never touches the plaintext and takes the same time for every wrong token.
+ * A revoked or expired token, or one of a disabled user, answers exactly like an unknown one.
  */
 export function authenticate(db: Db): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
@@ -33,7 +37,17 @@ export function authenticate(db: Db): RequestHandler {
       where: { tokenHash: hashToken(match[1]) },
       include: { user: true },
     });
-    if (!token || token.revokedAt) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
+    const now = new Date();
+    if (!token || token.revokedAt || token.user.disabledAt || (token.expiresAt && token.expiresAt <= now)) {
+      return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
+    }
+    if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      // Conditional, so concurrent requests of one client write it once.
+      await db.apiToken.updateMany({
+        where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+        data: { lastUsedAt: now },
+      });
+    }
     req.principal = { userId: token.userId, tokenId: token.id, role: token.user.role, tenantId: token.user.tenantId };
     next();
   };

@@ -10,6 +10,7 @@ export interface ConnectionTarget {
   tokenSecret: string;
   caCert?: string | null;
   insecureTls: boolean;
+  plaintextLab?: boolean;
 }
 
 /** Admin checks wait a few seconds at most: the answer goes back to a person. */
@@ -22,6 +23,7 @@ function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
     tokenSecret: target.tokenSecret,
     caCert: target.caCert ?? undefined,
     insecureTls: target.insecureTls,
+    plaintextLab: target.plaintextLab ?? false,
     timeoutMs: IDENTIFY_TIMEOUT_MS,
     getRetries: 0,
   });

@@ -63,6 +63,8 @@ export interface DemoProxmox {
   tokenSecret: string;
   storage?: string;
   insecureTls?: boolean;
+  /** An http:// endpoint such as the simulator. */
+  plaintextLab?: boolean;
 }
 
 export type SeedResult =
@@ -109,6 +111,7 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           tokenSecretCipher: secrets.seal(proxmox.tokenSecret, connectionId),
           storage: proxmox.storage ?? 'local-lvm',
           insecureTls: proxmox.insecureTls ?? false,
+          plaintextLab: proxmox.plaintextLab ?? false,
           vmidStart: DEMO_VMID_RANGE.start,
           vmidEnd: DEMO_VMID_RANGE.end,
           nodes: { create: DEMO_NODES.map((name) => ({ id: newId('node'), name, ...DEMO_NODE_CAPACITY })) },

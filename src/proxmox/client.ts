@@ -6,6 +6,8 @@
  *   connection surfaces as a ProxmoxError whose `outcomeUnknown` is true;
  * - GETs are retried a few times with backoff on transient failures;
  * - TLS trust is per client (own https.Agent), never process-wide;
+ * - https only, unless the connection is a plaintext lab endpoint (plaintextLab);
+ * - an answer is read up to a size cap, never buffered whole beyond it;
  * - the token secret never appears in an error or a log line.
  */
 import http from 'node:http';
@@ -25,6 +27,10 @@ export interface ProxmoxClientOptions {
   caCert?: string;
   /** Skip certificate verification for this client only. */
   insecureTls?: boolean;
+  /** Allow an http:// base URL (a lab or the simulator): the token secret then crosses the network in clear. */
+  plaintextLab?: boolean;
+  /** The largest answer body read; a larger one is a protocol error. Default 8 MiB. */
+  maxResponseBytes?: number;
   /** Per-request timeout; default 15000 ms. */
   timeoutMs?: number;
   /** Extra attempts for GET requests on transient failures; default 2. */
@@ -220,6 +226,9 @@ function assertVmid(vmid: number): void {
   if (!Number.isInteger(vmid) || vmid < 100 || vmid > 999_999_999) throw new TypeError('invalid VMID');
 }
 
+/** Proxmox VE's largest ordinary answers (a big cluster's /cluster/resources, task logs) are far below this. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
 export class ProxmoxClient {
   private readonly apiBase: URL;
   private readonly agent: http.Agent;
@@ -230,6 +239,7 @@ export class ProxmoxClient {
   private readonly getRetries: number;
   private readonly retryBaseDelayMs: number;
   private readonly logger: ProxmoxClientOptions['logger'];
+  private readonly maxResponseBytes: number;
 
   constructor(opts: ProxmoxClientOptions) {
     let base: URL;
@@ -238,7 +248,9 @@ export class ProxmoxClient {
     } catch {
       throw new TypeError('invalid Proxmox base URL');
     }
-    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new TypeError('Proxmox base URL must be http(s)');
+    if (base.protocol !== 'https:' && !(base.protocol === 'http:' && opts.plaintextLab)) {
+      throw new TypeError('Proxmox base URL must be https (http only for a plaintext lab endpoint)');
+    }
     if (!/^[^\s@!]+@[^\s@!]+![A-Za-z][A-Za-z0-9._-]*$/.test(opts.tokenId)) {
       throw new TypeError('tokenId must look like USER@REALM!TOKENID');
     }
@@ -251,6 +263,7 @@ export class ProxmoxClient {
     this.getRetries = opts.getRetries ?? 2;
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 250;
     this.logger = opts.logger;
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (base.protocol === 'https:') {
       this.transport = https;
       this.agent = new https.Agent({
@@ -309,7 +322,17 @@ export class ProxmoxClient {
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        const tooLarge = (): void => {
+          finish(() => reject(Object.assign(new Error(`answer larger than ${this.maxResponseBytes} bytes`), { failKind: 'protocol' })));
+          req.destroy();
+        };
+        if (Number(res.headers['content-length'] ?? 0) > this.maxResponseBytes) return tooLarge();
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > this.maxResponseBytes) return tooLarge();
+          chunks.push(c);
+        });
         res.on('error', (err: NodeJS.ErrnoException) => {
           finish(() => reject(Object.assign(new Error(err.message || 'network error'), { failKind: 'network', code: err.code ?? 'ECONNRESET' })));
         });
@@ -378,7 +401,7 @@ export class ProxmoxClient {
       try {
         raw = await this.sendOnce(method, url, body, timeoutMs, signal);
       } catch (e) {
-        const err = e as Error & { failKind?: 'timeout' | 'aborted' | 'network'; code?: string };
+        const err = e as Error & { failKind?: 'timeout' | 'aborted' | 'network' | 'protocol'; code?: string };
         lastError = new ProxmoxError({
           kind: err.failKind ?? 'network',
           method,

@@ -1,34 +1,81 @@
+import { type Config, encryptionKeyRing, type EncryptionKeyRing, PRIMARY_KEY_ID } from '../config';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
- * AES-256-GCM with a random 96-bit nonce. The output `v1.<nonce>.<tag>.<ciphertext>` (base64url)
- * names its format so the key or algorithm can change later.
+ * AES-256-GCM with a random 96-bit nonce over a ring of keys: one seals, all open. The output
+ * `v2.<key id>.<nonce>.<tag>.<ciphertext>` (base64url) names its format and its key, so keys can
+ * be rotated (scripts/rotate-keys.ts). Texts of the first format, `v1.<nonce>.<tag>.<ciphertext>`,
+ * carry no key id: they were sealed with the one key there was, the ring's `primary`.
  */
 export class SecretBox {
-  private readonly key: Buffer;
+  private readonly keys = new Map<string, Buffer>();
+  /** The key new secrets are sealed with. */
+  readonly writeKeyId: string;
 
-  constructor(base64Key: string) {
-    this.key = Buffer.from(base64Key, 'base64');
-    if (this.key.length !== 32) throw new Error('encryption key must be 32 bytes');
+  /** A base64 key alone is a ring of one, the key `primary`. */
+  constructor(ring: string | EncryptionKeyRing) {
+    const { keys, writeKeyId } = typeof ring === 'string' ? { keys: [{ id: PRIMARY_KEY_ID, key: ring }], writeKeyId: PRIMARY_KEY_ID } : ring;
+    for (const { id, key } of keys) {
+      const bytes = Buffer.from(key, 'base64');
+      if (bytes.length !== 32) throw new Error(`encryption key "${id}" must be 32 bytes`);
+      this.keys.set(id, bytes);
+    }
+    if (!this.keys.has(writeKeyId)) throw new Error(`the write key "${writeKeyId}" is not in the key ring`);
+    this.writeKeyId = writeKeyId;
   }
 
   seal(plaintext: string, associatedData = ''): string {
     const nonce = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    const cipher = createCipheriv('aes-256-gcm', this.key(this.writeKeyId), nonce);
     cipher.setAAD(Buffer.from(associatedData));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', nonce, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return ['v2', this.writeKeyId, ...[nonce, cipher.getAuthTag(), body].map((part) => part.toString('base64url'))].join('.');
   }
 
   open(sealed: string, associatedData = ''): string {
-    const [version, nonce, tag, body] = sealed.split('.');
-    if (version !== 'v1' || !nonce || !tag || body === undefined) throw new Error('unrecognised ciphertext');
+    const { keyId, nonce, tag, body } = parseSealed(sealed);
     // A fixed 16-byte tag: Node would otherwise accept truncated tags that are far easier to forge.
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(nonce, 'base64url'), { authTagLength: 16 });
+    const decipher = createDecipheriv('aes-256-gcm', this.key(keyId), Buffer.from(nonce, 'base64url'), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(associatedData));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   }
+
+  /** Whether a sealed text is already under the write key (a rotation leaves it as it is). */
+  isCurrent(sealed: string): boolean {
+    return sealed.startsWith(this.currentPrefix());
+  }
+
+  /** What every text sealed with the write key starts with. */
+  currentPrefix(): string {
+    return `v2.${this.writeKeyId}.`;
+  }
+
+  private key(id: string): Buffer {
+    const key = this.keys.get(id);
+    if (!key) throw new Error(`sealed with the key "${id}", which is not in the key ring (ENCRYPTION_KEY / ENCRYPTION_KEYS)`);
+    return key;
+  }
+}
+
+/** The parts of a sealed text, either format. */
+function parseSealed(sealed: string): { keyId: string; nonce: string; tag: string; body: string } {
+  const parts = sealed.split('.');
+  const [version] = parts;
+  if (version === 'v1' && parts.length === 4) {
+    const [, nonce, tag, body] = parts as [string, string, string, string];
+    if (nonce && tag) return { keyId: PRIMARY_KEY_ID, nonce, tag, body };
+  }
+  if (version === 'v2' && parts.length === 5) {
+    const [, keyId, nonce, tag, body] = parts as [string, string, string, string, string];
+    if (keyId && nonce && tag) return { keyId, nonce, tag, body };
+  }
+  throw new Error('unrecognised ciphertext');
+}
+
+/** The secret box of a validated configuration. */
+export function secretBoxOf(config: Config): SecretBox {
+  return new SecretBox(encryptionKeyRing(config));
 }
 
 const PASSWORD_ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '-_.:+=@'];

@@ -26,6 +26,7 @@ beforeAll(async () => {
 const connectionBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'cluster-a',
   url: `${proxmoxUrl}/`,
+  plaintextLab: true,
   tokenId: 'controlplane@pve!provisioner',
   tokenSecret: TOKEN_SECRET,
   vmidRange: { start: 1000, end: 8999 },

@@ -29,7 +29,7 @@ beforeAll(async () => {
 const connect = (name: string, url: string, vmidRange: { start: number; end: number }, overrides: Record<string, unknown> = {}) =>
   api.request('POST', '/v1/admin/connections', {
     ...admin,
-    body: { name, url, ...TOKEN, vmidRange, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 16384, diskGiB: 500 }], ...overrides },
+    body: { name, url, plaintextLab: true, ...TOKEN, vmidRange, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 16384, diskGiB: 500 }], ...overrides },
   });
 
 describe('a connection knows which cluster it reaches', () => {

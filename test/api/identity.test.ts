@@ -213,11 +213,11 @@ describe('users and tokens', () => {
     expect((await api.request('GET', '/v1/images', { token: second })).status).toBe(200);
   });
 
-  it('answers 404 for tokens of an unknown user and 400 for a body on token creation', async () => {
+  it('answers 404 for tokens of an unknown user and 400 for a bad body on token creation', async () => {
     const missing = await api.request('POST', '/v1/admin/users/usr_missing/tokens', admin);
     expect(missing.status).toBe(404);
-    const extra = await api.request('POST', `/v1/admin/users/${customer.userId}/tokens`, { ...admin, body: { expiresAt: 'never' } });
+    const extra = await api.request('POST', `/v1/admin/users/${customer.userId}/tokens`, { ...admin, body: { expiresAt: 'never', scope: 'all' } });
     expect(extra.status).toBe(400);
-    expect(extra.body.error.details.fields).toEqual({ expiresAt: 'unknown field' });
+    expect(extra.body.error.details.fields).toEqual({ expiresAt: 'Invalid ISO datetime', scope: 'unknown field' });
   });
 });

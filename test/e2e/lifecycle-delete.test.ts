@@ -111,7 +111,7 @@ describe('deleting servers that are not simply running', () => {
     const { ProxmoxClient } = await import('../../src/proxmox');
     const { parseToken, DEFAULT_SIM_TOKEN } = await import('../../src/simulator/server');
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-    const client = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret });
+    const client = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
     await client.waitForTask(await client.destroyVm(node as string, vmid as number), { pollIntervalMs: 20 });
     client.close();
 

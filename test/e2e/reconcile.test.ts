@@ -26,7 +26,7 @@ describe('the reconciler', () => {
   /** Proxmox's own API, as an operator working outside this service would use it. */
   let outside: ProxmoxClient | undefined;
   const proxmox = () => {
-    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, ...simToken });
+    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, ...simToken, plaintextLab: true });
     return outside;
   };
   afterAll(() => outside?.close());
@@ -58,7 +58,7 @@ describe('the reconciler', () => {
     const res = await stack.api.request('POST', '/v1/admin/connections', {
       ...admin(),
       // The same cluster again, on VMIDs the first connection does not use.
-      body: { name: 'second-range', url: stack.sim.url, ...simToken, vmidRange: { start: 9100, end: 9199 }, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 8192, diskGiB: 100 }] },
+      body: { name: 'second-range', url: stack.sim.url, plaintextLab: true, ...simToken, vmidRange: { start: 9100, end: 9199 }, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 8192, diskGiB: 100 }] },
     });
     expect(res.status).toBe(201);
     const added = stack.api.temporal.schedule.getHandle(reconcileScheduleId(res.body.data.id));

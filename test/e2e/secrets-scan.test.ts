@@ -1,3 +1,4 @@
+import { parseEncryptionKeyRing, type EncryptionKeyRing } from '../../src/config';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
@@ -126,8 +127,12 @@ describe('secrets stay secret', () => {
       "new admin's API token": adminToken,
       'bootstrap admin token': api.adminToken,
       'Proxmox token secret': proxmoxSecret,
-      'encryption key (base64)': api.config.ENCRYPTION_KEY,
-      'encryption key (hex)': Buffer.from(api.config.ENCRYPTION_KEY, 'base64').toString('hex'),
+      ...Object.fromEntries(
+        encryptionKeys(api.config).flatMap(({ id, key }) => [
+          [`encryption key ${id} (base64)`, key],
+          [`encryption key ${id} (hex)`, Buffer.from(key, 'base64').toString('hex')],
+        ]),
+      ),
     };
     const histories = await temporalHistories(api);
     const haystacks: Record<string, string> = {
@@ -153,3 +158,10 @@ describe('secrets stay secret', () => {
     expect(found).toEqual([]);
   });
 });
+
+/** Every key of the configured ring. */
+function encryptionKeys(config: Parameters<typeof parseEncryptionKeyRing>[0]): EncryptionKeyRing['keys'] {
+  const ring = parseEncryptionKeyRing(config);
+  if ('problems' in ring) throw new Error('the test configuration has no valid key ring');
+  return ring.keys;
+}

@@ -231,7 +231,7 @@ describe('mutating calls are never resent', () => {
 
 describe('secrets', () => {
   it('never puts the token secret in an error message or its fields', async () => {
-    const bad = new ProxmoxClient({ baseUrl: h.server.url, tokenId: SIM_TOKEN_ID, tokenSecret: 'wrong-secret-value', timeoutMs: 1000 });
+    const bad = new ProxmoxClient({ baseUrl: h.server.url, tokenId: SIM_TOKEN_ID, tokenSecret: 'wrong-secret-value', plaintextLab: true, timeoutMs: 1000 });
     const err = await bad.clusterResources().catch((e: unknown) => e);
     bad.close();
     expect(err).toBeInstanceOf(ProxmoxError);
@@ -247,7 +247,7 @@ describe('secrets', () => {
   });
 
   it('fails fast on a refused connection, as a definitive network error', async () => {
-    const c = new ProxmoxClient({ baseUrl: 'http://127.0.0.1:1', tokenId: SIM_TOKEN_ID, tokenSecret: SIM_SECRET, getRetries: 0 });
+    const c = new ProxmoxClient({ baseUrl: 'http://127.0.0.1:1', tokenId: SIM_TOKEN_ID, tokenSecret: SIM_SECRET, plaintextLab: true, getRetries: 0 });
     const err = await c.startVm('pve1', 100).catch((e: unknown) => e);
     c.close();
     expect(err).toMatchObject({ kind: 'network', code: 'ECONNREFUSED', outcomeUnknown: false, isTransient: true });
@@ -267,6 +267,6 @@ describe('encoding', () => {
     await expect(h.client.startVm('bad node!', 100)).rejects.toThrow(TypeError);
     await expect(h.client.startVm('pve1', 5)).rejects.toThrow(TypeError);
     await expect(h.client.resizeDisk('pve1', 100, 'scsi0', 1.5)).rejects.toThrow(TypeError);
-    expect(() => new ProxmoxClient({ baseUrl: 'http://x', tokenId: 'nope', tokenSecret: 's' })).toThrow(/USER@REALM!TOKENID/);
+    expect(() => new ProxmoxClient({ baseUrl: 'https://x', tokenId: 'nope', tokenSecret: 's' })).toThrow(/USER@REALM!TOKENID/);
   });
 });

@@ -23,6 +23,7 @@ export async function startSim(options: SimulatorOptions = {}, clientOptions: Pa
     baseUrl: server.url,
     tokenId: SIM_TOKEN_ID,
     tokenSecret: SIM_SECRET,
+    plaintextLab: true,
     timeoutMs: 2_000,
     retryBaseDelayMs: 5,
     ...clientOptions,

@@ -10,7 +10,7 @@ import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
 import type { Db } from '../../src/db/client';
 import { seedDemoCatalog, type DemoProxmox, type SeedResult } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
-import { SecretBox } from '../../src/security/secrets';
+import { secretBoxOf } from '../../src/security/secrets';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface StartTestApiOptions {
@@ -65,7 +65,7 @@ export interface TestApi {
   deps: ApiDeps;
   config: Config;
   temporal: Client;
-  /** The BOOTSTRAP_ADMIN_TOKEN this app started with. */
+  /** The BOOTSTRAP_ADMIN_TOKEN this app started with (the one of the database's first app, unless env names another). */
   adminToken: string;
   /** The typed client (clients/typescript) with this token. */
   client(token: string): PvecpClient;
@@ -82,6 +82,8 @@ export const DEFAULT_TEST_QUOTA: Quota = { instances: 10, vcpus: 40, memoryMiB: 
 
 const random = (bytes = 6) => randomBytes(bytes).toString('hex');
 
+const bootstrapTokens = new WeakMap<TestDatabase, string>();
+
 /**
  * The API on a random port against its own migrated database and the run's Temporal dev server,
  * with a bootstrap admin token. Call close() in afterAll.
@@ -92,7 +94,10 @@ const random = (bytes = 6) => randomBytes(bytes).toString('hex');
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
-  const adminToken = `admin_${randomBytes(24).toString('base64url')}`;
+  // APIs on one database share their bootstrap token, as replicas of one deployment share their
+  // environment (a different one would revoke it); options.env may name another.
+  const adminToken = options.env?.BOOTSTRAP_ADMIN_TOKEN ?? bootstrapTokens.get(database) ?? `admin_${randomBytes(24).toString('base64url')}`;
+  bootstrapTokens.set(database, adminToken);
   const temporalAddress = inject('temporalAddress');
   const config = loadConfig({
     ...process.env,
@@ -123,7 +128,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     temporal,
     config,
     logger: createLogger('api-test', config.LOG_LEVEL),
-    secrets: new SecretBox(config.ENCRYPTION_KEY),
+    secrets: secretBoxOf(config),
     ...options.deps,
   };
   await ensureBootstrapAdmin(database.db, config.BOOTSTRAP_ADMIN_TOKEN);

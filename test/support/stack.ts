@@ -110,7 +110,7 @@ export async function startStack(options: StartTestApiOptions & { worker?: boole
   const sim = await startSimulator({ taskMs: options.taskMs });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
   const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
-  const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret });
+  const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
   if (!seed.seeded) throw new Error('demo catalog was not seeded');
   const customer = await api.createCustomer({ instances: 500, vcpus: 2000, memoryMiB: 4_000_000, diskGiB: 100_000 });
   const workers: RunningWorker[] = [];

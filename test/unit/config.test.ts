@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, encryptionKeyRing, loadConfig } from '../../src/config';
 
 const KEY = randomBytes(32).toString('base64');
 
@@ -178,5 +178,48 @@ describe('loadConfig: error messages', () => {
     const message = refusal({ ENCRYPTION_KEY: KEY, BOOTSTRAP_ADMIN_TOKEN: 'a-perfectly-good-admin-token', PORT: 'abc' });
     expect(message).not.toContain(KEY);
     expect(message).not.toContain('a-perfectly-good-admin-token');
+  });
+});
+
+describe('loadConfig: the encryption key ring', () => {
+  const K1 = randomBytes(32).toString('base64');
+  const K2 = randomBytes(32).toString('base64');
+
+  it('makes ENCRYPTION_KEY alone a ring of one, the key "primary", which writes', () => {
+    expect(encryptionKeyRing(loadConfig({ ENCRYPTION_KEY: KEY }))).toEqual({ keys: [{ id: 'primary', key: KEY }], writeKeyId: 'primary' });
+  });
+
+  it('adds ENCRYPTION_KEYS to ENCRYPTION_KEY, and ENCRYPTION_KEY_ID picks the writer', () => {
+    const ring = encryptionKeyRing(loadConfig({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEYS: ` k2026:${K1} , k2027:${K2}`, ENCRYPTION_KEY_ID: 'k2027' }));
+    expect(ring).toEqual({ keys: [{ id: 'primary', key: KEY }, { id: 'k2026', key: K1 }, { id: 'k2027', key: K2 }], writeKeyId: 'k2027' });
+  });
+
+  it('takes ENCRYPTION_KEYS alone; with one key it writes, with several ENCRYPTION_KEY_ID is required', () => {
+    expect(encryptionKeyRing(loadConfig({ ENCRYPTION_KEYS: `k1:${K1}` })).writeKeyId).toBe('k1');
+    expect(encryptionKeyRing(loadConfig({ ENCRYPTION_KEYS: `primary:${K1},k2:${K2}`, ENCRYPTION_KEY_ID: 'k2' })).keys.map((k) => k.id)).toEqual(['primary', 'k2']);
+    expect(refusal({ ENCRYPTION_KEYS: `k1:${K1},k2:${K2}` })).toContain('ENCRYPTION_KEY_ID');
+  });
+
+  it('counts an empty variable as unset', () => {
+    expect(encryptionKeyRing(loadConfig({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEYS: '', ENCRYPTION_KEY_ID: '' })).writeKeyId).toBe('primary');
+    expect(refusal({ ENCRYPTION_KEY: '', ENCRYPTION_KEYS: '' })).toContain('ENCRYPTION_KEY');
+  });
+
+  it.each([
+    ['an entry without an id', `${K1}`, 'ENCRYPTION_KEYS'],
+    ['an id with a space', `my key:${K1}`, 'ENCRYPTION_KEYS'],
+    ['a short key', `k1:${randomBytes(16).toString('base64')}`, 'ENCRYPTION_KEYS'],
+    ['a duplicate id', `k1:${K1},k1:${K2}`, 'ENCRYPTION_KEYS'],
+    ['"primary" next to ENCRYPTION_KEY', `primary:${K1}`, 'ENCRYPTION_KEYS'],
+  ])('refuses %s, naming ENCRYPTION_KEYS and never a key', (_what, keys, variable) => {
+    const message = refusal({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEYS: keys, ENCRYPTION_KEY_ID: 'primary' });
+    expect(message).toContain(variable);
+    for (const secret of [KEY, K1, K2, keys]) expect(message).not.toContain(secret);
+  });
+
+  it('refuses an ENCRYPTION_KEY_ID that names no key of the ring', () => {
+    const message = refusal({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEYS: `k1:${K1}`, ENCRYPTION_KEY_ID: 'k9' });
+    expect(message).toContain('ENCRYPTION_KEY_ID');
+    expect(message).not.toContain(K1);
   });
 });

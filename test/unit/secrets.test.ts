@@ -1,16 +1,33 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { constantTimeEqual, generateApiToken, generatePassword, hashToken, SecretBox } from '../../src/security/secrets';
 
 const KEY = randomBytes(32).toString('base64');
 
-function parts(sealed: string): { version: string; nonce: Buffer; tag: Buffer; body: Buffer } {
-  const [version = '', nonce = '', tag = '', body = ''] = sealed.split('.');
-  return { version, nonce: Buffer.from(nonce, 'base64url'), tag: Buffer.from(tag, 'base64url'), body: Buffer.from(body, 'base64url') };
+interface Parts {
+  version: string;
+  keyId: string;
+  nonce: Buffer;
+  tag: Buffer;
+  body: Buffer;
 }
 
-function join(p: { version: string; nonce: Buffer; tag: Buffer; body: Buffer }): string {
-  return [p.version, p.nonce.toString('base64url'), p.tag.toString('base64url'), p.body.toString('base64url')].join('.');
+function parts(sealed: string): Parts {
+  const [version = '', keyId = '', nonce = '', tag = '', body = ''] = sealed.split('.');
+  return { version, keyId, nonce: Buffer.from(nonce, 'base64url'), tag: Buffer.from(tag, 'base64url'), body: Buffer.from(body, 'base64url') };
+}
+
+function join(p: Parts): string {
+  return [p.version, p.keyId, p.nonce.toString('base64url'), p.tag.toString('base64url'), p.body.toString('base64url')].join('.');
+}
+
+/** The first format, without a key id, as texts sealed before key rings exist in the database. */
+function sealV1(key: string, plaintext: string, associatedData: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'base64'), nonce);
+  cipher.setAAD(Buffer.from(associatedData));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', nonce, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
 }
 
 function flipped(buffer: Buffer, index: number): Buffer {
@@ -33,9 +50,9 @@ describe('SecretBox', () => {
     expect(new SecretBox(KEY).open(box.seal('shared', 'ad'), 'ad')).toBe('shared');
   });
 
-  it('writes a versioned format: v1.<nonce>.<tag>.<ciphertext>, base64url, 12-byte nonce and 16-byte tag', () => {
+  it('writes a versioned format naming its key: v2.<key id>.<nonce>.<tag>.<ciphertext>, base64url, 12-byte nonce and 16-byte tag', () => {
     const sealed = box.seal('hello');
-    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/);
+    expect(sealed).toMatch(/^v2\.primary\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/);
     const p = parts(sealed);
     expect(p.nonce).toHaveLength(12);
     expect(p.tag).toHaveLength(16);
@@ -92,7 +109,16 @@ describe('SecretBox', () => {
 
   it('refuses sealed texts of an unknown format', () => {
     const sealed = box.seal('secret');
-    for (const bad of ['', 'garbage', sealed.replace(/^v1/, 'v2'), sealed.split('.').slice(0, 3).join('.'), `v1..${parts(sealed).tag.toString('base64url')}.`]) {
+    const p = parts(sealed);
+    for (const bad of [
+      '',
+      'garbage',
+      sealed.replace(/^v2/, 'v3'),
+      sealed.replace(/^v2\.primary/, 'v1'.concat('.primary')),
+      sealed.split('.').slice(0, 4).join('.'),
+      `v2.primary..${p.tag.toString('base64url')}.`,
+      `v2..${p.nonce.toString('base64url')}.${p.tag.toString('base64url')}.${p.body.toString('base64url')}`,
+    ]) {
       expect(() => box.open(bad), JSON.stringify(bad)).toThrow();
     }
   });
@@ -100,6 +126,7 @@ describe('SecretBox', () => {
   it('refuses a key that is not 32 bytes', () => {
     for (const key of ['', randomBytes(16).toString('base64'), randomBytes(31).toString('base64'), randomBytes(33).toString('base64'), randomBytes(64).toString('base64')]) {
       expect(() => new SecretBox(key)).toThrow(/32 bytes/);
+      expect(() => new SecretBox({ keys: [{ id: 'k1', key }], writeKeyId: 'k1' })).toThrow(/32 bytes/);
     }
   });
 
@@ -206,5 +233,56 @@ describe('constantTimeEqual', () => {
   it('compares bytes, not characters', () => {
     expect(constantTimeEqual('é', 'é')).toBe(true);
     expect(constantTimeEqual('é', 'e\u0301')).toBe(false);
+  });
+});
+
+describe('SecretBox: a key ring', () => {
+  const OLD = randomBytes(32).toString('base64');
+  const NEW = randomBytes(32).toString('base64');
+  const before = new SecretBox(OLD);
+  const during = new SecretBox({ keys: [{ id: 'primary', key: OLD }, { id: 'k2', key: NEW }], writeKeyId: 'k2' });
+  const after = new SecretBox({ keys: [{ id: 'k2', key: NEW }], writeKeyId: 'k2' });
+
+  it('seals with the write key and opens with any key of the ring', () => {
+    const old = before.seal('made before the rotation', 'inst_1');
+    const fresh = during.seal('made during the rotation', 'inst_1');
+    expect(parts(fresh).keyId).toBe('k2');
+    expect(during.open(old, 'inst_1')).toBe('made before the rotation');
+    expect(during.open(fresh, 'inst_1')).toBe('made during the rotation');
+    expect(after.open(fresh, 'inst_1')).toBe('made during the rotation');
+    expect(during.isCurrent(fresh)).toBe(true);
+    expect(during.isCurrent(old)).toBe(false);
+  });
+
+  it('opens the first, key-less format with the primary key', () => {
+    const legacy = sealV1(OLD, 'sealed by an earlier version', 'conn_1');
+    expect(before.open(legacy, 'conn_1')).toBe('sealed by an earlier version');
+    expect(during.open(legacy, 'conn_1')).toBe('sealed by an earlier version');
+    expect(during.isCurrent(legacy)).toBe(false);
+    expect(() => after.open(legacy, 'conn_1')).toThrow(/"primary", which is not in the key ring/);
+  });
+
+  it('names a missing key by its id and never prints a key', () => {
+    const old = before.seal('secret');
+    const error = (() => {
+      try {
+        after.open(old);
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect(error.message).toContain('"primary"');
+    expect(error.message).not.toContain(OLD);
+    expect(error.message).not.toContain(NEW);
+  });
+
+  it('refuses a text whose key id was swapped for another key of the ring', () => {
+    const sealed = parts(during.seal('secret', 'ad'));
+    expect(() => during.open(join({ ...sealed, keyId: 'primary' }), 'ad')).toThrow();
+  });
+
+  it('refuses a write key that is not in the ring', () => {
+    expect(() => new SecretBox({ keys: [{ id: 'k1', key: OLD }], writeKeyId: 'k2' })).toThrow(/"k2"/);
   });
 });

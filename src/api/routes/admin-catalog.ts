@@ -18,7 +18,7 @@ import {
   type adminLocationSchema,
   type adminPlanSchema,
   canonicalAddress,
-  createConnectionSchema,
+  createConnectionRequestSchema,
   createImageSchema,
   createIpPoolSchema,
   createLocationSchema,
@@ -58,6 +58,7 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   storage: connection.storage,
   caCert: connection.caCert,
   insecureTls: connection.insecureTls,
+  plaintextLab: connection.plaintextLab,
   createdAt: connection.createdAt.toISOString(),
 });
 
@@ -193,7 +194,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
   router.post(
     '/connections',
     createHandler(
-      createConnectionSchema,
+      createConnectionRequestSchema,
       ['connection'],
       async (tx, body, actorUserId, identity: ClusterIdentity) => {
         const id = newId('conn');
@@ -206,6 +207,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             tokenSecretCipher: deps.secrets.seal(body.tokenSecret, id),
             caCert: body.caCert ?? null,
             insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT,
+            plaintextLab: body.plaintextLab ?? false,
             clusterName: identity.clusterName,
             ...(body.storage ? { storage: body.storage } : {}),
             vmidStart: body.vmidRange.start,

@@ -1,14 +1,22 @@
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { Tenant, User } from '../../generated/prisma/client';
+import type { ApiToken, Tenant, User } from '../../generated/prisma/client';
 import { generateApiToken, hashToken } from '../../security/secrets';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { createTenantSchema, createTokenSchema, createUserSchema, listUsersQuerySchema, type tenantSchema, type userSchema } from '../schemas/identity';
+import {
+  type apiTokenSchema,
+  createTenantSchema,
+  createTokenSchema,
+  createUserSchema,
+  listUsersQuerySchema,
+  type tenantSchema,
+  type userSchema,
+} from '../schemas/identity';
 
 const quotaOf = (tenant: Tenant) => ({
   instances: tenant.quotaInstances,
@@ -30,7 +38,24 @@ export const userView = (user: User): z.infer<typeof userSchema> => ({
   email: user.email,
   role: user.role,
   createdAt: user.createdAt.toISOString(),
+  disabledAt: user.disabledAt?.toISOString() ?? null,
 });
+
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
+export const apiTokenView = (token: ApiToken & { user: User }): z.infer<typeof apiTokenSchema> => ({
+  id: token.id,
+  userId: token.userId,
+  name: token.name,
+  bootstrap: token.bootstrap,
+  active: !token.revokedAt && !token.user.disabledAt && !(token.expiresAt && token.expiresAt <= new Date()),
+  createdAt: token.createdAt.toISOString(),
+  lastUsedAt: iso(token.lastUsedAt),
+  expiresAt: iso(token.expiresAt),
+  revokedAt: iso(token.revokedAt),
+});
+
+const DAY_MS = 86_400_000;
 
 /** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
 export function adminIdentityRouter(deps: ApiDeps): Router {
@@ -112,19 +137,71 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
 
   /** The plaintext token is in this response only; the database keeps its SHA-256 digest. */
   router.post('/users/:id/tokens', async (req, res) => {
-    parseBody(createTokenSchema, req);
+    const body = parseBody(createTokenSchema, req);
     const actor = principal(req);
     const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });
     if (!user) throw notFound('user');
     const token = generateApiToken();
     const id = newId('tok');
+    const name = body.name ?? null;
+    const expiresAt = body.expiresAt ? new Date(body.expiresAt) : body.expiresInDays ? new Date(Date.now() + body.expiresInDays * DAY_MS) : null;
     await db.$transaction([
-      db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token) } }),
-      db.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: user.tenantId, action: 'token.issued', details: { userId: user.id, tokenId: id } } }),
+      db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt } }),
+      db.auditEvent.create({
+        data: { actorUserId: actor.userId, tenantId: user.tenantId, action: 'token.issued', details: { userId: user.id, tokenId: id, expiresAt: iso(expiresAt) } },
+      }),
     ]);
     res.setHeader('Cache-Control', 'no-store');
-    send(res, { id, token }, {}, 201);
+    send(res, { id, token, name, expiresAt: iso(expiresAt) }, {}, 201);
   });
+
+  router.get('/users/:id/tokens', async (req, res) => {
+    const userId = pathParam(req, 'id');
+    if (!(await db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
+    await listHandler((page) => db.apiToken.findMany({ ...page, where: { ...page.where, userId }, include: { user: true } }), apiTokenView)(req, res);
+  });
+
+  /** Idempotent: a token revoked earlier is answered as it is, with no second audit row. */
+  router.post('/users/:id/tokens/:tokenId/revoke', async (req, res) => {
+    const actor = principal(req);
+    const where = { id: pathParam(req, 'tokenId'), userId: pathParam(req, 'id') };
+    const token = await db.$transaction(async (tx) => {
+      const { count } = await tx.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+      const row = await tx.apiToken.findFirst({ where, include: { user: true } });
+      if (!row) throw notFound('token');
+      if (count > 0) {
+        await tx.auditEvent.create({
+          data: { actorUserId: actor.userId, tenantId: row.user.tenantId, action: 'token.revoked', details: { userId: row.userId, tokenId: row.id } },
+        });
+      }
+      return row;
+    });
+    send(res, apiTokenView(token));
+  });
+
+  /** Disabling takes effect on the next request of every token of the user; enabling gives back the tokens still valid. */
+  const setDisabled = (disabled: boolean) => async (req: Request, res: Response) => {
+    const actor = principal(req);
+    const userId = pathParam(req, 'id');
+    if (disabled && userId === actor.userId) {
+      throw new AppError('INVALID_STATE', 'Administrators cannot disable themselves: another administrator must do it.');
+    }
+    const user = await db.$transaction(async (tx) => {
+      const { count } = await tx.user.updateMany({
+        where: { id: userId, disabledAt: disabled ? null : { not: null } },
+        data: { disabledAt: disabled ? new Date() : null },
+      });
+      const row = await tx.user.findUnique({ where: { id: userId } });
+      if (!row) throw notFound('user');
+      if (count > 0) {
+        await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: row.tenantId, action: disabled ? 'user.disabled' : 'user.enabled', details: { userId } } });
+      }
+      return row;
+    });
+    send(res, userView(user));
+  };
+  router.post('/users/:id/disable', setDisabled(true));
+  router.post('/users/:id/enable', setDisabled(false));
 
   return router;
 }

@@ -132,8 +132,22 @@ export const createConnectionSchema = z
       .refine((pem) => pem.includes('-----BEGIN CERTIFICATE-----'), 'a PEM certificate')
       .optional(),
     insecureTls: z.boolean().optional(),
+    plaintextLab: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only.' }),
   })
-  .openapi('CreateConnection');
+  .openapi('CreateConnection', { description: '`url` must be https unless `plaintextLab` is true.' });
+
+/** A connection's URL is https unless the connection is a plaintext lab endpoint. */
+export function requireHttpsUnlessPlaintextLab(connection: { url: string; plaintextLab?: boolean }, ctx: z.RefinementCtx): void {
+  if (connection.plaintextLab !== true && !connection.url.startsWith('https:')) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be https (set plaintextLab for a plaintext lab endpoint)' });
+  }
+}
+
+/** The create body as the route checks it (kept apart so the plain object schema can still be picked from or made partial). */
+export const createConnectionRequestSchema = createConnectionSchema.superRefine(requireHttpsUnlessPlaintextLab);
 
 export const createLocationSchema = z
   .strictObject({
@@ -241,6 +255,7 @@ export const adminConnectionSchema = z
     storage: z.string(),
     caCert: z.string().nullable(),
     insecureTls: z.boolean(),
+    plaintextLab: z.boolean(),
     createdAt: timestamp,
   })
   .openapi('AdminConnection');

@@ -35,7 +35,22 @@ export const createUserSchema = z
   })
   .openapi('CreateUser');
 
-export const createTokenSchema = z.strictObject({}).openapi('CreateToken');
+/** The longest a token may live: ten years. */
+const MAX_TOKEN_DAYS = 3650;
+
+export const createTokenSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(128).optional().openapi({ description: 'What the token is for (shown in the token list).' }),
+    expiresInDays: z.number().int().min(1).max(MAX_TOKEN_DAYS).optional().openapi({ description: 'The token stops working this many days from now.' }),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .refine((at) => Date.parse(at) > Date.now(), 'must be in the future')
+      .refine((at) => Date.parse(at) <= Date.now() + MAX_TOKEN_DAYS * 86_400_000, 'at most 3650 days from now')
+      .optional()
+      .openapi({ description: 'The token stops working at this time. Give this or expiresInDays, not both; without either the token does not expire.' }),
+  })
+  .refine((body) => body.expiresInDays === undefined || body.expiresAt === undefined, { path: ['expiresAt'], message: 'give expiresAt or expiresInDays, not both' })
+  .openapi('CreateToken');
 
 export const listUsersQuerySchema = listQuerySchema.extend({
   tenantId: z.string().min(1).max(64).optional(),
@@ -70,13 +85,30 @@ export const userSchema = z
     email: z.string(),
     role: z.enum(['customer', 'admin']),
     createdAt: z.iso.datetime(),
+    disabledAt: z.iso.datetime().nullable().openapi({ description: 'Set while the user is disabled: none of its tokens work.' }),
   })
   .openapi('User');
+
+export const apiTokenSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    name: z.string().nullable(),
+    bootstrap: z.boolean().openapi({ description: 'Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it.' }),
+    active: z.boolean().openapi({ description: 'Whether the token authenticates now: not revoked, not expired, its user not disabled.' }),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime().nullable().openapi({ description: 'Last successful authentication, to the minute.' }),
+    expiresAt: z.iso.datetime().nullable(),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .openapi('ApiToken');
 
 export const issuedTokenSchema = z
   .object({
     id: z.string(),
     token: z.string().openapi({ description: 'The bearer token. Shown only in this response; only its digest is stored.' }),
+    name: z.string().nullable(),
+    expiresAt: z.iso.datetime().nullable(),
   })
   .openapi('IssuedToken');
 
@@ -96,5 +128,39 @@ registerRoute({
   request: { body: createTokenSchema },
   response: issuedTokenSchema,
   status: 201,
+  errors: ['NOT_FOUND'],
+});
+registerRoute({
+  ...admin,
+  method: 'get',
+  path: '/v1/admin/users/:id/tokens',
+  summary: "A user's API tokens, newest first (never their secrets)",
+  request: { query: listQuerySchema },
+  response: apiTokenSchema,
+  list: true,
+  errors: ['NOT_FOUND'],
+});
+registerRoute({
+  ...admin,
+  method: 'post',
+  path: '/v1/admin/users/:id/tokens/:tokenId/revoke',
+  summary: 'Revoke an API token (it answers 401 from now on; revoking again changes nothing)',
+  response: apiTokenSchema,
+  errors: ['NOT_FOUND'],
+});
+registerRoute({
+  ...admin,
+  method: 'post',
+  path: '/v1/admin/users/:id/disable',
+  summary: 'Disable a user: every token of theirs answers 401 at once (administrators cannot disable themselves)',
+  response: userSchema,
+  errors: ['NOT_FOUND', 'INVALID_STATE'],
+});
+registerRoute({
+  ...admin,
+  method: 'post',
+  path: '/v1/admin/users/:id/enable',
+  summary: "Enable a disabled user: their tokens that are neither revoked nor expired work again",
+  response: userSchema,
   errors: ['NOT_FOUND'],
 });
