@@ -29,8 +29,9 @@ function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
 }
 
 /**
- * Reads which cluster a new connection points at (GET /cluster/status). This is the one place
- * the API talks to Proxmox: a connection is only saved once Proxmox answered its token.
+ * Reads which cluster a new connection (or a connection's new settings) points at (GET
+ * /cluster/status). This is the one place the API talks to Proxmox: settings are only saved once
+ * Proxmox answered their token.
  */
 export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
   try {
@@ -62,9 +63,9 @@ async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Prom
  * are the same when both have a name and the names match; when either has none (a standalone
  * node, or a cluster out of reach), when they share a node name.
  */
-export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }): Promise<void> {
+export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }, exceptConnectionId = ''): Promise<void> {
   const overlapping: (ProxmoxConnection & { nodes: Node[] })[] = await deps.db.proxmoxConnection.findMany({
-    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start } },
+    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start }, id: { not: exceptConnectionId } },
     include: { nodes: true },
   });
   for (const other of overlapping) {
