@@ -136,6 +136,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
         }
         await enforceRateLimit(tx, deps, who.userId);
+        await assertPlanUnchanged(tx, plan);
         await assertQuota(tx, tenant, sizing, true);
         await tx.instance.create({
           data: {
@@ -199,6 +200,20 @@ export function assertNotArchived(archivedAt: Record<string, Date | null>): void
   const archived = Object.fromEntries(Object.entries(archivedAt).flatMap(([field, at]) => (at ? [[field, 'archived']] : [])));
   if (Object.keys(archived).length > 0) {
     throw new AppError('ARCHIVED', 'The request names something that is no longer offered.', { fields: archived });
+  }
+}
+
+/**
+ * The plan as read before the transaction still holds: its row is share-locked until commit, so
+ * an admin's PATCH either sees this server (and keeps the sizes) or finished first and is seen here.
+ */
+async function assertPlanUnchanged(tx: Tx, plan: { id: string; vcpus: number; memoryMiB: number; diskGiB: number }): Promise<void> {
+  const [now] = await tx.$queryRaw<{ vcpus: number; memoryMiB: number; diskGiB: number; archivedAt: Date | null }[]>`
+    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${plan.id} FOR KEY SHARE`;
+  if (!now) return;
+  assertNotArchived({ planId: now.archivedAt });
+  if (now.vcpus !== plan.vcpus || now.memoryMiB !== plan.memoryMiB || now.diskGiB !== plan.diskGiB) {
+    throw new AppError('CONFLICT', 'The plan changed while this request was handled; send it again.', { fields: { planId: 'changed' } });
   }
 }
 

@@ -207,6 +207,12 @@ export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: 
       const sameImage = image.id === instance.imageId;
       // Rebuilding from the image the server has stays possible after the image is archived.
       if (!sameImage) assertNotArchived({ imageId: image.archivedAt });
+      if (instance.userData !== null) {
+        const connection = await tx.proxmoxConnection.findUniqueOrThrow({ where: { id: instance.connectionId } });
+        if (!connection.snippetsStorage) {
+          throw new AppError('USER_DATA_UNSUPPORTED', "This server's user data can no longer be handed over: its location has no snippets storage now.");
+        }
+      }
       const login = decideLogin(
         { username: instance.username, sshKeys: instance.sshKeys, credentialType: sameImage ? instance.credentialType : undefined },
         image,

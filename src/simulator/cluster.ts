@@ -911,6 +911,8 @@ export class SimCluster {
         const guest = this.guests.get(vmid);
         if (!guest) throw new Error(`Configuration file '${this.configPath(node, vmid)}' does not exist`);
         if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
+        // The cloud-init drive is generated at start: a custom snippet must still be there.
+        if (guest.config.cicustom !== undefined) this.checkCicustom(String(guest.config.cicustom));
         guest.status = 'running';
         guest.startedAt = Date.now();
         guest.pid = ++this.guestPid;

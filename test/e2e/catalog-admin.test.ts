@@ -226,6 +226,26 @@ describe('the admin catalog on the real stack', () => {
     expect(ours.passwd).toBe(sha512Crypt(reveal.body.data.password, salt));
     expect(guest?.userData).not.toContain(reveal.body.data.password);
 
+    // A rebuild needs the snippets storage as much as the create did…
+    const connectionUrl = `/v1/admin/connections/${stack.seed.connectionId}`;
+    await patch(connectionUrl, { snippets: null });
+    const noSnippets = await stack.api.request('POST', `/v1/instances/${id}/rebuild`, { ...asCustomer(), body: {} });
+    expect(noSnippets.status).toBe(422);
+    expect(noSnippets.body.error.code).toBe('USER_DATA_UNSUPPORTED');
+    await patch(connectionUrl, { snippets: { storage: 'cephfs-snippets', directory: snippetsDir } });
+    // …and writes the file again for the new credential.
+    expect((await runOperation(stack, id, 'rebuild', {})).task.status).toBe('succeeded');
+    const rebuilt = parseYaml((await guestOf(stack, id))?.userData ?? '');
+    expect(rebuilt.hostname).toBe('ud-1');
+    expect(rebuilt.users[0].passwd).not.toBe(ours.passwd);
+
+    // The cluster reads the snippet at every start: without it the guest does not start.
+    await runOperation(stack, id, 'stop');
+    rmSync(path.join(snippetsDir, `pvecp-${id}.yaml`));
+    const start = await runOperation(stack, id, 'start');
+    expect(start.task.status).toBe('failed');
+    expect(JSON.stringify(start.task.steps)).not.toContain('snippets');
+
     const deleted = await runOperation(stack, id, 'delete');
     expect(deleted.instance.status).toBe('deleted');
     expect(existsSync(path.join(snippetsDir, `pvecp-${id}.yaml`))).toBe(false);
