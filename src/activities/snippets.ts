@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Db } from '../db/client';
 import type { ProxmoxConnection } from '../generated/prisma/client';
 import { fail, FailureType } from './failures';
 
@@ -45,4 +46,31 @@ export async function writeSnippet(target: SnippetsTarget, instanceId: string, t
 export async function removeSnippet(connection: ProxmoxConnection, instanceId: string): Promise<void> {
   if (!connection.snippetsDirectory) return;
   await rm(path.join(connection.snippetsDirectory, snippetFileName(instanceId)), { force: true });
+}
+
+const SNIPPET_FILE = /^pvecp-(inst_[A-Za-z0-9_-]+)\.yaml$/;
+
+/**
+ * Snippets whose server is gone (deleted, or failed with nothing left to boot) — e.g. left by a
+ * parked removal an operator resolved by hand — are removed. Files of instances this database does
+ * not know are left alone: another installation may share the storage.
+ */
+export async function sweepSnippets(db: Db): Promise<number> {
+  const connections = await db.proxmoxConnection.findMany({ where: { snippetsDirectory: { not: null } }, select: { snippetsDirectory: true } });
+  let removed = 0;
+  for (const { snippetsDirectory } of connections) {
+    const directory = snippetsDirectory as string;
+    const files = await readdir(directory).catch(() => [] as string[]);
+    const byInstance = new Map(files.flatMap((name) => {
+      const id = SNIPPET_FILE.exec(name)?.[1];
+      return id ? [[id, name] as const] : [];
+    }));
+    if (byInstance.size === 0) continue;
+    const gone = await db.instance.findMany({ where: { id: { in: [...byInstance.keys()] }, status: { in: ['deleted', 'failed'] } }, select: { id: true } });
+    for (const { id } of gone) {
+      await rm(path.join(directory, byInstance.get(id) as string), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }

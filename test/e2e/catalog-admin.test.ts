@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { sweepSnippets } from '../../src/activities/snippets';
 import { demoCluster } from '../../src/simulator/cluster';
 import { createSimulator, DEFAULT_SIM_TOKEN } from '../../src/simulator/server';
 import { sha512Crypt } from '../../src/security/password-hash';
@@ -257,6 +258,17 @@ describe('the admin catalog on the real stack', () => {
     const failed = await stack.waitForStatus(created.body.data.id, ['failed', 'running', 'rollback_failed']);
     expect(failed.status).toBe('failed');
     expect(readdirSync(snippetsDir).filter((name) => name.includes(created.body.data.id))).toEqual([]);
+  });
+
+  it("housekeeping removes snippets of servers that are gone, and leaves those it does not know", async () => {
+    const { db } = stack.api;
+    const gone = await db.instance.findFirstOrThrow({ where: { hostname: 'ud-1', status: 'deleted' } });
+    const live = await db.instance.findFirstOrThrow({ where: { status: 'running' } });
+    const files = [`pvecp-${gone.id}.yaml`, `pvecp-${live.id}.yaml`, 'pvecp-inst_someoneelses.yaml', 'notes.yaml'];
+    for (const name of files) writeFileSync(path.join(snippetsDir, name), '#cloud-config\n');
+    expect(await sweepSnippets(db)).toBe(1);
+    expect(readdirSync(snippetsDir).sort()).toEqual(files.slice(1).sort());
+    for (const name of files.slice(1)) rmSync(path.join(snippetsDir, name));
   });
 
   it('is refused by the cluster when cicustom names a snippet that does not exist, as Proxmox refuses it', async () => {
