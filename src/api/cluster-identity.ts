@@ -15,8 +15,8 @@ export interface ConnectionTarget {
 /** Admin checks wait a few seconds at most: the answer goes back to a person. */
 const IDENTIFY_TIMEOUT_MS = 5_000;
 
-function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
-  const client = new ProxmoxClient({
+function clientFor(target: ConnectionTarget): ProxmoxClient {
+  return new ProxmoxClient({
     baseUrl: target.url,
     tokenId: target.tokenId,
     tokenSecret: target.tokenSecret,
@@ -25,7 +25,26 @@ function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
     timeoutMs: IDENTIFY_TIMEOUT_MS,
     getRetries: 0,
   });
-  return client.clusterIdentity();
+}
+
+const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).clusterIdentity();
+
+/**
+ * The snippets storage a connection names must exist on the cluster and take content `snippets`
+ * (asked of one of its nodes), or every server with user data would fail at its cloud_init stage.
+ */
+export async function assertSnippetsStorage(target: ConnectionTarget, node: string, storage: string): Promise<void> {
+  const storages = await clientFor(target)
+    .listStorages(node)
+    .catch(() => {
+      throw new AppError('PROVIDER_UNAVAILABLE', `Proxmox VE could not list the storages of ${node} to check the snippets storage.`);
+    });
+  const found = storages.find((s) => s.storage === storage);
+  if (!found?.content?.split(',').includes('snippets')) {
+    throw new AppError('INVALID_INPUT', 'The request body is invalid.', {
+      fields: { 'snippets.storage': found ? `storage ${storage} does not take content type snippets` : `no storage ${storage} on ${node}` },
+    });
+  }
 }
 
 /**

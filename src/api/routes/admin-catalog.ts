@@ -12,7 +12,7 @@ import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
-import { assertNoVmidOverlap, identifyCluster } from '../cluster-identity';
+import { assertNoVmidOverlap, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
 import { listHandler, parseBody, pathParam, send } from '../http';
 import {
   type adminConnectionSchema,
@@ -410,8 +410,10 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       {
         check: async (body) => {
           await checkSnippets(body.snippets);
-          const identity = await identifyCluster({ ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT });
+          const target = { ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
+          const identity = await identifyCluster(target);
           await assertNoVmidOverlap(deps, identity, body.vmidRange);
+          if (body.snippets) await assertSnippetsStorage(target, (body.nodes[0] as { name: string }).name, body.snippets.storage);
           return identity;
         },
         // Its reconciler starts now; should Temporal be away, the next worker start sets it up.
@@ -472,16 +474,16 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         const connection = await db.proxmoxConnection.findUnique({ where: { id }, include: { nodes: true } });
         if (!connection) throw notFound('connection');
         await checkSnippets(body.snippets);
-        const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls'] as const;
-        if (!reach.some((key) => body[key] !== undefined)) return undefined;
-        const identity = await identifyCluster({
+        const target = {
           url: body.url ?? connection.url,
           tokenId: body.tokenId ?? connection.tokenId,
           tokenSecret: body.tokenSecret ?? deps.secrets.open(connection.tokenSecretCipher, connection.id),
           caCert: body.caCert === undefined ? connection.caCert : body.caCert,
           insecureTls: body.insecureTls ?? connection.insecureTls,
-        });
-        if (connection.clusterName !== null && identity.clusterName !== connection.clusterName) {
+        };
+        const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls'] as const;
+        const identity = reach.some((key) => body[key] !== undefined) ? await identifyCluster(target) : undefined;
+        if (identity && connection.clusterName !== null && identity.clusterName !== connection.clusterName) {
           if (!body.force) {
             throw new AppError('CONFLICT', 'These settings reach another cluster than the one this connection was made for; send force: true to switch clusters.', {
               recordedClusterName: connection.clusterName,
@@ -490,6 +492,8 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           }
           await assertNoVmidOverlap(deps, identity, { start: connection.vmidStart, end: connection.vmidEnd }, id);
         }
+        const node = connection.nodes.find((n) => n.enabled) ?? connection.nodes[0];
+        if (body.snippets && node) await assertSnippetsStorage(target, node.name, body.snippets.storage);
         return identity;
       },
     ),
