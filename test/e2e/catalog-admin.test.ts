@@ -150,6 +150,9 @@ describe('the admin catalog on the real stack', () => {
     expect(outside.body.error.details.fields).toHaveProperty('gateway');
     const overlapping = await patch(`/v1/admin/ip-pools/${fresh.body.data.id}`, { cidr: '198.51.100.128/25', gateway: '198.51.100.129' });
     expect(overlapping.status).toBe(409);
+    const added = await patch(`/v1/admin/locations/${location.id}`, { addIpPools: [fresh.body.data.id] });
+    expect(added.body.data.ipPools.map((pool: { cidr: string }) => pool.cidr)).toContain('203.0.114.0/24');
+    expect((await patch(`/v1/admin/locations/${location.id}`, { addIpPools: ['pool_missing'] })).body.error.details.fields).toEqual({ 'addIpPools.0': 'no such IP pool' });
   });
 
   it("rotates a connection's token after Proxmox accepted it; the worker's client follows and provisions keep working", async () => {

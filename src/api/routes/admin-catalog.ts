@@ -159,6 +159,28 @@ async function assertTemplateNodes(tx: Tx, templates: { connectionId: string; no
   if (Object.keys(fields).length > 0) throw badReference(fields);
 }
 
+/**
+ * Gives the pools to the location, only if no other location holds them (a concurrent claim
+ * makes the count short); unknown pools are 400 (with the caller's other `fields` problems), taken
+ * ones 409, each named by `field.<index>`.
+ */
+async function claimPools(tx: Tx, locationId: string, poolIds: string[], field: string, fields: Record<string, string> = {}): Promise<IpPool[]> {
+  const pools = await tx.ipPool.findMany({ where: { id: { in: poolIds } } });
+  const known = new Set(pools.map((p) => p.id));
+  poolIds.forEach((poolId, i) => {
+    if (!known.has(poolId)) fields[`${field}.${i}`] = 'no such IP pool';
+  });
+  if (Object.keys(fields).length > 0) throw badReference(fields);
+  const claimed = await tx.ipPool.updateMany({ where: { id: { in: poolIds }, locationId: null }, data: { locationId } });
+  if (claimed.count !== poolIds.length) {
+    const held = await tx.ipPool.findMany({ where: { id: { in: poolIds }, NOT: { locationId } }, select: { id: true } });
+    const heldIds = new Set(held.map((p) => p.id));
+    const taken = poolIds.flatMap((poolId, i) => (heldIds.has(poolId) ? [[`${field}.${i}`, 'already in another location'] as const] : []));
+    throw new AppError('CONFLICT', 'An IP pool already belongs to another location.', { fields: Object.fromEntries(taken) });
+  }
+  return pools;
+}
+
 /** A network of its family that no other pool overlaps, checked under a lock so two overlapping pools cannot both pass. */
 async function assertNoPoolOverlap(tx: Tx, net: Network, exceptPoolId = ''): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ip_pools.create'))`;
@@ -536,25 +558,12 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       createLocationSchema,
       ['location'],
       async (tx, body, actorUserId) => {
-        const fields: Record<string, string> = {};
-        if (!(await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } }))) fields.connectionId = 'no such connection';
-        const pools = await tx.ipPool.findMany({ where: { id: { in: body.ipPools } } });
-        const byId = new Map(pools.map((p) => [p.id, p]));
-        body.ipPools.forEach((poolId, i) => {
-          if (!byId.has(poolId)) fields[`ipPools.${i}`] = 'no such IP pool';
-        });
-        if (Object.keys(fields).length > 0) throw badReference(fields);
-        if (!pools.some((p) => p.family === 4)) throw badReference({ ipPools: 'at least one IPv4 pool is required' });
+        const connection = await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } });
         const locationId = newId('loc');
-        await tx.location.create({ data: { id: locationId, name: body.name, connectionId: body.connectionId } });
-        // Claim the pools only if no other location holds them; a concurrent claim makes the count short.
-        const claimed = await tx.ipPool.updateMany({ where: { id: { in: body.ipPools }, locationId: null }, data: { locationId } });
-        if (claimed.count !== body.ipPools.length) {
-          const held = await tx.ipPool.findMany({ where: { id: { in: body.ipPools }, NOT: { locationId: locationId } }, select: { id: true } });
-          const heldIds = new Set(held.map((p) => p.id));
-          const taken = body.ipPools.flatMap((poolId, i) => (heldIds.has(poolId) ? [[`ipPools.${i}`, 'already in another location'] as const] : []));
-          throw new AppError('CONFLICT', 'An IP pool already belongs to another location.', { fields: Object.fromEntries(taken) });
-        }
+        // Without the connection nothing is created: claimPools reports it along with any unknown pool.
+        if (connection) await tx.location.create({ data: { id: locationId, name: body.name, connectionId: body.connectionId } });
+        const pools = await claimPools(tx, locationId, body.ipPools, 'ipPools', connection ? {} : { connectionId: 'no such connection' });
+        if (!pools.some((p) => p.family === 4)) throw badReference({ ipPools: 'at least one IPv4 pool is required' });
         await audit(tx, actorUserId, 'location.created', { locationId, name: body.name });
         return tx.location.findUniqueOrThrow({ where: { id: locationId }, include: { ipPools: true } });
       },
@@ -575,7 +584,8 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       async (tx, id, body, actorUserId) => {
         const [location] = await tx.$queryRaw<Location[]>`SELECT * FROM locations WHERE id = ${id} FOR UPDATE`;
         if (!location) throw notFound('location');
-        const { archived, ...fields } = body;
+        const { archived, addIpPools = [], ...fields } = body;
+        await claimPools(tx, id, addIpPools, 'addIpPools');
         const updated = await tx.location.update({ where: { id }, data: { ...fields, ...archiveChange(archived, location.archivedAt) }, include: { ipPools: true } });
         await audit(tx, actorUserId, 'location.updated', { locationId: id, ...changesOf(asBody(location), body) });
         return updated;

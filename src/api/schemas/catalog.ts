@@ -273,7 +273,19 @@ export const updateNodeSchema = z
   })
   .openapi('UpdateNode', { description: 'Capacity below what servers hold on the node is refused (409, with the numbers).' });
 
-export const updateLocationSchema = z.strictObject({ name: nameSchema.optional(), archived: archivedField }).openapi('UpdateLocation');
+export const updateLocationSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    addIpPools: z
+      .array(idSchema)
+      .min(1)
+      .max(64)
+      .refine((ids) => new Set(ids).size === ids.length, 'duplicate pool id')
+      .optional()
+      .openapi({ description: 'Pools to add to the location, each not yet in another location.' }),
+    archived: archivedField,
+  })
+  .openapi('UpdateLocation');
 
 export const updateIpPoolSchema = z
   .strictObject({
