@@ -180,13 +180,21 @@ describe('the admin catalog on the real stack', () => {
     expect((await cloneUsers()).slice(clonesBefore)).toEqual([ROTATED_TOKEN.tokenId]);
   });
 
-  it('refuses new settings that reach another cluster unless told to switch', async () => {
+  it('refuses new settings that reach another cluster unless told to switch (force)', async () => {
     const other = await createSimulator({ clusterName: 'other-cluster', extraTokens: [`${ROTATED_TOKEN.tokenId}=${ROTATED_TOKEN.tokenSecret}`] }).listen(0, '127.0.0.1');
     try {
       const res = await patch(`/v1/admin/connections/${stack.seed.connectionId}`, { url: other.url });
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'CONFLICT', details: { recordedClusterName: 'pvecp-sim', clusterName: 'other-cluster' } });
       expect((await stack.api.db.proxmoxConnection.findUniqueOrThrow({ where: { id: stack.seed.connectionId } })).url).toBe(stack.sim.url);
+
+      // Told to switch, it records the new cluster's name (and switches back the same way).
+      const switched = await patch(`/v1/admin/connections/${stack.seed.connectionId}`, { url: other.url, force: true });
+      expect(switched.body.data).toMatchObject({ url: other.url, clusterName: 'other-cluster' });
+      const audit = await stack.api.db.auditEvent.findFirstOrThrow({ where: { action: 'connection.updated' }, orderBy: { id: 'desc' } });
+      expect(audit.details).toMatchObject({ changed: ['url'], clusterName: { before: 'pvecp-sim', after: 'other-cluster' } });
+      const back = await patch(`/v1/admin/connections/${stack.seed.connectionId}`, { url: stack.sim.url, force: true });
+      expect(back.body.data).toMatchObject({ url: stack.sim.url, clusterName: 'pvecp-sim' });
     } finally {
       await other.close();
     }
