@@ -162,6 +162,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update or archive a plan; audited */
+        patch: operations["patchAdminPlansById"];
+        trace?: never;
+    };
+    "/v1/admin/images/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update or archive a image; audited */
+        patch: operations["patchAdminImagesById"];
+        trace?: never;
+    };
+    "/v1/admin/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update or archive a Proxmox VE connection; audited */
+        patch: operations["patchAdminConnectionsById"];
+        trace?: never;
+    };
+    "/v1/admin/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update or archive a location; audited */
+        patch: operations["patchAdminLocationsById"];
+        trace?: never;
+    };
+    "/v1/admin/ip-pools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update or archive a IP pool; audited */
+        patch: operations["patchAdminIpPoolsById"];
+        trace?: never;
+    };
+    "/v1/admin/connections/{id}/nodes/{node}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** A node's capacity, enabled and draining flags; audited */
+        patch: operations["patchAdminConnectionsByIdNodesByNode"];
+        trace?: never;
+    };
     "/v1/plans": {
         parameters: {
             query?: never;
@@ -906,7 +1008,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "RATE_LIMITED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "RATE_LIMITED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -934,6 +1036,11 @@ export interface components {
             defaultUsername: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was archived; null while it is offered.
+             */
+            archivedAt: string | null;
         };
         CreatePlan: {
             name: string;
@@ -953,6 +1060,11 @@ export interface components {
             templates: components["schemas"]["ImageTemplate"][];
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was archived; null while it is offered.
+             */
+            archivedAt: string | null;
         };
         ImageTemplate: {
             id: string;
@@ -991,8 +1103,18 @@ export interface components {
             caCert: string | null;
             insecureTls: boolean;
             plaintextLab: boolean;
+            /** @description Where custom cloud-init user data is written; null: creates with userData are refused here. */
+            snippets: {
+                storage: string;
+                directory: string;
+            } | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was archived; null while it is offered.
+             */
+            archivedAt: string | null;
         };
         Node: {
             id: string;
@@ -1001,6 +1123,7 @@ export interface components {
             memoryMiB: number;
             diskGiB: number;
             enabled: boolean;
+            draining: boolean;
         };
         /** @description `url` must be https unless `plaintextLab` is true. */
         CreateConnection: {
@@ -1020,10 +1143,23 @@ export interface components {
                 diskGiB: number;
             }[];
             storage?: string;
+            snippets?: components["schemas"]["Snippets"];
             caCert?: string;
             insecureTls?: boolean;
             /** @description Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only. */
             plaintextLab?: boolean;
+        };
+        Snippets: {
+            /** @description The Proxmox VE storage id, with content type `snippets`. */
+            storage: string;
+            /** @description That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets. */
+            directory?: string;
+            /** @description Not supported yet (422 UNSUPPORTED): write the snippet on each node over SSH. */
+            ssh?: {
+                user: string;
+                privateKey: string;
+                directory: string;
+            };
         };
         AdminLocation: {
             id: string;
@@ -1032,6 +1168,11 @@ export interface components {
             ipPools: components["schemas"]["AdminIpPool"][];
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was archived; null while it is offered.
+             */
+            archivedAt: string | null;
         };
         AdminIpPool: {
             id: string;
@@ -1044,6 +1185,11 @@ export interface components {
             locationId: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was archived; null while it is offered.
+             */
+            archivedAt: string | null;
         };
         CreateLocation: {
             name: string;
@@ -1058,6 +1204,77 @@ export interface components {
             vlan?: number;
             dns: string[];
             family: 4 | 6;
+        };
+        /** @description Sizes cannot change while servers use the plan (409): make a new plan and archive this one. */
+        UpdatePlan: {
+            name?: string;
+            vcpus?: number;
+            memoryMiB?: number;
+            diskGiB?: number;
+            defaultUsername?: string | null;
+            /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
+            archived?: boolean;
+        };
+        UpdateImage: {
+            name?: string;
+            os?: string;
+            version?: string;
+            loginMethods?: ("password" | "ssh")[];
+            defaultUsername?: string | null;
+            rootAllowed?: boolean;
+            /** @description Templates to add or replace, by connection and node; the others stay. Servers rebuild from the template of their node. */
+            templates?: {
+                connectionId: string;
+                node: string;
+                templateVmid: number;
+            }[];
+            /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
+            archived?: boolean;
+        };
+        /** @description A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 503 unreachable, 409 another cluster). */
+        UpdateConnection: {
+            name?: string;
+            /** Format: uri */
+            url?: string;
+            tokenId?: string;
+            tokenSecret?: string;
+            caCert?: string | null;
+            insecureTls?: boolean;
+            /** @description Where new servers get their disk; existing volumes stay where they are. */
+            storage?: string;
+            snippets?: components["schemas"]["Snippets"] & (Record<string, never> | null);
+            /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
+            archived?: boolean;
+            /** @description Save even if the new settings reach a cluster of another name than the recorded one. */
+            force?: boolean;
+        };
+        UpdateLocation: {
+            name?: string;
+            /** @description Pools to add to the location, each not yet in another location. */
+            addIpPools?: string[];
+            /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
+            archived?: boolean;
+        };
+        /** @description Bridge, VLAN and DNS apply to servers created or rebuilt from now on. */
+        UpdateIpPool: {
+            /** @description Only while no address was ever handed out from the pool. */
+            cidr?: string;
+            gateway?: string;
+            bridge?: string;
+            vlan?: number | null;
+            dns?: string[];
+            /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
+            archived?: boolean;
+        };
+        /** @description Capacity below what servers hold on the node is refused (409, with the numbers). */
+        UpdateNode: {
+            vcpus?: number;
+            memoryMiB?: number;
+            diskGiB?: number;
+            /** @description false: no new placements, and no resize or migration to it. */
+            enabled?: boolean;
+            /** @description true: no new servers are placed here (creates, migrations to it); the servers on it keep working. */
+            draining?: boolean;
         };
         Plan: {
             id: string;
@@ -1465,6 +1682,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only archived (true) or only current (false) objects. */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1621,6 +1840,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only archived (true) or only current (false) objects. */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1777,6 +1998,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only archived (true) or only current (false) objects. */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1916,6 +2139,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: UNSUPPORTED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -1942,6 +2174,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only archived (true) or only current (false) objects. */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2098,6 +2332,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only archived (true) or only current (false) objects. */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2212,6 +2448,577 @@ export interface operations {
             };
             /** @description Error: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminPlansById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlan"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminPlan"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminImagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateImage"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminImage"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminConnectionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnection"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminConnection"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT, CONNECTION_OVERLAP */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminLocationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLocation"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminLocation"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminIpPoolsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateIpPool"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIpPool"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminConnectionsByIdNodesByNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                node: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNode"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Node"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3383,6 +4190,7 @@ export interface operations {
                     hostname: string;
                     username?: string;
                     sshKeys?: string[];
+                    /** @description A #cloud-config YAML mapping, merged with the login and hostname the service sets (those keys are ours). Needs a location whose connection has a snippets storage (else 422 USER_DATA_UNSUPPORTED). */
                     userData?: string;
                     /** @enum {string} */
                     credentialType?: "PASSWORD" | "SSH_KEY" | "PASSWORD_AND_SSH_KEY" | "IMAGE_DEFINED";

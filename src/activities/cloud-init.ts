@@ -1,9 +1,13 @@
+import { mergeCloudConfig, parseCloudConfig } from '../domain/cloud-config';
 import { newId } from '../domain/ids';
 import { parseCidr } from '../domain/ip';
+import { sha512Crypt } from '../security/password-hash';
 import { generatePassword } from '../security/secrets';
 import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
 import { runProviderStep } from './provider-step';
+import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
 import { say } from './steps';
 
 /** `ip=198.51.100.7/24,gw=198.51.100.1,ip6=2001:db8::7/64,gw6=2001:db8::1` for net0. */
@@ -44,8 +48,28 @@ async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Prom
 }
 
 /**
- * cloud_init: user, password and/or SSH keys, addresses and DNS.
- * Converges on retry: the same credential is reused and the config write is idempotent; a recorded UPID is polled instead of writing again.
+ * The customer's user data merged with the identity we set (user, password hash, keys, hostname),
+ * written as the instance's snippet; answers the `cicustom` that points the guest at it. Proxmox
+ * then takes the whole user-data from the file (ciuser, cipassword and sshkeys no longer apply),
+ * while addresses and DNS still come from ipconfig0 and nameserver.
+ */
+async function writeUserData(instance: LoadedInstance, password: string | null): Promise<string> {
+  const target = snippetsOf(instance.connection);
+  const parsed = parseCloudConfig(instance.userData ?? '');
+  if (!parsed.ok) throw fail(FailureType.InconsistentState, `stored userData is not a cloud-config mapping: ${parsed.reason}`);
+  const text = mergeCloudConfig(parsed.config, {
+    hostname: instance.hostname,
+    username: instance.username,
+    passwordHash: password === null ? null : sha512Crypt(password),
+    sshKeys: instance.sshKeys,
+  });
+  await writeSnippet(target, instance.id, text);
+  return cicustomFor(target, instance.id);
+}
+
+/**
+ * cloud_init: user, password and/or SSH keys, addresses and DNS; with userData, the snippet too.
+ * Converges on retry: the same credential is reused, the snippet is rewritten whole and the config write is idempotent; a recorded UPID is polled instead of writing again.
  */
 export function createCloudInitActivity(deps: ActivityDeps) {
   return async function applyCloudInit({ instanceId, taskId }: InstanceRef): Promise<void> {
@@ -59,6 +83,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
     if (password) params.cipassword = password;
     if (instance.sshKeys.length) params.sshkeys = instance.sshKeys.join('\n');
     if (dns.length) params.nameserver = dns.join(' ');
+    if (instance.userData !== null) params.cicustom = await writeUserData(instance, password);
     await runProviderStep(deps, client, {
       instanceId,
       taskId,

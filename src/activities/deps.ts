@@ -14,12 +14,16 @@ export interface ActivityDeps {
   logger: Logger;
 }
 
-/** One client per cluster, built from the connection row (its token secret decrypted only here). */
+/**
+ * One client per cluster, built from the connection row (its token secret decrypted only here);
+ * a row whose URL, token or TLS settings changed (PATCH /v1/admin/connections/{id}) gets a new one.
+ */
 export function proxmoxClientFactory(secrets: SecretBox, timeoutMs = 15_000): ActivityDeps['proxmox'] {
   const clients = new Map<string, { updatedFrom: string; client: ProxmoxClient }>();
   return (connection) => {
+    const updatedFrom = JSON.stringify([connection.tokenSecretCipher, connection.url, connection.tokenId, connection.caCert, connection.insecureTls]);
     const cached = clients.get(connection.id);
-    if (cached && cached.updatedFrom === connection.tokenSecretCipher) return cached.client;
+    if (cached && cached.updatedFrom === updatedFrom) return cached.client;
     const client = new ProxmoxClient({
       baseUrl: connection.url,
       tokenId: connection.tokenId,
@@ -29,7 +33,7 @@ export function proxmoxClientFactory(secrets: SecretBox, timeoutMs = 15_000): Ac
       plaintextLab: connection.plaintextLab,
       timeoutMs,
     });
-    clients.set(connection.id, { updatedFrom: connection.tokenSecretCipher, client });
+    clients.set(connection.id, { updatedFrom, client });
     return client;
   };
 }

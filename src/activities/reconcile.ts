@@ -10,6 +10,7 @@ import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient
 import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
+import { sweepSnippets } from './snippets';
 
 /** One connection, or one instance on it (an operator's "reconcile this one now"). */
 export interface ReconcileInput {
@@ -328,9 +329,10 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
   };
 }
 
-/** Database chores (see db/housekeeping). Converges on retry: conditional deletes and updates. */
+/** Database chores (see db/housekeeping) and snippets of servers that are gone. Converges on retry: conditional deletes and updates, and removing a removed file is a no-op. */
 export function createHousekeepingActivity(deps: ActivityDeps) {
-  return async function housekeeping(): Promise<HousekeepingResult> {
-    return runHousekeeping(deps.db, new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);
+  return async function housekeeping(): Promise<HousekeepingResult & { snippetsRemoved: number }> {
+    const result = await runHousekeeping(deps.db, new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);
+    return { ...result, snippetsRemoved: await sweepSnippets(deps.db) };
   };
 }

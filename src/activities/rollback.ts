@@ -1,12 +1,13 @@
 import { deleted, parked, provisionFailed } from '../db/instance-state';
 import { releaseReservations, retireHoldings } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
-import { loadInstance, type InstanceRef } from './context';
+import { loadInstance, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAfterClone, waitForGuestTasks } from './guest-lock';
 import { guestAt } from './ownership';
 import { runProviderStep } from './provider-step';
+import { removeSnippet } from './snippets';
 import { say } from './steps';
 
 export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
@@ -19,57 +20,65 @@ export interface RemoveGuestInput extends InstanceRef {
 /**
  * Removes our guest and proves it: stop, destroy with purge, then the VMID must be gone from
  * /cluster/resources. A guest that is not provably ours (our VMID and our ownership marker, or
- * the legacy name) is never touched.
- * Converges on retry: each call is a recorded provider step, and a guest already gone counts as removed.
+ * the legacy name) is never touched. The instance's user-data snippet, ours by its name, goes
+ * once the guest is gone (a rebuild writes a new one).
+ * Converges on retry: each call is a recorded provider step, a guest already gone counts as removed, and so does a missing snippet.
  */
 export function createRemoveGuestActivity(deps: ActivityDeps) {
   return async function removeGuest({ instanceId, taskId, purpose }: RemoveGuestInput): Promise<RemovalOutcome> {
     const instance = await loadInstance(deps.db, instanceId);
-    if (instance.vmid === null) return 'absent';
-    const vmid = instance.vmid;
-    const client = deps.proxmox(instance.connection);
-    const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
-
-    // A clone of ours still creating the guest is waited out first (its lock is not stale).
-    const guest =
-      instance.templateVmid === null ? await guestAt(client, vmid) : await guestAfterClone(deps, client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
-    if (!guest) return 'absent';
-    if (guest.owner !== instanceId) return 'not_ours';
-    const where = guest.node;
-    await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
-    // Another task of ours holds the guest (a start, a migration): let it finish first.
-    if (guest.lock) await waitForGuestTasks(deps, client, where, vmid);
-    const step = { instanceId, taskId, stage: purpose, node: where, vmid };
-    await runProviderStep(deps, client, {
-      ...step,
-      kind: `${purpose}-stop`,
-      isDone: async () => {
-        const now = await findGuest();
-        return !now || now.status === 'stopped';
-      },
-      issue: () => client.stopVm(where, vmid),
-    });
-    const destroyed = await runProviderStep(deps, client, {
-      ...step,
-      kind: `${purpose}-destroy`,
-      isDone: async () => !(await findGuest()),
-      issue: () => client.destroyVm(where, vmid),
-    });
-    if (destroyed.warnings > 0) {
-      // Proxmox only warns when a disk could not be removed: look for leftovers on the storage.
-      const leftovers = await client.listStorageContent(where, instance.connection.storage, vmid);
-      if (leftovers.length > 0) {
-        throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${instance.connection.storage}`, {
-          vmid,
-          node: where,
-          volumes: leftovers.map((v) => v.volid),
-        });
-      }
-    }
-    if (await findGuest()) throw new Error(`guest ${vmid} is still listed by the cluster after its destroy task`);
-    await say(deps, taskId, purpose, 'removing the server', 'success', 'The server was removed from the hypervisor.');
-    return 'removed';
+    const outcome = await removeFromCluster(deps, instance, taskId, purpose);
+    await removeSnippet(instance.connection, instanceId);
+    return outcome;
   };
+}
+
+async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, taskId: string, purpose: RemoveGuestInput['purpose']): Promise<RemovalOutcome> {
+  const instanceId = instance.id;
+  if (instance.vmid === null) return 'absent';
+  const vmid = instance.vmid;
+  const client = deps.proxmox(instance.connection);
+  const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
+
+  // A clone of ours still creating the guest is waited out first (its lock is not stale).
+  const guest =
+    instance.templateVmid === null ? await guestAt(client, vmid) : await guestAfterClone(deps, client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
+  if (!guest) return 'absent';
+  if (guest.owner !== instanceId) return 'not_ours';
+  const where = guest.node;
+  await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
+  // Another task of ours holds the guest (a start, a migration): let it finish first.
+  if (guest.lock) await waitForGuestTasks(deps, client, where, vmid);
+  const step = { instanceId, taskId, stage: purpose, node: where, vmid };
+  await runProviderStep(deps, client, {
+    ...step,
+    kind: `${purpose}-stop`,
+    isDone: async () => {
+      const now = await findGuest();
+      return !now || now.status === 'stopped';
+    },
+    issue: () => client.stopVm(where, vmid),
+  });
+  const destroyed = await runProviderStep(deps, client, {
+    ...step,
+    kind: `${purpose}-destroy`,
+    isDone: async () => !(await findGuest()),
+    issue: () => client.destroyVm(where, vmid),
+  });
+  if (destroyed.warnings > 0) {
+    // Proxmox only warns when a disk could not be removed: look for leftovers on the storage.
+    const leftovers = await client.listStorageContent(where, instance.connection.storage, vmid);
+    if (leftovers.length > 0) {
+      throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${instance.connection.storage}`, {
+        vmid,
+        node: where,
+        volumes: leftovers.map((v) => v.volid),
+      });
+    }
+  }
+  if (await findGuest()) throw new Error(`guest ${vmid} is still listed by the cluster after its destroy task`);
+  await say(deps, taskId, purpose, 'removing the server', 'success', 'The server was removed from the hypervisor.');
+  return 'removed';
 }
 
 export interface FailInstanceInput extends InstanceRef {

@@ -16,8 +16,8 @@ export interface ConnectionTarget {
 /** Admin checks wait a few seconds at most: the answer goes back to a person. */
 const IDENTIFY_TIMEOUT_MS = 5_000;
 
-function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
-  const client = new ProxmoxClient({
+function clientFor(target: ConnectionTarget): ProxmoxClient {
+  return new ProxmoxClient({
     baseUrl: target.url,
     tokenId: target.tokenId,
     tokenSecret: target.tokenSecret,
@@ -27,12 +27,32 @@ function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
     timeoutMs: IDENTIFY_TIMEOUT_MS,
     getRetries: 0,
   });
-  return client.clusterIdentity();
+}
+
+const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).clusterIdentity();
+
+/**
+ * The snippets storage a connection names must exist on the cluster and take content `snippets`
+ * (asked of one of its nodes), or every server with user data would fail at its cloud_init stage.
+ */
+export async function assertSnippetsStorage(target: ConnectionTarget, node: string, storage: string): Promise<void> {
+  const storages = await clientFor(target)
+    .listStorages(node)
+    .catch(() => {
+      throw new AppError('PROVIDER_UNAVAILABLE', `Proxmox VE could not list the storages of ${node} to check the snippets storage.`);
+    });
+  const found = storages.find((s) => s.storage === storage);
+  if (!found?.content?.split(',').includes('snippets')) {
+    throw new AppError('INVALID_INPUT', 'The request body is invalid.', {
+      fields: { 'snippets.storage': found ? `storage ${storage} does not take content type snippets` : `no storage ${storage} on ${node}` },
+    });
+  }
 }
 
 /**
- * Reads which cluster a new connection points at (GET /cluster/status). This is the one place
- * the API talks to Proxmox: a connection is only saved once Proxmox answered its token.
+ * Reads which cluster a new connection (or a connection's new settings) points at (GET
+ * /cluster/status). This is the one place the API talks to Proxmox: settings are only saved once
+ * Proxmox answered their token.
  */
 export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
   try {
@@ -64,9 +84,9 @@ async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Prom
  * are the same when both have a name and the names match; when either has none (a standalone
  * node, or a cluster out of reach), when they share a node name.
  */
-export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }): Promise<void> {
+export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }, exceptConnectionId = ''): Promise<void> {
   const overlapping: (ProxmoxConnection & { nodes: Node[] })[] = await deps.db.proxmoxConnection.findMany({
-    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start } },
+    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start }, id: { not: exceptConnectionId } },
     include: { nodes: true },
   });
   for (const other of overlapping) {

@@ -99,6 +99,15 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   if (!image) missing.imageId = 'no such image';
   if (!plan || !location || !image) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: missing });
 
+  assertNotArchived({
+    planId: plan.archivedAt,
+    imageId: image.archivedAt,
+    locationId: location.archivedAt ?? location.connection.archivedAt,
+  });
+  if (body.userData !== undefined && !location.connection.snippetsStorage) {
+    throw new AppError('USER_DATA_UNSUPPORTED', 'This location cannot hand custom user data to a server; create it without userData.', { fields: { userData: 'not supported in this location' } });
+  }
+
   const login = decideLogin(
     { username: body.username, sshKeys: body.sshKeys ?? [], credentialType: body.credentialType },
     image,
@@ -111,8 +120,9 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
     throw new AppError('UNSUPPORTED', 'This image is not available in this location.', { fields: { imageId: 'not offered here' } });
   }
   const sizing = { vcpus: plan.vcpus, memoryMiB: plan.memoryMiB, diskGiB: plan.diskGiB };
-  const pool4 = location.ipPools.find((p) => p.family === 4);
-  const pool6 = location.ipPools.find((p) => p.family === 6);
+  const openPools = location.ipPools.filter((p) => !p.archivedAt);
+  const pool4 = openPools.find((p) => p.family === 4);
+  const pool6 = openPools.find((p) => p.family === 6);
 
   let created: { instanceId: string; taskId: string; intent: StartIntent };
   try {
@@ -126,6 +136,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
         }
         await enforceRateLimit(tx, deps, who.userId);
+        await assertPlanUnchanged(tx, plan);
         await assertQuota(tx, tenant, sizing, true);
         await tx.instance.create({
           data: {
@@ -179,6 +190,31 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
 
   await startProvisioning(deps, tenantId, created);
   return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
+}
+
+/**
+ * Archived catalog objects keep serving what uses them but take no new use: each field named
+ * with an archive date is refused, 422 ARCHIVED.
+ */
+export function assertNotArchived(archivedAt: Record<string, Date | null>): void {
+  const archived = Object.fromEntries(Object.entries(archivedAt).flatMap(([field, at]) => (at ? [[field, 'archived']] : [])));
+  if (Object.keys(archived).length > 0) {
+    throw new AppError('ARCHIVED', 'The request names something that is no longer offered.', { fields: archived });
+  }
+}
+
+/**
+ * The plan as read before the transaction still holds: its row is share-locked until commit, so
+ * an admin's PATCH either sees this server (and keeps the sizes) or finished first and is seen here.
+ */
+async function assertPlanUnchanged(tx: Tx, plan: { id: string; vcpus: number; memoryMiB: number; diskGiB: number }): Promise<void> {
+  const [now] = await tx.$queryRaw<{ vcpus: number; memoryMiB: number; diskGiB: number; archivedAt: Date | null }[]>`
+    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${plan.id} FOR KEY SHARE`;
+  if (!now) return;
+  assertNotArchived({ planId: now.archivedAt });
+  if (now.vcpus !== plan.vcpus || now.memoryMiB !== plan.memoryMiB || now.diskGiB !== plan.diskGiB) {
+    throw new AppError('CONFLICT', 'The plan changed while this request was handled; send it again.', { fields: { planId: 'changed' } });
+  }
 }
 
 function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: string; summary: string }): StartIntent {

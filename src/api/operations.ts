@@ -22,6 +22,7 @@ import type { Principal } from './auth';
 import { decideParked } from './parked';
 import { findInstance, tenantScope } from './routes/instances';
 import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
+import { assertNotArchived } from './create-instance';
 import { startCommittedWorkflow } from './start-workflow';
 import type { InstanceRow } from './views';
 
@@ -187,6 +188,7 @@ export async function requestResize(deps: ApiDeps, who: Principal, instanceId: s
     prepare: async (tx, instance) => {
       const plan = await tx.plan.findUnique({ where: { id: planId } });
       if (!plan) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { planId: 'no such plan' } });
+      if (plan.id !== instance.planId) assertNotArchived({ planId: plan.archivedAt });
       const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: instance.tenantId } });
       const disk = instance.volumes.find((v) => v.kind === 'root')?.sizeGiB ?? instance.chargedDiskGiB;
       return { params: { resize: await chargeResize(tx, instance, tenant, plan, disk) } };
@@ -203,6 +205,14 @@ export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: 
       const image = await tx.image.findUnique({ where: { id: imageId ?? instance.imageId }, include: { templates: true } });
       if (!image) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { imageId: 'no such image' } });
       const sameImage = image.id === instance.imageId;
+      // Rebuilding from the image the server has stays possible after the image is archived.
+      if (!sameImage) assertNotArchived({ imageId: image.archivedAt });
+      if (instance.userData !== null) {
+        const connection = await tx.proxmoxConnection.findUniqueOrThrow({ where: { id: instance.connectionId } });
+        if (!connection.snippetsStorage) {
+          throw new AppError('USER_DATA_UNSUPPORTED', "This server's user data can no longer be handed over: its location has no snippets storage now.");
+        }
+      }
       const login = decideLogin(
         { username: instance.username, sshKeys: instance.sshKeys, credentialType: sameImage ? instance.credentialType : undefined },
         image,

@@ -129,6 +129,7 @@ export async function reserveMigration(tx: Tx, instance: ChargedInstance, target
   if (targetNode === instance.node) throw new AppError('INVALID_INPUT', 'The server is already on that node.', { fields: { node: 'the server is already there' } });
   const target = nodes.find((n) => n.node === targetNode);
   if (!target || !instance.node) throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { node: 'no such enabled node in this cluster' } });
+  if (target.draining) throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { node: 'the node is draining: it takes no new servers' } });
   if (!fits(target.free, chargedSizing(instance))) {
     throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for this server on that node right now.', { resource: 'node_capacity' });
   }

@@ -53,18 +53,18 @@ export interface NodeChoice {
   node: string;
 }
 
-/** Free capacity per enabled node of a cluster, with the node rows locked (a migrating instance counts on both nodes). */
+/** Free capacity per enabled node of a cluster, with the node rows locked (a migrating instance counts on both nodes); a draining node takes no new placements. */
 export async function lockNodeCapacity(tx: Tx, connectionId: string) {
   await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
-  const rows = await tx.$queryRaw<{ id: string; name: string; vcpus: number; memory: number; disk: number }[]>`
-    SELECT n.id, n.name,
+  const rows = await tx.$queryRaw<{ id: string; name: string; draining: boolean; vcpus: number; memory: number; disk: number }[]>`
+    SELECT n.id, n.name, n.draining,
       n.vcpus - COALESCE(SUM(a.vcpus), 0)::int AS vcpus,
       n."memoryMiB" - COALESCE(SUM(a."memoryMiB"), 0)::int AS memory,
       n."diskGiB" - COALESCE(SUM(a."diskGiB"), 0)::int AS disk
     FROM nodes n LEFT JOIN node_allocations a ON (a."nodeId" = n.id OR a."targetNodeId" = n.id) AND a.state <> 'released'
     WHERE n."connectionId" = ${connectionId} AND n.enabled
     GROUP BY n.id ORDER BY n.name`;
-  return rows.map((row) => ({ nodeId: row.id, node: row.name, free: { vcpus: row.vcpus, memoryMiB: row.memory, diskGiB: row.disk } }));
+  return rows.map((row) => ({ nodeId: row.id, node: row.name, draining: row.draining, free: { vcpus: row.vcpus, memoryMiB: row.memory, diskGiB: row.disk } }));
 }
 
 export function fits(free: Sizing, need: Sizing): boolean {
@@ -80,7 +80,7 @@ export async function scheduleAndReserve(
   args: { connectionId: string; candidateNodes: string[]; sizing: Sizing; instanceId: string },
 ): Promise<NodeChoice> {
   const nodes = await lockNodeCapacity(tx, args.connectionId);
-  const candidates = nodes.filter((n) => args.candidateNodes.includes(n.node));
+  const candidates = nodes.filter((n) => !n.draining && args.candidateNodes.includes(n.node));
   const roomy = candidates.filter((n) => fits(n.free, args.sizing)).sort((a, b) => b.free.memoryMiB - a.free.memoryMiB);
   const chosen = roomy[0];
   if (!chosen) {

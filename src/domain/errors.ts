@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   IMAGE_SSH_KEY_REQUIRED: 422,
   IMAGE_LOGIN_METHOD_UNSUPPORTED: 422,
   UNSUPPORTED: 422,
+  /** A create (or resize, or rebuild with another image) names a plan, image, location or pool an admin archived. */
+  ARCHIVED: 422,
+  /** `userData` for a location whose connection has no snippets storage. */
+  USER_DATA_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,

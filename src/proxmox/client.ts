@@ -129,6 +129,14 @@ export interface NodeStatus {
   [key: string]: unknown;
 }
 
+export interface NodeStorage {
+  storage: string;
+  /** Content types, comma separated: `images,rootdir`, `snippets,iso`, … */
+  content?: string;
+  type?: string;
+  [key: string]: unknown;
+}
+
 export interface StorageVolume {
   /** e.g. local-lvm:vm-101-disk-0 */
   volid: string;
@@ -485,6 +493,13 @@ export class ProxmoxClient {
   async nodeStatus(node: string, call?: CallOptions): Promise<NodeStatus> {
     assertNode(node);
     return this.request<NodeStatus>('GET', '/nodes/{node}/status', { node }, {}, call);
+  }
+
+  /** GET /nodes/{node}/storage: the storages a node can use, with their content types. */
+  async listStorages(node: string, call?: CallOptions): Promise<NodeStorage[]> {
+    assertNode(node);
+    const data = await this.request<NodeStorage[]>('GET', '/nodes/{node}/storage', { node }, {}, call);
+    return Array.isArray(data) ? data : [];
   }
 
   /** GET /nodes/{node}/storage/{storage}/content?content=images[&vmid=N]: volumes on a storage. */

@@ -3,6 +3,8 @@
  * Proxmox enforces on the calls the control plane makes.
  */
 import crypto from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Fault } from './faults';
 import { TaskManager, type SimTask } from './tasks';
 
@@ -24,6 +26,13 @@ export interface SimStorageSpec {
   type?: string;
   shared?: boolean;
   totalGiB?: number;
+  /** Content types; default `images,rootdir`. */
+  content?: string;
+  /**
+   * For a storage with content `snippets`: the directory its `snippets/` volumes are read from
+   * (e.g. one the control plane also writes to, as a shared storage mounted on both).
+   */
+  snippetsDir?: string;
 }
 
 export interface SimBridgeSpec {
@@ -212,6 +221,8 @@ const NET_MODELS = new Set([
   'e1000', 'e1000-82540em', 'e1000-82544gc', 'e1000-82545em', 'e1000e', 'i82551', 'i82557b', 'i82559er',
   'ne2k_isa', 'ne2k_pci', 'pcnet', 'rtl8139', 'virtio', 'vmxnet3',
 ]);
+
+const DEFAULT_CONTENT = 'images,rootdir';
 
 /** Config keys that take no part in the stored configuration. */
 const NON_CONFIG_PARAMS = new Set(['node', 'vmid', 'digest', 'delete', 'background_delay', 'skiplock', 'force', 'revert']);
@@ -449,6 +460,41 @@ export class SimCluster {
     return joinProps(`${model}=${(mac ?? randomMac()).toUpperCase()}`, sorted);
   }
 
+  /** The file behind a `<storage>:snippets/<name>` volume, or the refusal Proxmox answers. */
+  private snippetFile(volume: string): string {
+    const match = /^([A-Za-z][A-Za-z0-9._-]*):snippets\/([^/]+)$/.exec(volume);
+    const storage = match ? this.storages.get(match[1] as string) : undefined;
+    if (match && !storage) throw fail(`storage '${match[1]}' does not exist`);
+    if (!match || !storage?.snippetsDir || !(storage.content ?? DEFAULT_CONTENT).split(',').includes('snippets')) {
+      throw fail(`volume '${volume}' does not exist`);
+    }
+    const file = path.join(storage.snippetsDir, match[2] as string);
+    if (!existsSync(file)) throw fail(`volume '${volume}' does not exist`);
+    return file;
+  }
+
+  /** `cicustom: user=<volume>,network=…`: like Proxmox, every volume named must exist on a snippets storage. */
+  private checkCicustom(value: string): void {
+    for (const part of value.split(',').filter(Boolean)) {
+      const [kind, volume] = part.split('=') as [string, string | undefined];
+      if (!['user', 'network', 'meta', 'vendor'].includes(kind) || !volume) {
+        throw new SimHttpError(400, 'Parameter verification failed.', { cicustom: `invalid format - unknown part '${part}'` });
+      }
+      this.snippetFile(volume);
+    }
+  }
+
+  /** What a guest's cloud-init user data file holds right now (the control API shows it); undefined without `cicustom: user=`. */
+  private customUserData(g: SimGuest): string | undefined {
+    const user = /(?:^|,)user=([^,]+)/.exec(String(g.config.cicustom ?? ''))?.[1];
+    if (!user) return undefined;
+    try {
+      return readFileSync(this.snippetFile(user), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Checks and normalizes a config change; returns the function that applies it. */
   private prepareConfig(g: SimGuest, params: Record<string, string>): () => void {
     if (params.digest !== undefined && params.digest !== this.digest(g.config)) {
@@ -474,6 +520,7 @@ export class SimCluster {
           if (storage !== 'none' && !this.storages.has(storage) && !isCdrom(raw)) throw fail(`storage '${storage}' does not exist`);
         }
       }
+      if (key === 'cicustom') this.checkCicustom(raw);
       if (key === 'template' && value === 1 && g.status === 'running') throw fail("you can't convert a running VM to a template");
       changes.push([key, value]);
     }
@@ -637,7 +684,7 @@ export class SimCluster {
             status: n.status === 'online' ? 'available' : 'unknown',
             plugintype: s.type ?? 'lvmthin',
             ...(this.majorRelease >= 9 ? { shared: s.shared ? 1 : 0 } : {}),
-            content: 'images,rootdir',
+            content: s.content ?? DEFAULT_CONTENT,
             maxdisk: (s.totalGiB ?? 1024) * GiB,
             disk: this.storageUsed(n.name, s.storage),
           });
@@ -667,7 +714,7 @@ export class SimCluster {
       return {
         storage: s.storage,
         type: s.type ?? 'lvmthin',
-        content: 'images,rootdir',
+        content: s.content ?? DEFAULT_CONTENT,
         shared: s.shared ? 1 : 0,
         active: 1,
         enabled: 1,
@@ -864,6 +911,8 @@ export class SimCluster {
         const guest = this.guests.get(vmid);
         if (!guest) throw new Error(`Configuration file '${this.configPath(node, vmid)}' does not exist`);
         if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
+        // The cloud-init drive is generated at start: a custom snippet must still be there.
+        if (guest.config.cicustom !== undefined) this.checkCicustom(String(guest.config.cicustom));
         guest.status = 'running';
         guest.startedAt = Date.now();
         guest.pid = ++this.guestPid;
@@ -974,6 +1023,8 @@ export class SimCluster {
   storageContent(node: string, storage: string, p: Record<string, string>): object[] {
     this.checkNode(node);
     if (!this.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
+    const spec = this.storages.get(storage);
+    if (p.content === 'snippets') return this.snippetVolumes(storage, spec?.snippetsDir);
     if (p.content !== undefined && p.content !== 'images') return [];
     const out: { volid: string; vmid: number; size: number }[] = [];
     for (const g of this.guests.values()) {
@@ -991,6 +1042,14 @@ export class SimCluster {
       .filter((x) => p.vmid === undefined || x.vmid === Number(p.vmid))
       .sort((a, b) => a.volid.localeCompare(b.volid))
       .map((x) => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
+  }
+
+  private snippetVolumes(storage: string, directory: string | undefined): object[] {
+    if (!directory || !existsSync(directory)) return [];
+    return readdirSync(directory)
+      .filter((name) => !name.startsWith('.') && statSync(path.join(directory, name)).isFile())
+      .sort()
+      .map((name) => ({ volid: `${storage}:snippets/${name}`, content: 'snippets', format: 'snippet', size: statSync(path.join(directory, name)).size, ctime: Math.floor(Date.now() / 1000) }));
   }
 
   /** Pools with their comment; with `poolid`, that pool alone with its members (guests only). */
@@ -1083,6 +1142,8 @@ export class SimCluster {
           template: g.config.template === 1,
           // The API masks it; the control API shows what the guest will log in with.
           cipassword: g.config.cipassword !== undefined ? String(g.config.cipassword) : undefined,
+          // The file `cicustom: user=` names, as the guest would read it at its next boot.
+          userData: this.customUserData(g),
           config: this.configView(g),
         })),
       tasks: this.tasks.all().map((t) => ({

@@ -157,12 +157,16 @@ describe('POST /v1/instances: validation, auth, quota, capacity, idempotency (no
       expect(enough.status).toBe(202);
     });
 
-    it('allows userData of 32768 characters and refuses 32769', async () => {
-      const tooLong = await createAs(stack, stack.customer, { hostname: 'ud-big', userData: 'x'.repeat(32_769) });
+    it('allows userData of 32768 characters and refuses 32769; it must be a #cloud-config mapping', async () => {
+      const document = (length: number) => `#cloud-config\nrc: ${'x'.repeat(length - 18)}`;
+      const tooLong = await createAs(stack, stack.customer, { hostname: 'ud-big', userData: document(32_769) });
       const details = expectError(tooLong, 400, 'INVALID_INPUT');
       expect(Object.keys(details.fields)).toEqual(['userData']);
-      const fits = await createAs(stack, stack.customer, { hostname: 'ud-max', userData: 'x'.repeat(32_768) });
-      expect(fits.status).toBe(202);
+      const notAMapping = await createAs(stack, stack.customer, { hostname: 'ud-text', userData: 'x'.repeat(100) });
+      expect(expectError(notAMapping, 400, 'INVALID_INPUT').fields.userData).toMatch(/mapping/);
+      // Valid, but this demo connection names no snippets storage to hand it over with.
+      const fits = await createAs(stack, stack.customer, { hostname: 'ud-max', userData: document(32_768) });
+      expectError(fits, 422, 'USER_DATA_UNSUPPORTED');
     });
 
     it('refuses a malformed Idempotency-Key header before touching anything', async () => {

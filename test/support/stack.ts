@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../../src/config';
 import type { SeedResult } from '../../src/db/seed';
 import { ownerOf } from '../../src/domain/ownership';
-import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type SimulatorOptions } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { reconcileScheduleId } from '../../src/workflows/reconcile';
 import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
@@ -24,7 +24,7 @@ export interface SimulatorHandle {
 }
 
 export interface SimState {
-  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; cipassword?: string; config: Record<string, string | number> }[];
+  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; cipassword?: string; userData?: string; config: Record<string, string | number> }[];
   tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
   calls: Record<string, number>;
 }
@@ -80,8 +80,8 @@ export const FAST_ENV: Record<string, string> = {
   RATE_LIMIT_CREATE_PER_HOUR: '10000',
 };
 
-export async function startSimulator(options: { taskMs?: number } = {}): Promise<SimulatorHandle> {
-  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20 });
+export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster'> = {}): Promise<SimulatorHandle> {
+  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster });
   const listening = await simulator.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${listening.port}`;
   const control = async (method: string, route: string, body?: unknown) => {
@@ -106,8 +106,10 @@ export async function startSimulator(options: { taskMs?: number } = {}): Promise
  * The real stack for end-to-end tests: API over HTTP, a worker, the run's Temporal dev server,
  * a database of this file's own, and the Proxmox VE simulator with the demo catalog.
  */
-export async function startStack(options: StartTestApiOptions & { worker?: boolean; taskMs?: number } = {}): Promise<Stack> {
-  const sim = await startSimulator({ taskMs: options.taskMs });
+export async function startStack(
+  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster'> } = {},
+): Promise<Stack> {
+  const sim = await startSimulator({ taskMs: options.taskMs, ...options.simulator });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
   const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
   const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });

@@ -1,22 +1,36 @@
 import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
-import { AppError } from '../../domain/errors';
+import { access, constants as fsConstants, stat } from 'node:fs/promises';
+import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../../generated/prisma/client';
+import type { Image, ImageTemplate, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
+import type { InstanceStatus } from '../../generated/prisma/enums';
+import { fits, type Sizing } from '../../db/reservations';
 import type { Tx } from '../../db/client';
 import { upsertReconcileSchedule } from '../../reconcile-schedules';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
-import { assertNoVmidOverlap, identifyCluster } from '../cluster-identity';
-import { listHandler, parseBody, send } from '../http';
+import { assertNoVmidOverlap, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
+import { listHandler, parseBody, pathParam, send } from '../http';
 import {
   type adminConnectionSchema,
   type adminImageSchema,
   type adminIpPoolSchema,
   type adminLocationSchema,
   type adminPlanSchema,
+  adminListQuerySchema,
+  ipPoolProblems,
+  type Network,
+  type nodeSchema,
+  type snippetsSchema,
+  updateConnectionSchema,
+  updateImageSchema,
+  updateIpPoolSchema,
+  updateLocationSchema,
+  updateNodeSchema,
+  updatePlanSchema,
   canonicalAddress,
   createConnectionRequestSchema,
   createImageSchema,
@@ -30,10 +44,13 @@ import { imageView, planView } from './catalog';
 
 // ---------- admin views: provider coordinates included, secrets never ----------
 
+const isoOrNull = (at: Date | null) => at?.toISOString() ?? null;
+
 export const adminPlanView = (plan: Plan): z.infer<typeof adminPlanSchema> => ({
   ...planView(plan),
   defaultUsername: plan.defaultUsername,
   createdAt: plan.createdAt.toISOString(),
+  archivedAt: isoOrNull(plan.archivedAt),
 });
 
 export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z.infer<typeof adminImageSchema> => ({
@@ -42,6 +59,7 @@ export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z
     .map((t) => ({ id: t.id, connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid }))
     .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
   createdAt: image.createdAt.toISOString(),
+  archivedAt: isoOrNull(image.archivedAt),
 });
 
 export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Node[] }): z.infer<typeof adminConnectionSchema> => ({
@@ -52,14 +70,24 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   hasTokenSecret: connection.tokenSecretCipher.length > 0,
   clusterName: connection.clusterName,
   vmidRange: { start: connection.vmidStart, end: connection.vmidEnd },
-  nodes: connection.nodes
-    .map((n) => ({ id: n.id, name: n.name, vcpus: n.vcpus, memoryMiB: n.memoryMiB, diskGiB: n.diskGiB, enabled: n.enabled }))
-    .sort((a, b) => a.name.localeCompare(b.name)),
+  nodes: connection.nodes.map(adminNodeView).sort((a, b) => a.name.localeCompare(b.name)),
   storage: connection.storage,
   caCert: connection.caCert,
   insecureTls: connection.insecureTls,
   plaintextLab: connection.plaintextLab,
+  snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
   createdAt: connection.createdAt.toISOString(),
+  archivedAt: isoOrNull(connection.archivedAt),
+});
+
+export const adminNodeView = (n: Node): z.infer<typeof nodeSchema> => ({
+  id: n.id,
+  name: n.name,
+  vcpus: n.vcpus,
+  memoryMiB: n.memoryMiB,
+  diskGiB: n.diskGiB,
+  enabled: n.enabled,
+  draining: n.draining,
 });
 
 export const adminIpPoolView = (pool: IpPool): z.infer<typeof adminIpPoolSchema> => ({
@@ -72,6 +100,7 @@ export const adminIpPoolView = (pool: IpPool): z.infer<typeof adminIpPoolSchema>
   dns: pool.dns,
   locationId: pool.locationId,
   createdAt: pool.createdAt.toISOString(),
+  archivedAt: isoOrNull(pool.archivedAt),
 });
 
 export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z.infer<typeof adminLocationSchema> => ({
@@ -80,6 +109,7 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
   connectionId: location.connectionId,
   ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
   createdAt: location.createdAt.toISOString(),
+  archivedAt: isoOrNull(location.archivedAt),
 });
 
 // ---------- helpers ----------
@@ -87,16 +117,123 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
 /** A reference in the body to an object that does not exist is the caller's input error. */
 const badReference = (fields: Record<string, string>) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields });
 
-async function audit(tx: Tx, actorUserId: string, action: string, details: Record<string, string | number>) {
+async function audit(tx: Tx, actorUserId: string, action: string, details: Prisma.InputJsonObject) {
   await tx.auditEvent.create({ data: { actorUserId, action, details } });
 }
+
+/** `archived` of a PATCH body as the archivedAt column: archiving keeps an earlier date, restoring clears it. */
+const archiveChange = (archived: boolean | undefined, current: Date | null) =>
+  archived === undefined ? {} : { archivedAt: archived ? (current ?? new Date()) : null };
+
+/** `?archived=` of an admin list as a Prisma filter. */
+const archivedFilter = (query: z.infer<typeof adminListQuerySchema>) =>
+  query.archived === undefined ? {} : { archivedAt: query.archived === 'true' ? { not: null } : null };
+
+/** Fields whose values are secret or bulky: an audit row names them, never their value. */
+const UNAUDITED_VALUES = new Set(['tokenSecret', 'caCert', 'snippets', 'templates']);
+
+/**
+ * What an update changed, for its audit row: the names of the fields the body sets to a new
+ * value, and the old and new values of those that are neither secret nor bulky.
+ */
+function changesOf(before: Record<string, unknown>, body: Record<string, unknown>): { changed: string[]; before: Prisma.InputJsonObject; after: Prisma.InputJsonObject } {
+  const changed = Object.keys(body).filter((key) => key !== 'force' && body[key] !== undefined && JSON.stringify(body[key]) !== JSON.stringify(before[key]));
+  const shown = changed.filter((key) => !UNAUDITED_VALUES.has(key));
+  const pick = (from: Record<string, unknown>) => Object.fromEntries(shown.map((key) => [key, (from[key] ?? null) as Prisma.InputJsonValue]));
+  return { changed, before: pick(before), after: pick(body) };
+}
+
+/** The row's archived state as a PATCH body would say it, so `changesOf` compares like with like. */
+const asBody = <T extends { archivedAt: Date | null }>(row: T) => ({ ...row, archived: row.archivedAt !== null });
+
+/** Every template names a node of a known connection. */
+async function assertTemplateNodes(tx: Tx, templates: { connectionId: string; node: string }[]): Promise<void> {
+  const connectionIds = [...new Set(templates.map((t) => t.connectionId))];
+  const nodes = await tx.node.findMany({ where: { connectionId: { in: connectionIds } }, select: { connectionId: true, name: true } });
+  const known = new Set(nodes.map((n) => `${n.connectionId}/${n.name}`));
+  const knownConnections = new Set(nodes.map((n) => n.connectionId));
+  const fields: Record<string, string> = {};
+  templates.forEach((t, i) => {
+    if (!knownConnections.has(t.connectionId)) fields[`templates.${i}.connectionId`] = 'no such connection';
+    else if (!known.has(`${t.connectionId}/${t.node}`)) fields[`templates.${i}.node`] = 'no such node on this connection';
+  });
+  if (Object.keys(fields).length > 0) throw badReference(fields);
+}
+
+/**
+ * Gives the pools to the location, only if no other location holds them (a concurrent claim
+ * makes the count short); unknown pools are 400 (with the caller's other `fields` problems), taken
+ * ones 409, each named by `field.<index>`.
+ */
+async function claimPools(tx: Tx, locationId: string, poolIds: string[], field: string, fields: Record<string, string> = {}): Promise<IpPool[]> {
+  const pools = await tx.ipPool.findMany({ where: { id: { in: poolIds } } });
+  const known = new Set(pools.map((p) => p.id));
+  poolIds.forEach((poolId, i) => {
+    if (!known.has(poolId)) fields[`${field}.${i}`] = 'no such IP pool';
+  });
+  if (Object.keys(fields).length > 0) throw badReference(fields);
+  const claimed = await tx.ipPool.updateMany({ where: { id: { in: poolIds }, locationId: null }, data: { locationId } });
+  if (claimed.count !== poolIds.length) {
+    const held = await tx.ipPool.findMany({ where: { id: { in: poolIds }, NOT: { locationId } }, select: { id: true } });
+    const heldIds = new Set(held.map((p) => p.id));
+    const taken = poolIds.flatMap((poolId, i) => (heldIds.has(poolId) ? [[`${field}.${i}`, 'already in another location'] as const] : []));
+    throw new AppError('CONFLICT', 'An IP pool already belongs to another location.', { fields: Object.fromEntries(taken) });
+  }
+  return pools;
+}
+
+/** A network of its family that no other pool overlaps, checked under a lock so two overlapping pools cannot both pass. */
+async function assertNoPoolOverlap(tx: Tx, net: Network, exceptPoolId = ''): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ip_pools.create'))`;
+  const existing = await tx.ipPool.findMany({ where: { family: net.family, id: { not: exceptPoolId } }, select: { id: true, cidr: true } });
+  const overlapping = existing.find((other) => {
+    const otherNet = parseNetwork(other.cidr);
+    return otherNet !== undefined && networksOverlap(net, otherNet);
+  });
+  if (overlapping) {
+    throw new AppError('CONFLICT', `The network overlaps the pool ${overlapping.cidr}.`, { fields: { cidr: 'overlaps an existing pool' }, poolId: overlapping.id });
+  }
+}
+
+/**
+ * The snippets storage of a connection: the directory must be one this control plane can write
+ * (where the workers run); writing over SSH is modelled but not supported yet.
+ */
+async function checkSnippets(snippets: z.infer<typeof snippetsSchema> | null | undefined): Promise<void> {
+  if (!snippets) return;
+  if (snippets.ssh) {
+    throw new AppError('UNSUPPORTED', 'Writing snippets over SSH is not supported yet; mount the snippets storage on the control plane and name its directory.', {
+      fields: { 'snippets.ssh': 'not supported yet' },
+    });
+  }
+  const directory = snippets.directory ?? '';
+  const writable = await stat(directory)
+    .then((info) => info.isDirectory() && access(directory, fsConstants.W_OK).then(() => true))
+    .catch(() => false);
+  if (!writable) throw badReference({ 'snippets.directory': 'not a writable directory on the control plane' });
+}
+
+const snippetsColumns = (snippets: z.infer<typeof snippetsSchema> | null | undefined) =>
+  snippets === undefined ? {} : { snippetsStorage: snippets?.storage ?? null, snippetsDirectory: snippets?.directory ?? null };
+
+/** Capacity held on a node: reservations, allocations, and instances migrating to it. */
+async function heldOn(tx: Tx, nodeId: string): Promise<Sizing> {
+  const [held] = await tx.$queryRaw<{ vcpus: number; memory: number; disk: number }[]>`
+    SELECT COALESCE(SUM(vcpus), 0)::int AS vcpus, COALESCE(SUM("memoryMiB"), 0)::int AS memory, COALESCE(SUM("diskGiB"), 0)::int AS disk
+    FROM node_allocations WHERE ("nodeId" = ${nodeId} OR "targetNodeId" = ${nodeId}) AND state <> 'released'`;
+  return { vcpus: held?.vcpus ?? 0, memoryMiB: held?.memory ?? 0, diskGiB: held?.disk ?? 0 };
+}
+
+/** Servers that still hold what they were made with (not deleted, not failed). */
+const LIVE_INSTANCE = { status: { notIn: ['deleted', 'failed'] as InstanceStatus[] } };
 
 /**
  * The catalog: plans, images and their templates, Proxmox VE connections and nodes, locations
  * and IP pools. Mounted under /v1/admin behind requireAdmin.
  *
  * Rules: a duplicate name (or CIDR) is 409 CONFLICT; a body reference to a missing object is
- * 400 INVALID_INPUT naming the field.
+ * 400 INVALID_INPUT naming the field. Every create and update writes an audit row. Archiving
+ * (PATCH `archived: true`) keeps an object working for what uses it and out of new creates.
  */
 export function adminCatalogRouter(deps: ApiDeps): Router {
   const { db } = deps;
@@ -125,6 +262,28 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       send(res, view(row), {}, 201);
     };
 
+  /**
+   * A PATCH handler for `/:id`: `update` runs in one transaction (it locks and reads the row,
+   * refuses what the rules forbid, writes the audit row), a duplicate is 409 CONFLICT, the answer
+   * is 200 with `view`. `check` runs first, outside the transaction (e.g. asking Proxmox).
+   */
+  const updateHandler =
+    <S extends z.ZodType, Row, Checked = undefined>(
+      schema: S,
+      duplicate: Parameters<typeof conflictOnDuplicate>,
+      update: (tx: Tx, id: string, body: z.infer<S>, actorUserId: string, checked: Checked) => Promise<Row>,
+      view: (row: Row) => unknown,
+      check?: (id: string, body: z.infer<S>) => Promise<Checked>,
+    ) =>
+    async (req: Request, res: Response): Promise<void> => {
+      const body = parseBody(schema, req);
+      const id = pathParam(req, 'id');
+      const actor = principal(req);
+      const checked = (await check?.(id, body)) as Checked;
+      const row = await db.$transaction((tx) => update(tx, id, body, actor.userId, checked)).catch(conflictOnDuplicate(...duplicate));
+      send(res, view(row));
+    };
+
   // ---------- plans ----------
 
   router.post(
@@ -141,7 +300,36 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/plans', listHandler((page) => db.plan.findMany(page), adminPlanView));
+  router.get('/plans', listHandler((page, query) => db.plan.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) } }), adminPlanView, adminListQuerySchema));
+
+  /** Sizes are what servers were built and charged with: they stay while any server uses the plan. */
+  router.patch(
+    '/plans/:id',
+    updateHandler(
+      updatePlanSchema,
+      ['plan'],
+      async (tx, id, body, actorUserId) => {
+        const [plan] = await tx.$queryRaw<Plan[]>`SELECT * FROM plans WHERE id = ${id} FOR UPDATE`;
+        if (!plan) throw notFound('plan');
+        const { archived, ...fields } = body;
+        const changes = changesOf(asBody(plan), body);
+        const sizeChanged = changes.changed.filter((key) => ['vcpus', 'memoryMiB', 'diskGiB'].includes(key));
+        if (sizeChanged.length > 0) {
+          const instances = await tx.instance.count({ where: { planId: id, ...LIVE_INSTANCE } });
+          if (instances > 0) {
+            throw new AppError('CONFLICT', `The plan's sizes cannot change while ${instances} server(s) use it; create a new plan and archive this one.`, {
+              fields: Object.fromEntries(sizeChanged.map((key) => [key, 'in use'])),
+              instances,
+            });
+          }
+        }
+        const updated = await tx.plan.update({ where: { id }, data: { ...fields, ...archiveChange(archived, plan.archivedAt) } });
+        await audit(tx, actorUserId, 'plan.updated', { planId: id, ...changes });
+        return updated;
+      },
+      adminPlanView,
+    ),
+  );
 
   // ---------- images ----------
 
@@ -151,16 +339,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       createImageSchema,
       ['image'],
       async (tx, body, actorUserId) => {
-        const connectionIds = [...new Set(body.templates.map((t) => t.connectionId))];
-        const nodes = await tx.node.findMany({ where: { connectionId: { in: connectionIds } }, select: { connectionId: true, name: true } });
-        const known = new Set(nodes.map((n) => `${n.connectionId}/${n.name}`));
-        const knownConnections = new Set(nodes.map((n) => n.connectionId));
-        const fields: Record<string, string> = {};
-        body.templates.forEach((t, i) => {
-          if (!knownConnections.has(t.connectionId)) fields[`templates.${i}.connectionId`] = 'no such connection';
-          else if (!known.has(`${t.connectionId}/${t.node}`)) fields[`templates.${i}.node`] = 'no such node on this connection';
-        });
-        if (Object.keys(fields).length > 0) throw badReference(fields);
+        await assertTemplateNodes(tx, body.templates);
         const imageId = newId('img');
         const created = await tx.image.create({
           data: {
@@ -182,7 +361,38 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/images', listHandler((page) => db.image.findMany({ ...page, include: { templates: true } }), adminImageView));
+  router.get(
+    '/images',
+    listHandler((page, query) => db.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { templates: true } }), adminImageView, adminListQuerySchema),
+  );
+
+  /** Login rules and templates apply to creates and rebuilds from now on; servers already made keep their login. */
+  router.patch(
+    '/images/:id',
+    updateHandler(
+      updateImageSchema,
+      ['image'],
+      async (tx, id, body, actorUserId) => {
+        const [image] = await tx.$queryRaw<Image[]>`SELECT * FROM images WHERE id = ${id} FOR UPDATE`;
+        if (!image) throw notFound('image');
+        const { archived, templates = [], ...fields } = body;
+        const defaultUsername = fields.defaultUsername === undefined ? image.defaultUsername : fields.defaultUsername;
+        if (defaultUsername === 'root' && !(fields.rootAllowed ?? image.rootAllowed)) throw badReference({ defaultUsername: 'root requires rootAllowed' });
+        await assertTemplateNodes(tx, templates);
+        for (const t of templates) {
+          await tx.imageTemplate.upsert({
+            where: { imageId_connectionId_node: { imageId: id, connectionId: t.connectionId, node: t.node } },
+            create: { id: newId('tpl'), imageId: id, ...t },
+            update: { templateVmid: t.templateVmid },
+          });
+        }
+        const updated = await tx.image.update({ where: { id }, data: { ...fields, ...archiveChange(archived, image.archivedAt) }, include: { templates: true } });
+        await audit(tx, actorUserId, 'image.updated', { imageId: id, ...changesOf(asBody(image), body) });
+        return updated;
+      },
+      adminImageView,
+    ),
+  );
 
   // ---------- connections ----------
 
@@ -210,6 +420,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             plaintextLab: body.plaintextLab ?? false,
             clusterName: identity.clusterName,
             ...(body.storage ? { storage: body.storage } : {}),
+            ...snippetsColumns(body.snippets),
             vmidStart: body.vmidRange.start,
             vmidEnd: body.vmidRange.end,
             nodes: { create: body.nodes.map((n) => ({ id: newId('node'), name: n.name, vcpus: n.vcpus, memoryMiB: n.memoryMiB, diskGiB: n.diskGiB })) },
@@ -222,8 +433,11 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       adminConnectionView,
       {
         check: async (body) => {
-          const identity = await identifyCluster({ ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT });
+          await checkSnippets(body.snippets);
+          const target = { ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
+          const identity = await identifyCluster(target);
           await assertNoVmidOverlap(deps, identity, body.vmidRange);
+          if (body.snippets) await assertSnippetsStorage(target, (body.nodes[0] as { name: string }).name, body.snippets.storage);
           return identity;
         },
         // Its reconciler starts now; should Temporal be away, the next worker start sets it up.
@@ -236,7 +450,107 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/connections', listHandler((page) => db.proxmoxConnection.findMany({ ...page, include: { nodes: true } }), adminConnectionView));
+  router.get(
+    '/connections',
+    listHandler(
+      (page, query) => db.proxmoxConnection.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { nodes: true } }),
+      adminConnectionView,
+      adminListQuerySchema,
+    ),
+  );
+
+  /**
+   * New URL, token or TLS settings are saved only once Proxmox answered GET /cluster/status with
+   * them, and only for the cluster the connection was made for (unless `force`: then the new
+   * cluster's name is recorded, and its VMID range must not overlap another connection's there).
+   * Workers build a new Proxmox client for the changed row on their next call.
+   */
+  router.patch(
+    '/connections/:id',
+    updateHandler(
+      updateConnectionSchema,
+      ['connection'],
+      async (tx, id, body, actorUserId, identity: ClusterIdentity | undefined) => {
+        const [connection] = await tx.$queryRaw<ProxmoxConnection[]>`SELECT * FROM proxmox_connections WHERE id = ${id} FOR UPDATE`;
+        if (!connection) throw notFound('connection');
+        const { archived, tokenSecret, snippets, force: _force, ...fields } = body;
+        const updated = await tx.proxmoxConnection.update({
+          where: { id },
+          data: {
+            ...fields,
+            ...(tokenSecret !== undefined ? { tokenSecretCipher: deps.secrets.seal(tokenSecret, id) } : {}),
+            ...(identity ? { clusterName: identity.clusterName } : {}),
+            ...snippetsColumns(snippets),
+            ...archiveChange(archived, connection.archivedAt),
+          },
+          include: { nodes: true },
+        });
+        const current = { ...asBody(connection), tokenSecret: undefined, snippets: adminConnectionView({ ...connection, nodes: [] }).snippets };
+        await audit(tx, actorUserId, 'connection.updated', {
+          connectionId: id,
+          ...changesOf(current, body),
+          ...(identity && identity.clusterName !== connection.clusterName ? { clusterName: { before: connection.clusterName, after: identity.clusterName } } : {}),
+        });
+        return updated;
+      },
+      adminConnectionView,
+      async (id, body) => {
+        const connection = await db.proxmoxConnection.findUnique({ where: { id }, include: { nodes: true } });
+        if (!connection) throw notFound('connection');
+        await checkSnippets(body.snippets);
+        const target = {
+          url: body.url ?? connection.url,
+          tokenId: body.tokenId ?? connection.tokenId,
+          tokenSecret: body.tokenSecret ?? deps.secrets.open(connection.tokenSecretCipher, connection.id),
+          caCert: body.caCert === undefined ? connection.caCert : body.caCert,
+          insecureTls: body.insecureTls ?? connection.insecureTls,
+        };
+        const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls'] as const;
+        const identity = reach.some((key) => body[key] !== undefined) ? await identifyCluster(target) : undefined;
+        if (identity && connection.clusterName !== null && identity.clusterName !== connection.clusterName) {
+          if (!body.force) {
+            throw new AppError('CONFLICT', 'These settings reach another cluster than the one this connection was made for; send force: true to switch clusters.', {
+              recordedClusterName: connection.clusterName,
+              clusterName: identity.clusterName,
+            });
+          }
+          await assertNoVmidOverlap(deps, identity, { start: connection.vmidStart, end: connection.vmidEnd }, id);
+        }
+        const node = connection.nodes.find((n) => n.enabled) ?? connection.nodes[0];
+        if (body.snippets && node) await assertSnippetsStorage(target, node.name, body.snippets.storage);
+        return identity;
+      },
+    ),
+  );
+
+  /**
+   * A node's capacity, enabled and draining flags, under the node lock every placement takes.
+   * Capacity below what servers hold there is refused with the numbers.
+   */
+  router.patch('/connections/:id/nodes/:node', async (req, res) => {
+    const body = parseBody(updateNodeSchema, req);
+    const connectionId = pathParam(req, 'id');
+    const name = pathParam(req, 'node');
+    const actor = principal(req);
+    const updated = await db.$transaction(async (tx) => {
+      const [node] = await tx.$queryRaw<Node[]>`SELECT * FROM nodes WHERE "connectionId" = ${connectionId} AND name = ${name} FOR NO KEY UPDATE`;
+      if (!node) throw notFound('node');
+      const held = await heldOn(tx, node.id);
+      const wanted = { vcpus: body.vcpus ?? node.vcpus, memoryMiB: body.memoryMiB ?? node.memoryMiB, diskGiB: body.diskGiB ?? node.diskGiB };
+      if (!fits(wanted, held)) {
+        const short = (Object.keys(wanted) as (keyof Sizing)[]).filter((key) => wanted[key] < held[key]);
+        throw new AppError('CONFLICT', `Servers on ${name} hold more than that: ${short.map((key) => `${key} ${held[key]}`).join(', ')}.`, {
+          fields: Object.fromEntries(short.map((key) => [key, `below the ${held[key]} held by servers`])),
+          held,
+          requested: wanted,
+        });
+      }
+      const result = await tx.node.update({ where: { id: node.id }, data: body });
+      await audit(tx, actor.userId, 'node.updated', { connectionId, node: name, ...changesOf(node, body), held: { ...held } });
+      return result;
+    });
+    send(res, adminNodeView(updated));
+  });
 
   // ---------- locations ----------
 
@@ -246,25 +560,12 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       createLocationSchema,
       ['location'],
       async (tx, body, actorUserId) => {
-        const fields: Record<string, string> = {};
-        if (!(await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } }))) fields.connectionId = 'no such connection';
-        const pools = await tx.ipPool.findMany({ where: { id: { in: body.ipPools } } });
-        const byId = new Map(pools.map((p) => [p.id, p]));
-        body.ipPools.forEach((poolId, i) => {
-          if (!byId.has(poolId)) fields[`ipPools.${i}`] = 'no such IP pool';
-        });
-        if (Object.keys(fields).length > 0) throw badReference(fields);
-        if (!pools.some((p) => p.family === 4)) throw badReference({ ipPools: 'at least one IPv4 pool is required' });
+        const connection = await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } });
         const locationId = newId('loc');
-        await tx.location.create({ data: { id: locationId, name: body.name, connectionId: body.connectionId } });
-        // Claim the pools only if no other location holds them; a concurrent claim makes the count short.
-        const claimed = await tx.ipPool.updateMany({ where: { id: { in: body.ipPools }, locationId: null }, data: { locationId } });
-        if (claimed.count !== body.ipPools.length) {
-          const held = await tx.ipPool.findMany({ where: { id: { in: body.ipPools }, NOT: { locationId: locationId } }, select: { id: true } });
-          const heldIds = new Set(held.map((p) => p.id));
-          const taken = body.ipPools.flatMap((poolId, i) => (heldIds.has(poolId) ? [[`ipPools.${i}`, 'already in another location'] as const] : []));
-          throw new AppError('CONFLICT', 'An IP pool already belongs to another location.', { fields: Object.fromEntries(taken) });
-        }
+        // Without the connection nothing is created: claimPools reports it along with any unknown pool.
+        if (connection) await tx.location.create({ data: { id: locationId, name: body.name, connectionId: body.connectionId } });
+        const pools = await claimPools(tx, locationId, body.ipPools, 'ipPools', connection ? {} : { connectionId: 'no such connection' });
+        if (!pools.some((p) => p.family === 4)) throw badReference({ ipPools: 'at least one IPv4 pool is required' });
         await audit(tx, actorUserId, 'location.created', { locationId, name: body.name });
         return tx.location.findUniqueOrThrow({ where: { id: locationId }, include: { ipPools: true } });
       },
@@ -272,7 +573,28 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/locations', listHandler((page) => db.location.findMany({ ...page, include: { ipPools: true } }), adminLocationView));
+  router.get(
+    '/locations',
+    listHandler((page, query) => db.location.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { ipPools: true } }), adminLocationView, adminListQuerySchema),
+  );
+
+  router.patch(
+    '/locations/:id',
+    updateHandler(
+      updateLocationSchema,
+      ['location'],
+      async (tx, id, body, actorUserId) => {
+        const [location] = await tx.$queryRaw<Location[]>`SELECT * FROM locations WHERE id = ${id} FOR UPDATE`;
+        if (!location) throw notFound('location');
+        const { archived, addIpPools = [], ...fields } = body;
+        await claimPools(tx, id, addIpPools, 'addIpPools');
+        const updated = await tx.location.update({ where: { id }, data: { ...fields, ...archiveChange(archived, location.archivedAt) }, include: { ipPools: true } });
+        await audit(tx, actorUserId, 'location.updated', { locationId: id, ...changesOf(asBody(location), body) });
+        return updated;
+      },
+      adminLocationView,
+    ),
+  );
 
   // ---------- IP pools ----------
 
@@ -284,16 +606,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       async (tx, body, actorUserId) => {
         const net = parseNetwork(body.cidr);
         if (!net) throw badReference({ cidr: 'a network in CIDR notation' });
-        // Serialize pool creation so two overlapping networks cannot both pass the check below.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ip_pools.create'))`;
-        const existing = await tx.ipPool.findMany({ where: { family: net.family }, select: { id: true, cidr: true } });
-        const overlapping = existing.find((other) => {
-          const otherNet = parseNetwork(other.cidr);
-          return otherNet !== undefined && networksOverlap(net, otherNet);
-        });
-        if (overlapping) {
-          throw new AppError('CONFLICT', `The network overlaps the pool ${overlapping.cidr}.`, { fields: { cidr: 'overlaps an existing pool' }, poolId: overlapping.id });
-        }
+        await assertNoPoolOverlap(tx, net);
         const created = await tx.ipPool.create({
           data: {
             id: newId('pool'),
@@ -312,7 +625,55 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/ip-pools', listHandler((page) => db.ipPool.findMany(page), adminIpPoolView));
+  router.get('/ip-pools', listHandler((page, query) => db.ipPool.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) } }), adminIpPoolView, adminListQuerySchema));
+
+  /**
+   * The network may change only while no address was ever handed out from the pool; a new
+   * gateway may not be an address a server holds (a free one leaves circulation).
+   */
+  router.patch(
+    '/ip-pools/:id',
+    updateHandler(
+      updateIpPoolSchema,
+      ['pool', 'cidr'],
+      async (tx, id, body, actorUserId) => {
+        const [pool] = await tx.$queryRaw<IpPool[]>`SELECT * FROM ip_pools WHERE id = ${id} FOR UPDATE`;
+        if (!pool) throw notFound('IP pool');
+        const { archived, ...fields } = body;
+        const cidr = fields.cidr ?? pool.cidr;
+        const gateway = fields.gateway ?? pool.gateway;
+        const problems = ipPoolProblems({ cidr, gateway, family: pool.family === 6 ? 6 : 4 });
+        if (problems.length > 0) throw badReference(Object.fromEntries(problems.map((p) => [p.field, p.message])));
+        const net = parseNetwork(cidr) as Network;
+        if (net.cidr !== pool.cidr) {
+          const addresses = await tx.ipAddress.count({ where: { poolId: id } });
+          if (addresses > 0) {
+            throw new AppError('CONFLICT', `The network of a pool cannot change once addresses were handed out from it (${addresses}).`, { fields: { cidr: 'addresses were handed out' }, addresses });
+          }
+          await assertNoPoolOverlap(tx, net, id);
+        }
+        const newGateway = canonicalAddress(gateway);
+        if (newGateway !== pool.gateway) {
+          const slot = await tx.ipAddress.findUnique({ where: { poolId_address: { poolId: id, address: newGateway } } });
+          if (slot && slot.state !== 'free') throw new AppError('CONFLICT', 'A server holds that address.', { fields: { gateway: 'held by a server' } });
+          if (slot) await tx.ipAddress.delete({ where: { id: slot.id } });
+        }
+        const updated = await tx.ipPool.update({
+          where: { id },
+          data: {
+            ...fields,
+            cidr: net.cidr,
+            gateway: newGateway,
+            ...(fields.dns ? { dns: fields.dns.map(canonicalAddress) } : {}),
+            ...archiveChange(archived, pool.archivedAt),
+          },
+        });
+        await audit(tx, actorUserId, 'ip_pool.updated', { poolId: id, ...changesOf(asBody(pool), body) });
+        return updated;
+      },
+      adminIpPoolView,
+    ),
+  );
 
   return router;
 }

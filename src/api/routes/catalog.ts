@@ -39,8 +39,20 @@ export const locationView = (location: Location & { ipPools: Pick<IpPool, 'famil
 export function catalogRouter(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
-  router.get('/plans', listHandler((page) => db.plan.findMany(page), planView));
-  router.get('/locations', listHandler((page) => db.location.findMany({ ...page, include: { ipPools: { select: { family: true } } } }), locationView));
-  router.get('/images', listHandler((page) => db.image.findMany(page), imageView));
+  // Archived objects (and locations of an archived connection) are no longer offered.
+  router.get('/plans', listHandler((page) => db.plan.findMany({ ...page, where: { ...page.where, archivedAt: null } }), planView));
+  router.get(
+    '/locations',
+    listHandler(
+      (page) =>
+        db.location.findMany({
+          ...page,
+          where: { ...page.where, archivedAt: null, connection: { archivedAt: null } },
+          include: { ipPools: { where: { archivedAt: null }, select: { family: true } } },
+        }),
+      locationView,
+    ),
+  );
+  router.get('/images', listHandler((page) => db.image.findMany({ ...page, where: { ...page.where, archivedAt: null } }), imageView));
   return router;
 }

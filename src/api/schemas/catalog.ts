@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../domain/ip';
 import { USERNAME_PATTERN } from '../../domain/validation';
+import type { ErrorCode } from '../../domain/errors';
 import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- shared pieces ----------
@@ -14,6 +15,10 @@ const idSchema = z.string().min(1).max(64);
 const usernameSchema = z.string().regex(USERNAME_PATTERN, 'a lowercase Linux user name');
 /** Proxmox VE VMIDs. */
 const vmidSchema = z.number().int().min(100).max(999_999_999);
+/** Proxmox VE storage ids. */
+const storageIdSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a Proxmox VE storage id');
+/** An absolute path on the control-plane host. */
+const absolutePathSchema = z.string().max(1024).regex(/^\/[^\0]*$/, 'an absolute path').refine((path) => !path.split('/').includes('..'), 'no ".." in the path');
 /** Proxmox VE node names (`pve-node` format). */
 const nodeNameSchema = z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a Proxmox VE node name');
 
@@ -84,6 +89,31 @@ export const createImageSchema = z
   })
   .openapi('CreateImage');
 
+/**
+ * Where custom cloud-init user data goes: a storage with content `snippets`, written by the
+ * control plane through `directory` (that storage's snippets directory, mounted on the
+ * control-plane host) or, modelled but not supported yet, over SSH to the nodes.
+ */
+export const snippetsSchema = z
+  .strictObject({
+    storage: storageIdSchema.openapi({ description: 'The Proxmox VE storage id, with content type `snippets`.' }),
+    directory: absolutePathSchema.optional().openapi({ description: "That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets." }),
+    ssh: z
+      .strictObject({
+        user: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a Linux user name'),
+        privateKey: z.string().max(16_384).refine((pem) => /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem), 'a PEM private key'),
+        directory: absolutePathSchema,
+      })
+      .optional()
+      .openapi({ description: 'Not supported yet (422 UNSUPPORTED): write the snippet on each node over SSH.' }),
+  })
+  .superRefine((snippets, ctx) => {
+    if ((snippets.directory === undefined) === (snippets.ssh === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['directory'], message: 'exactly one of directory and ssh' });
+    }
+  })
+  .openapi('Snippets');
+
 /** `USER@REALM!TOKENID`, as Proxmox VE names API tokens. */
 export const TOKEN_ID_PATTERN = /^[^\s@!:]{1,64}@[A-Za-z][A-Za-z0-9._-]{0,63}![A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
@@ -122,10 +152,8 @@ export const createConnectionSchema = z
           seen.add(node.name);
         });
       }),
-    storage: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a Proxmox VE storage id')
-      .optional(),
+    storage: storageIdSchema.optional(),
+    snippets: snippetsSchema.optional(),
     caCert: z
       .string()
       .max(65_536 - 4096)
@@ -164,6 +192,25 @@ export const createLocationSchema = z
 
 const addressSchema = z.string().refine((address) => isIP(address) !== 0, 'an IP address');
 
+/** What is wrong with a pool's network and gateway, by field (the first problem found). */
+export function ipPoolProblems(pool: { cidr: string; gateway: string; family: 4 | 6 }): { field: string; message: string }[] {
+  const net = parseNetwork(pool.cidr);
+  if (!net) return [{ field: 'cidr', message: 'a network in CIDR notation, e.g. 198.51.100.0/24' }];
+  if (net.family !== pool.family) return [{ field: 'family', message: `the CIDR is IPv${net.family}` }];
+  const problems: { field: string; message: string }[] = [];
+  if (!net.exact) problems.push({ field: 'cidr', message: `host bits are set; the network is ${net.cidr}` });
+  if (net.family === 4 ? net.prefix < 8 || net.prefix > 30 : net.prefix < 32 || net.prefix > 126) {
+    return [...problems, { field: 'cidr', message: net.family === 4 ? 'prefix length must be 8..30' : 'prefix length must be 32..126' }];
+  }
+  const ordinal = cidrContains(net, pool.gateway) ? ordinalOf(net, pool.gateway) : undefined;
+  if (ordinal === undefined) {
+    problems.push({ field: 'gateway', message: `an IPv${net.family} address inside ${net.cidr}` });
+  } else if (ordinal === 0n || (net.family === 4 && ordinal === cidrSize(net) - 1n)) {
+    problems.push({ field: 'gateway', message: 'a host address, not the network or broadcast address' });
+  }
+  return problems;
+}
+
 export const createIpPoolSchema = z
   .strictObject({
     cidr: z.string().max(64),
@@ -174,30 +221,101 @@ export const createIpPoolSchema = z
     family: z.union([z.literal(4), z.literal(6)]),
   })
   .superRefine((pool, ctx) => {
-    const net = parseNetwork(pool.cidr);
-    if (!net) {
-      ctx.addIssue({ code: 'custom', path: ['cidr'], message: 'a network in CIDR notation, e.g. 198.51.100.0/24' });
-      return;
-    }
-    if (net.family !== pool.family) {
-      ctx.addIssue({ code: 'custom', path: ['family'], message: `the CIDR is IPv${net.family}` });
-      return;
-    }
-    if (!net.exact) {
-      ctx.addIssue({ code: 'custom', path: ['cidr'], message: `host bits are set; the network is ${net.cidr}` });
-    }
-    if (net.family === 4 ? net.prefix < 8 || net.prefix > 30 : net.prefix < 32 || net.prefix > 126) {
-      ctx.addIssue({ code: 'custom', path: ['cidr'], message: net.family === 4 ? 'prefix length must be 8..30' : 'prefix length must be 32..126' });
-      return;
-    }
-    const ordinal = cidrContains(net, pool.gateway) ? ordinalOf(net, pool.gateway) : undefined;
-    if (ordinal === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['gateway'], message: `an IPv${net.family} address inside ${net.cidr}` });
-    } else if (ordinal === 0n || (net.family === 4 && ordinal === cidrSize(net) - 1n)) {
-      ctx.addIssue({ code: 'custom', path: ['gateway'], message: 'a host address, not the network or broadcast address' });
-    }
+    for (const problem of ipPoolProblems(pool)) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   })
   .openapi('CreateIpPool');
+
+// ---------- updates (PATCH: every field optional; `archived` archives or restores) ----------
+
+const archivedField = z.boolean().optional().openapi({
+  description: 'true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it.',
+});
+
+export const updatePlanSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    vcpus: z.number().int().min(1).max(512).optional(),
+    memoryMiB: z.number().int().min(128).max(16 * 1024 * 1024).optional(),
+    diskGiB: z.number().int().min(1).max(1024 * 1024).optional(),
+    defaultUsername: usernameSchema.nullable().optional(),
+    archived: archivedField,
+  })
+  .openapi('UpdatePlan', { description: 'Sizes cannot change while servers use the plan (409): make a new plan and archive this one.' });
+
+export const updateImageSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    os: z.string().trim().min(1).max(64).optional(),
+    version: z.string().trim().min(1).max(64).optional(),
+    loginMethods: createImageSchema.shape.loginMethods.optional(),
+    defaultUsername: usernameSchema.nullable().optional(),
+    rootAllowed: z.boolean().optional(),
+    templates: createImageSchema.shape.templates
+      .optional()
+      .openapi({ description: 'Templates to add or replace, by connection and node; the others stay. Servers rebuild from the template of their node.' }),
+    archived: archivedField,
+  })
+  .openapi('UpdateImage');
+
+export const updateConnectionSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    url: createConnectionSchema.shape.url.optional(),
+    tokenId: createConnectionSchema.shape.tokenId.optional(),
+    tokenSecret: createConnectionSchema.shape.tokenSecret.optional(),
+    caCert: createConnectionSchema.shape.caCert.unwrap().nullable().optional(),
+    insecureTls: z.boolean().optional(),
+    storage: storageIdSchema.optional().openapi({ description: 'Where new servers get their disk; existing volumes stay where they are.' }),
+    snippets: snippetsSchema.nullable().optional(),
+    archived: archivedField,
+    force: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Save even if the new settings reach a cluster of another name than the recorded one.' }),
+  })
+  .openapi('UpdateConnection', {
+    description: 'A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 503 unreachable, 409 another cluster).',
+  });
+
+export const updateNodeSchema = z
+  .strictObject({
+    vcpus: z.number().int().min(1).max(100_000).optional(),
+    memoryMiB: z.number().int().min(128).max(2 ** 31 - 1).optional(),
+    diskGiB: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    enabled: z.boolean().optional().openapi({ description: 'false: no new placements, and no resize or migration to it.' }),
+    draining: z.boolean().optional().openapi({ description: 'true: no new servers are placed here (creates, migrations to it); the servers on it keep working.' }),
+  })
+  .openapi('UpdateNode', { description: 'Capacity below what servers hold on the node is refused (409, with the numbers).' });
+
+export const updateLocationSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    addIpPools: z
+      .array(idSchema)
+      .min(1)
+      .max(64)
+      .refine((ids) => new Set(ids).size === ids.length, 'duplicate pool id')
+      .optional()
+      .openapi({ description: 'Pools to add to the location, each not yet in another location.' }),
+    archived: archivedField,
+  })
+  .openapi('UpdateLocation');
+
+export const updateIpPoolSchema = z
+  .strictObject({
+    cidr: z.string().max(64).optional().openapi({ description: 'Only while no address was ever handed out from the pool.' }),
+    gateway: z.string().max(64).optional(),
+    bridge: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'a Linux bridge name').optional(),
+    vlan: z.number().int().min(1).max(4094).nullable().optional(),
+    dns: z.array(addressSchema).max(8).optional(),
+    archived: archivedField,
+  })
+  .openapi('UpdateIpPool', { description: 'Bridge, VLAN and DNS apply to servers created or rebuilt from now on.' });
+
+/** Admin lists: `?archived=true` only archived objects, `false` only current ones; both when absent. */
+export const adminListQuerySchema = listQuerySchema.extend({
+  archived: z.enum(['true', 'false']).optional().openapi({ description: 'Only archived (true) or only current (false) objects.' }),
+});
 
 // ---------- responses: customer views (no provider coordinates) ----------
 
@@ -230,16 +348,26 @@ export const locationSchema = z
 
 const timestamp = z.iso.datetime();
 
-export const adminPlanSchema = z.object({ ...planFields, defaultUsername: z.string().nullable(), createdAt: timestamp }).openapi('AdminPlan');
+const archivedAt = timestamp.nullable().openapi({ description: 'When it was archived; null while it is offered.' });
+
+export const adminPlanSchema = z.object({ ...planFields, defaultUsername: z.string().nullable(), createdAt: timestamp, archivedAt }).openapi('AdminPlan');
 
 export const imageTemplateSchema = z
   .object({ id: z.string(), connectionId: z.string(), node: z.string(), templateVmid: z.number().int() })
   .openapi('ImageTemplate');
 
-export const adminImageSchema = z.object({ ...imageFields, templates: z.array(imageTemplateSchema), createdAt: timestamp }).openapi('AdminImage');
+export const adminImageSchema = z.object({ ...imageFields, templates: z.array(imageTemplateSchema), createdAt: timestamp, archivedAt }).openapi('AdminImage');
 
 export const nodeSchema = z
-  .object({ id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int(), enabled: z.boolean() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    vcpus: z.number().int(),
+    memoryMiB: z.number().int(),
+    diskGiB: z.number().int(),
+    enabled: z.boolean(),
+    draining: z.boolean(),
+  })
   .openapi('Node');
 
 export const adminConnectionSchema = z
@@ -256,7 +384,12 @@ export const adminConnectionSchema = z
     caCert: z.string().nullable(),
     insecureTls: z.boolean(),
     plaintextLab: z.boolean(),
+    snippets: z
+      .object({ storage: z.string(), directory: z.string() })
+      .nullable()
+      .openapi({ description: 'Where custom cloud-init user data is written; null: creates with userData are refused here.' }),
     createdAt: timestamp,
+    archivedAt,
   })
   .openapi('AdminConnection');
 
@@ -271,16 +404,18 @@ export const adminIpPoolSchema = z
     dns: z.array(z.string()),
     locationId: z.string().nullable(),
     createdAt: timestamp,
+    archivedAt,
   })
   .openapi('AdminIpPool');
 
 export const adminLocationSchema = z
-  .object({ id: z.string(), name: z.string(), connectionId: z.string(), ipPools: z.array(adminIpPoolSchema), createdAt: timestamp })
+  .object({ id: z.string(), name: z.string(), connectionId: z.string(), ipPools: z.array(adminIpPoolSchema), createdAt: timestamp, archivedAt })
   .openapi('AdminLocation');
 
 // ---------- paths ----------
 
-const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'] } as const satisfies Partial<CollectionSpec>;
+const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'], query: adminListQuerySchema } as const satisfies Partial<CollectionSpec>;
+const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'PROVIDER_UNAVAILABLE', 'UNSUPPORTED'] as const;
 registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
 registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
 registerCollection({
@@ -289,10 +424,28 @@ registerCollection({
   noun: 'Proxmox VE connection',
   body: createConnectionSchema,
   view: adminConnectionSchema,
-  errors: ['CONFLICT', 'CONNECTION_OVERLAP', 'PROVIDER_UNAVAILABLE'],
+  errors: [...connectionErrors],
 });
 registerCollection({ ...admin, path: '/v1/admin/locations', noun: 'location', body: createLocationSchema, view: adminLocationSchema });
 registerCollection({ ...admin, path: '/v1/admin/ip-pools', noun: 'IP pool', body: createIpPoolSchema, view: adminIpPoolSchema });
+
+const update = (path: string, noun: string, body: z.ZodType, response: z.ZodType, errors: ErrorCode[] = ['CONFLICT']) =>
+  registerRoute({ tags: admin.tags, admin: true, method: 'patch', path, summary: `Update or archive a ${noun}; audited`, request: { body }, response, errors: ['NOT_FOUND', ...errors] });
+update('/v1/admin/plans/{id}', 'plan', updatePlanSchema, adminPlanSchema);
+update('/v1/admin/images/{id}', 'image', updateImageSchema, adminImageSchema);
+update('/v1/admin/connections/{id}', 'Proxmox VE connection', updateConnectionSchema, adminConnectionSchema, [...connectionErrors]);
+update('/v1/admin/locations/{id}', 'location', updateLocationSchema, adminLocationSchema);
+update('/v1/admin/ip-pools/{id}', 'IP pool', updateIpPoolSchema, adminIpPoolSchema);
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'patch',
+  path: '/v1/admin/connections/{id}/nodes/{node}',
+  summary: "A node's capacity, enabled and draining flags; audited",
+  request: { body: updateNodeSchema },
+  response: nodeSchema,
+  errors: ['NOT_FOUND', 'CONFLICT'],
+});
 
 const catalog = { tags: ['catalog'] } as const;
 registerRoute({ ...catalog, method: 'get', path: '/v1/plans', summary: 'Plans to choose from', request: { query: listQuerySchema }, response: planSchema, list: true });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isReservedGuestName } from '../../domain/ownership';
 import { CredentialType, DesiredState, InstanceStatus, StepStatus, TaskStatus } from '../../generated/prisma/enums';
 import { listQuerySchema } from '../openapi';
+import { parseCloudConfig } from '../../domain/cloud-config';
 import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
 
 export const credentialTypeSchema = z.enum(CredentialType);
@@ -19,7 +20,15 @@ export const createInstanceBody = z.strictObject({
     .transform((h) => h.toLowerCase()),
   username: z.string().regex(USERNAME_PATTERN, 'must start with a lowercase letter or _, then up to 31 of a-z 0-9 _ -').optional(),
   sshKeys: z.array(z.string().refine(isValidSshPublicKey, 'must be an OpenSSH public key line')).max(32).optional(),
-  userData: z.string().max(32_768).optional(),
+  userData: z
+    .string()
+    .max(32_768)
+    .superRefine((text, ctx) => {
+      const parsed = parseCloudConfig(text);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
+    })
+    .optional()
+    .openapi({ description: 'A #cloud-config YAML mapping, merged with the login and hostname the service sets (those keys are ours). Needs a location whose connection has a snippets storage (else 422 USER_DATA_UNSUPPORTED).' }),
   credentialType: credentialTypeSchema.optional(),
 });
 export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
