@@ -1240,6 +1240,8 @@ export interface components {
             tokenSecret?: string;
             caCert?: string | null;
             insecureTls?: boolean;
+            /** @description Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only. */
+            plaintextLab?: boolean;
             /** @description Where new servers get their disk; existing volumes stay where they are. */
             storage?: string;
             snippets?: components["schemas"]["Snippets"] & (Record<string, never> | null);

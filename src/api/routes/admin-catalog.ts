@@ -504,8 +504,12 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           tokenSecret: body.tokenSecret ?? deps.secrets.open(connection.tokenSecretCipher, connection.id),
           caCert: body.caCert === undefined ? connection.caCert : body.caCert,
           insecureTls: body.insecureTls ?? connection.insecureTls,
+          plaintextLab: body.plaintextLab ?? connection.plaintextLab,
         };
-        const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls'] as const;
+        if (!target.plaintextLab && !target.url.startsWith('https:')) {
+          throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { url: 'must be https (set plaintextLab for a plaintext lab endpoint)' } });
+        }
+        const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls', 'plaintextLab'] as const;
         const identity = reach.some((key) => body[key] !== undefined) ? await identifyCluster(target) : undefined;
         if (identity && connection.clusterName !== null && identity.clusterName !== connection.clusterName) {
           if (!body.force) {

@@ -265,6 +265,7 @@ export const updateConnectionSchema = z
     tokenSecret: createConnectionSchema.shape.tokenSecret.optional(),
     caCert: createConnectionSchema.shape.caCert.unwrap().nullable().optional(),
     insecureTls: z.boolean().optional(),
+    plaintextLab: createConnectionSchema.shape.plaintextLab,
     storage: storageIdSchema.optional().openapi({ description: 'Where new servers get their disk; existing volumes stay where they are.' }),
     snippets: snippetsSchema.nullable().optional(),
     archived: archivedField,
