@@ -105,6 +105,7 @@ describe('secrets stay secret', () => {
       body: {
         name: 'second-range',
         url: stack.sim.url,
+        plaintextLab: true,
         tokenId: parseToken(DEFAULT_SIM_TOKEN).tokenId,
         tokenSecret: proxmoxSecret,
         vmidRange: { start: 50_000, end: 50_099 },
