@@ -1,7 +1,13 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { parse } from '../http';
+import { sequenceSchema } from '../openapi';
 
 const POLL_MS = 250;
+
+/** `Last-Event-ID`: the `id:` of the last step the client saw (a bigint, as the step's sequence). */
+export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.optional() });
 const KEEPALIVE_MS = 15_000;
 
 /**
@@ -10,6 +16,7 @@ const KEEPALIVE_MS = 15_000;
  * is over. `Last-Event-ID` resumes after the last step a client saw.
  */
 export async function streamTaskEvents(db: Db, taskId: string, req: Request, res: Response): Promise<void> {
+  const resumeFrom = parse(lastEventIdHeader, { 'Last-Event-ID': req.header('last-event-id') }, 'Last-Event-ID header')['Last-Event-ID'];
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
@@ -21,8 +28,7 @@ export async function streamTaskEvents(db: Db, taskId: string, req: Request, res
   req.on('close', () => {
     closed = true;
   });
-  const resumeFrom = req.header('last-event-id');
-  let lastId = resumeFrom && /^\d+$/.test(resumeFrom) ? BigInt(resumeFrom) : -1n;
+  let lastId = resumeFrom === undefined ? -1n : BigInt(resumeFrom);
   let lastWrite = Date.now();
 
   while (!closed) {

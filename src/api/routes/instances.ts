@@ -9,7 +9,7 @@ import { parse, parseBody, parseQuery, pathParam, send } from '../http';
 import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
 import { createInstanceBody, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
 import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
-import { streamTaskEvents } from './events';
+import { lastEventIdHeader, streamTaskEvents } from './events';
 import { revealCredential } from '../reveal';
 
 const tags = ['instances'];
@@ -31,6 +31,7 @@ registerRoute({
   path: '/v1/instances/:id/events',
   summary: "Stream the current task's steps (server-sent events)",
   tags,
+  request: { headers: lastEventIdHeader },
   contentType: 'text/event-stream',
   errors: ['NOT_FOUND'],
 });

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { CredentialType, DesiredState, InstanceStatus, StepStatus, TaskStatus } from '../../generated/prisma/enums';
 import { listQuerySchema } from '../openapi';
-import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
+import { isValidHostname, parseSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
+
+/** An OpenSSH public key line (see parseSshPublicKey), stored in its canonical form. */
+const sshPublicKeySchema = z.string().transform((line, ctx) => {
+  const key = parseSshPublicKey(line);
+  if (key) return key.canonical;
+  ctx.addIssue({ code: 'custom', message: 'must be an OpenSSH public key line: ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 or sk-…, then its base64 key and an optional comment of letters, digits, spaces and ._@+=:,/()-' });
+  return z.NEVER;
+});
 
 export const credentialTypeSchema = z.enum(CredentialType);
 
@@ -16,7 +24,7 @@ export const createInstanceBody = z.strictObject({
     .refine(isValidHostname, 'must be a valid host name (letters, digits and inner hyphens, dot-separated labels)')
     .transform((h) => h.toLowerCase()),
   username: z.string().regex(USERNAME_PATTERN, 'must start with a lowercase letter or _, then up to 31 of a-z 0-9 _ -').optional(),
-  sshKeys: z.array(z.string().refine(isValidSshPublicKey, 'must be an OpenSSH public key line')).max(32).optional(),
+  sshKeys: z.array(sshPublicKeySchema).max(32).optional(),
   userData: z.string().max(32_768).optional(),
   credentialType: credentialTypeSchema.optional(),
 });
