@@ -15,6 +15,7 @@ export const USERNAME_PATTERN = /^[a-z_][a-z0-9_-]{0,31}$/;
  * Characters PostgreSQL cannot store (NUL, lone UTF-16 surrogates) or that have no place in
  * what customers send (C0 controls other than tab, line feed and carriage return; DEL; C1 controls).
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\p{Surrogate}/u;
 
 /** Text that may be stored and shown: well-formed UTF-16 with no control characters but tab, LF and CR. */
