@@ -14,6 +14,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (appError.code === 'INTERNAL') logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     else if (!(error instanceof AppError) && appError.status >= 500) logger.warn({ err: error, method: req.method, path: req.path, code: appError.code }, 'a dependency is unavailable');
     else if (!(error instanceof AppError) && isDataException(error)) logger.warn({ method: req.method, path: req.path }, 'PostgreSQL refused a value the input checks let through');
+    // A body refused before it was read (too large, not JSON) is still arriving: close the
+    // connection after answering, so the client does not send its next request into it.
+    if (!req.complete) res.setHeader('Connection', 'close');
     const retryAfter = appError.details?.retryAfterSeconds ?? RETRY_AFTER_SECONDS[appError.code];
     if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(appError.status).json({

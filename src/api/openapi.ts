@@ -52,10 +52,12 @@ export const listMetaSchema = z.object({
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** A decimal sequence number that fits PostgreSQL's bigint (event and step ids). */
+const SEQUENCE = /^(0|[1-9][0-9]{0,18})$/;
 export const sequenceSchema = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,18})$/, 'a sequence number')
-  .refine((text) => BigInt(text) <= INT64_MAX, 'a sequence number');
+  .regex(SEQUENCE, 'a sequence number')
+  // zod runs every check, so this one must not trust the pattern above.
+  .refine((text) => SEQUENCE.test(text) && BigInt(text) <= INT64_MAX, 'a sequence number');
 
 export interface Cursor {
   createdAt: Date;
