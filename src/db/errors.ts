@@ -16,7 +16,7 @@ function sqlState(error: unknown): string | undefined {
 
 /**
  * PostgreSQL cannot be reached or dropped the connection: refused, timed out, closed, shutting
- * down (Prisma P1001/P1002/P1008/P1017, SQLSTATE class 08 and 57P0x, or pg's own socket errors).
+ * down (Prisma P1001/P1002/P1008/P1017, SQLSTATE class 08 and 57P0x, or pg's own messages for them).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -24,7 +24,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const state = sqlState(error);
   if (state && (state.startsWith('08') || /^57P0[1-3]$/.test(state))) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Can't reach database server|Connection terminated|Server has closed the connection|ECONNREFUSED|ECONNRESET/i.test(message);
+  return /Can't reach database server|Connection terminated unexpectedly|Server has closed the connection/i.test(message);
 }
 
 /**
