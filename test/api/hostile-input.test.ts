@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,14 +6,8 @@ import { newId } from '../../src/domain/ids';
 import type { InstanceStatus } from '../../src/generated/prisma/enums';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api';
 import { freePort } from '../support/ports';
+import { ed25519PublicKey } from '../support/ssh';
 import { FAST_ENV, startStack, type Stack } from '../support/stack';
-
-function sshKey(comment: string): string {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
-  const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} ${comment}`;
-}
 
 const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -83,7 +76,7 @@ describe('control characters and invalid Unicode answer 400 INVALID_INPUT wherev
   it('refuses an SSH key whose comment could change the cloud-init document, and stores nothing', async () => {
     const before = await stack.api.db.instance.count();
     for (const comment of ['alice\u0000', 'alice"\nchpasswd: {expire: false}', "it's", 'a#b', 'x\\y', 'é']) {
-      const res = await stack.create({ hostname: 'keyed', sshKeys: [sshKey(comment)] });
+      const res = await stack.create({ hostname: 'keyed', sshKeys: [ed25519PublicKey(comment)] });
       expect({ status: res.status, code: res.body.error?.code }, comment).toEqual({ status: 400, code: 'INVALID_INPUT' });
       expect(res.body.error.details.fields).toHaveProperty(['sshKeys.0']);
     }
@@ -91,7 +84,7 @@ describe('control characters and invalid Unicode answer 400 INVALID_INPUT wherev
   });
 
   it('stores an accepted SSH key in its canonical form: single spaces, nothing after the comment', async () => {
-    const key = sshKey('alice@laptop');
+    const key = ed25519PublicKey('alice@laptop');
     const [type, blob] = key.split(' ');
     const res = await stack.create({ hostname: 'canonical', sshKeys: [`  ${type}\t${blob}   alice@laptop  `] });
     expect(res.status).toBe(202);

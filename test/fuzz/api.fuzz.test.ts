@@ -1,10 +1,11 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/openapi';
 import { DEMO_NODES } from '../../src/db/seed';
 import { ERROR_STATUS } from '../../src/domain/errors';
 import type { TestCustomer } from '../support/api';
+import { ed25519PublicKey } from '../support/ssh';
 import { startStack, type Stack } from '../support/stack';
 import { bodyValue, brokenBody, type FuzzRequest, type FuzzWorld, nastyString, nastyValue, type Operation, operationsOf, percentEncode, value } from './requests';
 
@@ -42,18 +43,6 @@ function ownedBy(tenantId: string, ...values: (string | undefined)[]) {
   tenantSecrets.set(tenantId, set);
 }
 
-function sshKey(comment: string): string {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
-  const lengthPrefixed = (bytes: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(bytes.length);
-    return Buffer.concat([length, bytes]);
-  };
-  const blob = Buffer.concat([lengthPrefixed(Buffer.from('ssh-ed25519')), lengthPrefixed(raw)]).toString('base64');
-  return `ssh-ed25519 ${blob}${comment ? ` ${comment}` : ''}`;
-}
-
 const cursorOf = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 beforeAll(async () => {
@@ -61,7 +50,7 @@ beforeAll(async () => {
   const { api, seed, customer } = stack;
   customerB = await api.createCustomer();
   world.simulatorUrl = stack.sim.url;
-  world.sshKeys = [sshKey('alice@laptop'), sshKey(''), sshKey('a"b'), sshKey('x\ny'), `${sshKey('ok')} extra\u0000`, 'ssh-ed25519 AAAA', 'command="rm -rf /" ssh-rsa AAAA'];
+  world.sshKeys = [ed25519PublicKey('alice@laptop'), ed25519PublicKey(''), ed25519PublicKey('a"b'), ed25519PublicKey('x\ny'), `${ed25519PublicKey('ok')} extra\u0000`, 'ssh-ed25519 AAAA', 'command="rm -rf /" ssh-rsa AAAA'];
 
   // One server for each customer, made before the run, so the other always has a real id to try.
   const hostnames = { A: `secret-a-${randomBytes(4).toString('hex')}`, B: `secret-b-${randomBytes(4).toString('hex')}` };
