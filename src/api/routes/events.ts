@@ -5,10 +5,10 @@ import { parse } from '../http';
 import { sequenceSchema } from '../openapi';
 
 const POLL_MS = 250;
+const KEEPALIVE_MS = 15_000;
 
 /** `Last-Event-ID`: the `id:` of the last step the client saw (a bigint, as the step's sequence). */
 export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.optional() });
-const KEEPALIVE_MS = 15_000;
 
 /**
  * Server-sent events for one task: replays its step thread, then follows it by polling the
