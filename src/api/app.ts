@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { SecretBox } from '../security/secrets';
 import { authenticate } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
+import { rejectUnsafeText, requireJsonBody } from './input';
 import { httpMetrics } from './metrics';
 import { rateLimitedReads } from './rate-limit';
 import { healthRouter } from './routes/health';
@@ -40,7 +41,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());
-  app.use('/v1', noStore, express.json({ limit: '64kb', strict: true }), authenticate(deps.db), rateLimitedReads(deps), v1Router(deps));
+  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, authenticate(deps.db), rateLimitedReads(deps), v1Router(deps));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
   return app;

@@ -49,6 +49,16 @@ export const listMetaSchema = z.object({
   nextCursor: z.string().optional().openapi({ description: 'Set when more items remain.' }),
 });
 
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A decimal sequence number that fits PostgreSQL's bigint (event and step ids). */
+const SEQUENCE = /^(0|[1-9][0-9]{0,18})$/;
+export const sequenceSchema = z
+  .string()
+  .regex(SEQUENCE, 'a sequence number')
+  // zod runs every check, so this one must not trust the pattern above.
+  .refine((text) => SEQUENCE.test(text) && BigInt(text) <= INT64_MAX, 'a sequence number');
+
 export interface Cursor {
   createdAt: Date;
   id: string;
@@ -58,6 +68,10 @@ export interface Cursor {
 export function encodeCursor(row: Cursor): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 }
+
+/** What encodeCursor writes: an ISO timestamp PostgreSQL can hold (years 0001-9999) and an id. */
+const CURSOR_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function decodeCursor(cursor: string): Cursor {
   const invalid = () => new AppError('INVALID_INPUT', 'The query is invalid.', { fields: { cursor: 'invalid cursor' } });
@@ -69,9 +83,10 @@ export function decodeCursor(cursor: string): Cursor {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
   const [at, id] = parsed as unknown[];
-  if (typeof at !== 'string' || typeof id !== 'string' || id.length === 0 || id.length > 128) throw invalid();
+  if (typeof at !== 'string' || typeof id !== 'string' || !CURSOR_TIME.test(at) || !CURSOR_ID.test(id)) throw invalid();
   const createdAt = new Date(at);
-  if (Number.isNaN(createdAt.getTime())) throw invalid();
+  // Rejects dates that only look right (2024-02-30) by asking for the same text back.
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) throw invalid();
   return { createdAt, id };
 }
 
@@ -185,6 +200,9 @@ function errorResponses(spec: RouteSpec) {
     codes.add('PAYLOAD_TOO_LARGE');
   }
   if (spec.request?.query || spec.request?.params || openApiPath(spec.path).names.length > 0) codes.add('INVALID_INPUT');
+  // Every /v1 route reads PostgreSQL; every body it takes is JSON.
+  if (!spec.public) codes.add('SERVICE_UNAVAILABLE');
+  if (!spec.public && spec.method !== 'get') codes.add('UNSUPPORTED_MEDIA_TYPE');
   codes.add('INTERNAL');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted } from '../db/instance-state';
@@ -171,6 +172,24 @@ async function undoOperation(tx: Tx, instanceId: string, operation: Operation, p
   });
 }
 
+const CANCEL_DEADLINE_MS = 5_000;
+
+/**
+ * Asks the provisioning workflow to stop; its rollback honours desiredState `deleted`, and a
+ * provision that already finished refuses to finalize a deleted instance, so a late cancel
+ * changes nothing. When Temporal cannot take the cancel, the delete stays recorded and the
+ * caller is told to send it again (which sends the cancel again).
+ */
+async function cancelProvisioning(deps: ApiDeps, instanceId: string): Promise<void> {
+  try {
+    await deps.temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(provisionWorkflowId(instanceId)).cancel());
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return;
+    deps.logger.warn({ err: error, instanceId }, 'could not cancel the provisioning workflow');
+    throw new AppError('PROVIDER_UNAVAILABLE', 'The server is being deleted, but its creation could not be stopped yet. Please send the delete again.');
+  }
+}
+
 async function answer(deps: ApiDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
   return { instance: await findInstance(deps.db, who, instanceId), taskId, httpStatus };
 }
@@ -254,8 +273,10 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
     operation: 'delete',
     shortcut: async (tx, instance) => {
       const latest = instance.tasks[0];
-      const active = await tx.task.findUnique({ where: { activeInstanceId: instanceId }, select: { id: true } });
+      const active = await tx.task.findUnique({ where: { activeInstanceId: instanceId }, select: { id: true, workflowId: true } });
       if (instance.status === 'deleted') return { answer: 'done', taskId: latest?.id ?? null };
+      // A delete that cancels a provisioning sends the cancel again: the first one may not have reached Temporal.
+      if (instance.status === 'deleting' && active?.workflowId === provisionWorkflowId(instanceId)) return { answer: 'cancel_provisioning', taskId: active.id };
       if (instance.status === 'deleting') return { answer: 'joined', taskId: active?.id ?? latest?.id ?? null };
       if (PROVISIONING.includes(instance.status)) {
         await deleteDuringProvision(tx, instanceId, { actorUserId: who.userId });
@@ -271,12 +292,7 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
   if (!('answer' in result)) return answer(deps, who, instanceId, result.taskId, 202);
 
   if (result.answer === 'cancel_provisioning') {
-    // The rollback runs outside cancellation and honours desiredState; a provision that already
-    // finished refuses to finalize a deleted instance, so a late cancel changes nothing.
-    await deps.temporal.workflow
-      .getHandle(provisionWorkflowId(instanceId))
-      .cancel()
-      .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not cancel the provisioning workflow'));
+    await cancelProvisioning(deps, instanceId);
   } else if (result.answer === 'retry_removal' && result.workflowId) {
     try {
       await decideParked(deps, result.workflowId, { action: 'retry' });

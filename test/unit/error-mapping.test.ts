@@ -14,7 +14,7 @@ function respond(error: unknown) {
     json: (body: unknown) => void (answer.body = body),
   };
   const handle = errorHandler(createLogger('test', 'silent'));
-  handle(error, { method: 'POST', path: '/v1/instances' } as never, res as never, () => undefined);
+  handle(error, { method: 'POST', path: '/v1/instances', complete: true } as never, res as never, () => undefined);
   return answer;
 }
 
@@ -47,6 +47,37 @@ describe('error mapping', () => {
     expect(answer.status).toBe(500);
     expect(JSON.stringify(answer.body)).not.toContain('hunter2');
     expect(answer.body.error.code).toBe('INTERNAL');
+  });
+
+  it('turns an unreachable PostgreSQL into 503 SERVICE_UNAVAILABLE with Retry-After', () => {
+    for (const error of [
+      Object.assign(new Error("Can't reach database server at db:5432"), { code: 'P1001' }),
+      Object.assign(new Error('Server has closed the connection.'), { code: 'P1017' }),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ]) {
+      const answer = respond(error);
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(answer.headers['Retry-After']).toBe('5');
+    }
+  });
+
+  it('turns an unreachable Temporal into 503 PROVIDER_UNAVAILABLE with Retry-After', () => {
+    const grpc = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} });
+    const answer = respond(Object.assign(new Error('Failed to cancel workflow'), { cause: grpc }));
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(answer.headers['Retry-After']).toBe('5');
+  });
+
+  it('keeps a value PostgreSQL refuses as data a client error', () => {
+    const error = Object.assign(new Error('invalid byte sequence'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '22021' } } } });
+    expect(respond(error).body.error.code).toBe('INVALID_INPUT');
+  });
+
+  it('reports a body in another charset or encoding as 415', () => {
+    expect(respond(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' })).body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('reports malformed JSON and oversized bodies as client errors', () => {

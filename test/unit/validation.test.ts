@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../src/domain/validation';
+import { isSafeLine, isSafeText, isValidHostname, isValidSshPublicKey, parseSshPublicKey, USERNAME_PATTERN } from '../../src/domain/validation';
 
 describe('isValidHostname', () => {
   it('accepts single labels and dotted names of letters, digits and inner hyphens', () => {
@@ -194,5 +194,82 @@ describe('isValidSshPublicKey', () => {
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     expect(isValidSshPublicKey(pem)).toBe(false);
     expect(isValidSshPublicKey(pem.split('\n').join(' '))).toBe(false);
+  });
+});
+
+function ecdsaBlob(curve: 'P-384' | 'P-521', name: 'nistp384' | 'nistp521'): Buffer {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: curve });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), jwkField(jwk.x), jwkField(jwk.y)]);
+  return Buffer.concat([sshString(`ecdsa-sha2-${name}`), sshString(name), sshString(point)]);
+}
+
+describe('parseSshPublicKey: what reaches cloud-init', () => {
+  it('accepts every supported type: ed25519, RSA, ECDSA P-256/384/521 and the security-key variants', () => {
+    const raw = jwkField(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x);
+    const skEd25519 = Buffer.concat([sshString('sk-ssh-ed25519@openssh.com'), sshString(raw), sshString('ssh:')]);
+    const p256 = ECDSA.subarray(4 + 'ecdsa-sha2-nistp256'.length);
+    const skEcdsa = Buffer.concat([sshString('sk-ecdsa-sha2-nistp256@openssh.com'), p256, sshString('ssh:')]);
+    for (const [type, blob] of [
+      ['ecdsa-sha2-nistp384', ecdsaBlob('P-384', 'nistp384')],
+      ['ecdsa-sha2-nistp521', ecdsaBlob('P-521', 'nistp521')],
+      ['sk-ssh-ed25519@openssh.com', skEd25519],
+      ['sk-ecdsa-sha2-nistp256@openssh.com', skEcdsa],
+    ] as const) {
+      expect(parseSshPublicKey(line(type, blob, 'yubikey')), type).toMatchObject({ type, comment: 'yubikey' });
+    }
+  });
+
+  it('gives the canonical line: single spaces, the comment kept', () => {
+    const blob = ED25519.toString('base64');
+    expect(parseSshPublicKey(`\tssh-ed25519  ${blob}   Alice   Example  `)?.canonical).toBe(`ssh-ed25519 ${blob} Alice Example`);
+    expect(parseSshPublicKey(`ssh-ed25519 ${blob}`)?.canonical).toBe(`ssh-ed25519 ${blob}`);
+  });
+
+  it('accepts comments as ssh-keygen and PuTTY write them', () => {
+    for (const comment of ['alice@laptop', 'rsa-key-20240101', 'deploy+ci@build-01.example.com', 'key (2024/01/01), backup=yes:1']) {
+      expect(isValidSshPublicKey(line('ssh-ed25519', ED25519, comment)), comment).toBe(true);
+    }
+  });
+
+  it('refuses a comment with control characters, quotes, backslashes, shell or YAML syntax, or non-ASCII', () => {
+    for (const comment of ['alice\u0000', 'alice\u001b[31m', 'a\u0085b', "it's", 'say "hi"', 'a\\b', 'x#y', 'a;b', 'a|b', '$(id)', '`id`', 'a{b}', 'a&b', 'a*b', 'é', '😀', 'x'.repeat(257)]) {
+      expect(isValidSshPublicKey(line('ssh-ed25519', ED25519, comment)), JSON.stringify(comment)).toBe(false);
+    }
+  });
+
+  it('refuses an authorized_keys options prefix', () => {
+    expect(isValidSshPublicKey(`command="/bin/sh" ${line('ssh-ed25519', ED25519)}`)).toBe(false);
+    expect(isValidSshPublicKey(`no-pty ${line('ssh-ed25519', ED25519)}`)).toBe(false);
+  });
+
+  it('refuses a blob with the right type name but the wrong fields: too short, trailing bytes, another curve', () => {
+    expect(isValidSshPublicKey(line('ssh-ed25519', Buffer.concat([sshString('ssh-ed25519'), sshString(Buffer.alloc(31, 1))])))).toBe(false);
+    expect(isValidSshPublicKey(line('ssh-ed25519', Buffer.concat([ED25519, Buffer.from([0])])))).toBe(false);
+    expect(isValidSshPublicKey(line('ssh-ed25519', Buffer.concat([ED25519, sshString('more')])))).toBe(false);
+    const wrongCurve = Buffer.concat([sshString('ecdsa-sha2-nistp256'), sshString('nistp384'), ECDSA.subarray(ECDSA.length - 69)]);
+    expect(isValidSshPublicKey(line('ecdsa-sha2-nistp256', wrongCurve))).toBe(false);
+    expect(isValidSshPublicKey(line('ssh-rsa', Buffer.concat([sshString('ssh-rsa'), sshString(Buffer.alloc(0)), sshString(Buffer.alloc(256, 1))])))).toBe(false);
+  });
+
+  it('refuses base64 without its padding', () => {
+    const blob = ECDSA.toString('base64').replace(/=+$/, '');
+    expect(blob.length % 4).not.toBe(0);
+    expect(isValidSshPublicKey(`ecdsa-sha2-nistp256 ${blob}`)).toBe(false);
+  });
+});
+
+describe('isSafeText and isSafeLine: what may be stored', () => {
+  it('accepts ordinary text in any script, emoji, and (in text) tabs and line breaks', () => {
+    for (const text of ['', 'web-1', 'Zürich', '東京', 'emoji 😀', 'a\tb', 'line\nline', 'crlf\r\n']) expect(isSafeText(text), JSON.stringify(text)).toBe(true);
+    expect(isSafeLine('a\tb')).toBe(false);
+    expect(isSafeLine('line\n')).toBe(false);
+    expect(isSafeLine('Zürich 😀')).toBe(true);
+  });
+
+  it('refuses NUL, other C0 controls, DEL, C1 controls and lone surrogates', () => {
+    for (const text of ['a\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u009f', '\ud800', 'x\udfff', '\udc00\ud800']) {
+      expect(isSafeText(text), JSON.stringify(text)).toBe(false);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { registerRoute } from '../openapi';
 import { listOrphansQuery, orphanView } from '../schemas/reconcile';
 
 const tags = ['admin: orphans'];
+const START_DEADLINE_MS = 5_000;
 registerRoute({
   method: 'get',
   path: '/v1/admin/orphans',
@@ -103,13 +104,16 @@ export function adminOrphansRouter(deps: ApiDeps): Router {
     );
     if (changed) {
       try {
-        await deps.temporal.workflow.start('DestroyOrphan', {
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          workflowId,
-          // A destroy that failed before may be asked again; one that runs is joined.
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          args: [{ orphanId: id, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
-        });
+        // A deadline: the SDK would otherwise keep retrying an unreachable server.
+        await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          deps.temporal.workflow.start('DestroyOrphan', {
+            taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+            workflowId,
+            // A destroy that failed before may be asked again; one that runs is joined.
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            args: [{ orphanId: id, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
+          }),
+        );
       } catch (error) {
         deps.logger.error({ err: error, orphanId: id }, 'could not start the orphan destroy');
         await db.orphanGuest.updateMany({ where: { id, status: 'destroying' }, data: { status: 'open', workflowId: null } });

@@ -33,6 +33,7 @@ registerRoute({
   errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
 });
 
+const START_DEADLINE_MS = 5_000;
 const RECONCILE_DEADLINE_MS = 60_000;
 
 /** Operators' views of every server, and a reconcile of one on demand (run as a workflow: the API never calls Proxmox). */
@@ -62,14 +63,16 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
     const instance = await findInstance(deps.db, admin, id);
     let summary: ReconcileSummary;
     try {
-      summary = await deps.temporal.connection.withDeadline(Date.now() + RECONCILE_DEADLINE_MS, () =>
-        deps.temporal.workflow.execute('Reconcile', {
+      // Starting gets a short deadline of its own, so an unreachable Temporal is told at once.
+      const handle = await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        deps.temporal.workflow.start('Reconcile', {
           taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
           workflowId: reconcileInstanceWorkflowId(id),
           workflowIdConflictPolicy: 'USE_EXISTING',
           args: [{ connectionId: instance.connectionId, instanceId: id }],
         }),
       );
+      summary = await deps.temporal.connection.withDeadline(Date.now() + RECONCILE_DEADLINE_MS, () => handle.result());
     } catch (error) {
       deps.logger.warn({ err: error, instanceId: id }, 'reconcile of one instance did not complete');
       throw new AppError('PROVIDER_UNAVAILABLE', 'The server could not be reconciled right now; the periodic reconciler will look at it again.');

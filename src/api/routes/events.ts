@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
+import { parse } from '../http';
+import { sequenceSchema } from '../openapi';
 
 const POLL_MS = 250;
 
@@ -44,6 +47,9 @@ async function acquireStreamLease(deps: StreamDeps, tokenId: string): Promise<st
 /** A lease is renewed every heartbeat interval and outlives a few missed renewals; one left by a process that died expires soon after. */
 const leaseExpiry = (config: Config) => new Date(Date.now() + 3 * config.EVENT_STREAM_HEARTBEAT_SECONDS * 1000);
 
+/** `Last-Event-ID`: the `id:` of the last step the client saw (a bigint, as the step's sequence). */
+export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.optional() });
+
 /**
  * Server-sent events for one task: replays its step thread, then follows it by polling the
  * database (any API replica can serve any stream). `Last-Event-ID` resumes after the last step
@@ -55,6 +61,8 @@ const leaseExpiry = (config: Config) => new Date(Date.now() + 3 * config.EVENT_S
  */
 export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId: string, req: Request, res: Response): Promise<void> {
   const { db, config } = deps;
+  // A bad header is the caller's mistake: answered 400 before the stream (and its lease) starts.
+  const resumeFrom = parse(lastEventIdHeader, { 'Last-Event-ID': req.header('last-event-id') }, 'Last-Event-ID header')['Last-Event-ID'];
   const leaseId = await acquireStreamLease(deps, tokenId);
   const ended = new AbortController();
   const end = () => ended.abort();
@@ -69,8 +77,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
     });
     res.flushHeaders();
     const close = (data: { reason: CloseReason; status?: string; instanceStatus?: string }) => res.write(`event: close\ndata: ${JSON.stringify(data)}\n\n`);
-    const resumeFrom = req.header('last-event-id');
-    let lastId = resumeFrom && /^\d+$/.test(resumeFrom) ? BigInt(resumeFrom) : -1n;
+    let lastId = resumeFrom === undefined ? -1n : BigInt(resumeFrom);
     const deadline = Date.now() + config.EVENT_STREAM_MAX_SECONDS * 1000;
     const heartbeatMs = config.EVENT_STREAM_HEARTBEAT_SECONDS * 1000;
     let nextPing = Date.now() + heartbeatMs;

@@ -7,9 +7,9 @@ import { principal, requireCustomer, type Principal } from '../auth';
 import { createInstance } from '../create-instance';
 import { parse, parseBody, parseQuery, pathParam, send } from '../http';
 import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
-import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView, streamHeaders } from '../schemas/instances';
+import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
 import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
-import { streamTaskEvents } from './events';
+import { lastEventIdHeader, streamTaskEvents } from './events';
 import { revealCredential } from '../reveal';
 
 const tags = ['instances'];
@@ -38,7 +38,7 @@ registerRoute({
     '`max_duration` (EVENT_STREAM_MAX_SECONDS) or `shutting_down`; after the last two, reconnect with Last-Event-ID. `: ping` comments keep it alive. ' +
     'At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).',
   tags,
-  request: { headers: streamHeaders },
+  request: { headers: lastEventIdHeader },
   contentType: 'text/event-stream',
   errors: ['NOT_FOUND'],
 });

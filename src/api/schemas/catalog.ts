@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../domain/ip';
-import { USERNAME_PATTERN } from '../../domain/validation';
 import type { ErrorCode } from '../../domain/errors';
+import { isSafeLine, USERNAME_PATTERN } from '../../domain/validation';
 import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- shared pieces ----------
@@ -66,8 +66,8 @@ export const loginMethodSchema = z.enum(['password', 'ssh']);
 export const createImageSchema = z
   .strictObject({
     name: nameSchema,
-    os: z.string().trim().min(1).max(64),
-    version: z.string().trim().min(1).max(64),
+    os: z.string().trim().min(1).max(64).refine(isSafeLine, 'one line of text'),
+    version: z.string().trim().min(1).max(64).refine(isSafeLine, 'one line of text'),
     loginMethods: z.array(loginMethodSchema).max(2).refine((methods) => new Set(methods).size === methods.length, 'duplicate login method'),
     defaultUsername: usernameSchema.optional(),
     rootAllowed: z.boolean(),

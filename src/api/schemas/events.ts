@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INSTANCE_EVENT_TYPES } from '../../domain/events';
+import { sequenceSchema } from '../openapi';
 
 export const instanceEventSchema = z
   .object({
@@ -20,9 +21,7 @@ export const instanceEventSchema = z
 
 export const eventListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, 'a cursor from meta.nextCursor')
+  cursor: sequenceSchema
     .optional()
     .openapi({ description: 'Opaque: `meta.nextCursor` of the previous page.' }),
   type: z.enum(INSTANCE_EVENT_TYPES).optional(),

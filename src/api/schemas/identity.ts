@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeLine } from '../../domain/validation';
 import { listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- requests ----------
@@ -14,7 +15,7 @@ export const quotaSchema = z.strictObject({
 
 export const createTenantSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(128),
+    name: z.string().trim().min(1).max(128).refine(isSafeLine, 'one line of text'),
     quota: quotaSchema,
   })
   .openapi('CreateTenant');

@@ -3,7 +3,15 @@ import { isReservedGuestName } from '../../domain/ownership';
 import { CredentialType, DesiredState, InstanceStatus, StepStatus, TaskStatus } from '../../generated/prisma/enums';
 import { listQuerySchema } from '../openapi';
 import { parseCloudConfig } from '../../domain/cloud-config';
-import { isValidHostname, isValidSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
+import { isValidHostname, parseSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
+
+/** An OpenSSH public key line (see parseSshPublicKey), stored in its canonical form. */
+const sshPublicKeySchema = z.string().transform((line, ctx) => {
+  const key = parseSshPublicKey(line);
+  if (key) return key.canonical;
+  ctx.addIssue({ code: 'custom', message: 'must be an OpenSSH public key line: ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 or sk-…, then its base64 key and an optional comment of letters, digits, spaces and ._@+=:,/()-' });
+  return z.NEVER;
+});
 
 export const credentialTypeSchema = z.enum(CredentialType);
 
@@ -19,7 +27,7 @@ export const createInstanceBody = z.strictObject({
     .refine((h) => !isReservedGuestName(h), 'names of the form pvecp-inst-… are reserved')
     .transform((h) => h.toLowerCase()),
   username: z.string().regex(USERNAME_PATTERN, 'must start with a lowercase letter or _, then up to 31 of a-z 0-9 _ -').optional(),
-  sshKeys: z.array(z.string().refine(isValidSshPublicKey, 'must be an OpenSSH public key line')).max(32).optional(),
+  sshKeys: z.array(sshPublicKeySchema).max(32).optional(),
   userData: z
     .string()
     .max(32_768)
@@ -42,10 +50,6 @@ export const idempotencyKeyHeader = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/,
 
 export const createInstanceHeaders = z.object({
   'Idempotency-Key': idempotencyKeyHeader.optional().openapi({ description: 'Retrying with the same key and body replays the first answer instead of creating again.' }),
-});
-
-export const streamHeaders = z.object({
-  'Last-Event-ID': z.string().regex(/^\d+$/).optional().openapi({ description: 'The `id` of the last step received: the stream resumes after it.' }),
 });
 
 /** The status ladder comes from the database schema: one list for storage, API and OpenAPI. */
