@@ -41,7 +41,7 @@ describe('the instance event feed', () => {
     expect(next.body.data).toHaveLength(1);
     expect(next.body.data[0].id).not.toBe(running.body.data[0].id);
 
-    for (const cursor of ['garbage', '-1', '99999999999999999999', '0']) {
+    for (const cursor of ['garbage', '-1', '99999999999999999999', '1.5']) {
       const bad = await events(`?cursor=${encodeURIComponent(cursor)}`);
       expect(bad.status, cursor).toBe(400);
       expect(bad.body.error.code).toBe('INVALID_INPUT');
