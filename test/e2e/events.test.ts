@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTransitionError, operationBegun } from '../../src/db/instance-state';
-import { runningServer, runOperation, suiteStack } from '../support/lifecycle';
+import { CREATE_STOP_START_DELETE_EVENTS, runningServer, stopStartDelete, suiteStack } from '../support/lifecycle';
 
 const stack = suiteStack();
 
@@ -9,24 +9,12 @@ const events = async (query: string, token = stack.customer.token) => stack.api.
 describe('the instance event feed', () => {
   it('tells a create → stop → start → delete in order, one event per transition, each written with its change', async () => {
     const id = await runningServer(stack, { hostname: 'storyteller' });
-    await runOperation(stack, id, 'stop');
-    await runOperation(stack, id, 'start');
-    await runOperation(stack, id, 'delete');
+    await stopStartDelete(stack, id);
 
     const res = await events(`?instanceId=${id}`);
     expect(res.status).toBe(200);
     const newestFirst = res.body.data.map((e: { type: string }) => e.type);
-    expect(newestFirst.reverse()).toEqual([
-      'instance.created',
-      'instance.scheduled',
-      'instance.running',
-      'instance.stopping',
-      'instance.stopped',
-      'instance.starting',
-      'instance.running',
-      'instance.deleting',
-      'instance.deleted',
-    ]);
+    expect(newestFirst.reverse()).toEqual(CREATE_STOP_START_DELETE_EVENTS);
     const [deleted] = res.body.data;
     expect(deleted).toMatchObject({ instanceId: id, tenantId: stack.customer.tenantId, data: { status: 'deleted', hostname: 'storyteller' } });
     // Customers read no provider coordinates in events either.

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runningServer, runOperation, suiteStack } from '../support/lifecycle';
+import { CREATE_STOP_START_DELETE_EVENTS, runningServer, runOperation, stopStartDelete, suiteStack } from '../support/lifecycle';
 import { spawnWorkerProcess, startStack, type Stack, type WorkerProcess } from '../support/stack';
 import { startReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
@@ -67,22 +67,10 @@ describe('webhooks', () => {
     expect(created.body.data).toMatchObject({ tenantId: stack.customer.tenantId, url: receiver.url, eventTypes: [], status: 'enabled', disabledReason: null });
 
     const instanceId = await runningServer(stack, { hostname: 'hooked' });
-    await runOperation(stack, instanceId, 'stop');
-    await runOperation(stack, instanceId, 'start');
-    await runOperation(stack, instanceId, 'delete');
+    await stopStartDelete(stack, instanceId);
 
     const feed = (await stack.api.request('GET', `/v1/events?instanceId=${instanceId}`, { token: stack.customer.token })).body.data.reverse();
-    expect(feed.map((e: { type: string }) => e.type)).toEqual([
-      'instance.created',
-      'instance.scheduled',
-      'instance.running',
-      'instance.stopping',
-      'instance.stopped',
-      'instance.starting',
-      'instance.running',
-      'instance.deleting',
-      'instance.deleted',
-    ]);
+    expect(feed.map((e: { type: string }) => e.type)).toEqual(CREATE_STOP_START_DELETE_EVENTS);
     const accepted = () => forInstance(instanceId)(receiver.received).filter((r) => (attemptsOf.get(r.json.id) ?? 0) >= 2);
     await receiver.waitFor(() => new Set(accepted().map((r) => r.json.id)).size === feed.length, 'every event delivered');
 

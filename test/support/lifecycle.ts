@@ -141,3 +141,21 @@ export async function setTaskMs(stack: Stack, taskMs: number): Promise<void> {
   const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
   expect(res.ok).toBe(true);
 }
+
+/** What a server that was created, stopped, started and deleted tells in its event feed, oldest first. */
+export const CREATE_STOP_START_DELETE_EVENTS = [
+  'instance.created',
+  'instance.scheduled',
+  'instance.running',
+  'instance.stopping',
+  'instance.stopped',
+  'instance.starting',
+  'instance.running',
+  'instance.deleting',
+  'instance.deleted',
+];
+
+/** Stops, starts and deletes a running server, each operation to its end. */
+export async function stopStartDelete(stack: Stack, id: string): Promise<void> {
+  for (const operation of ['stop', 'start', 'delete'] as const) await runOperation(stack, id, operation);
+}
