@@ -32,7 +32,7 @@ import { createApp } from '../src/api/app';
 import { loadConfig, type Config } from '../src/config';
 import { ensureBootstrapAdmin } from '../src/db/bootstrap';
 import { createDb, type Db } from '../src/db/client';
-import { seedDemoCatalog } from '../src/db/seed';
+import { DEMO_NODES, seedDemoCatalog } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { secretBoxOf } from '../src/security/secrets';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
@@ -257,8 +257,6 @@ async function main(): Promise<void> {
     const seed = await seedDemoCatalog(db, secretBoxOf(config), { proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
     if (!seed.seeded) throw new Error('the demo catalog was not seeded');
     const total = options.creates + options.provisions + options.concurrency;
-    // No admin route changes node capacity; the demo nodes hold 96 small servers in all.
-    await db.node.updateMany({ where: { connectionId: seed.connectionId }, data: { vcpus: total * 2, memoryMiB: total * 2048, diskGiB: total * 20 } });
 
     // -- Two APIs on one database: one whose workflows no worker serves (phase a), one served (phase b).
     const unserved = await startApi({ ...config, TEMPORAL_TASK_QUEUE: `${queue}-unserved` });
@@ -268,6 +266,14 @@ async function main(): Promise<void> {
 
     // A location with address room for the whole run (the demo /24 holds 253).
     const admin = createClient({ baseUrl: served.baseUrl, token: adminToken });
+    // The demo nodes hold 96 small servers in all: give each room for the whole run, as an admin would.
+    for (const node of DEMO_NODES) {
+      const { response } = await admin.PATCH('/v1/admin/connections/{id}/nodes/{node}', {
+        params: { path: { id: seed.connectionId, node } },
+        body: { vcpus: total * 2, memoryMiB: total * 2048, diskGiB: total * 20 },
+      });
+      if (!response.ok) throw new Error(`node ${node}: capacity not raised (${response.status})`);
+    }
     const pool4 = created('ip pool v4', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '10.64.0.0/18', gateway: '10.64.0.1', bridge: 'vmbr0', dns: ['192.0.2.53'], family: 4 } }));
     const pool6 = created('ip pool v6', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '2001:db8:b00::/64', gateway: '2001:db8:b00::1', bridge: 'vmbr0', dns: ['2001:db8::53'], family: 6 } }));
     const location = created('location', await admin.POST('/v1/admin/locations', { body: { name: 'bench', connectionId: seed.connectionId, ipPools: [pool4.id, pool6.id] } }));

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { parseEncryptionKeyRing, type EncryptionKeyRing } from '../../src/config';
+import { rotateSecrets } from '../../src/db/rotate-keys';
+import { SecretBox } from '../../src/security/secrets';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
@@ -48,9 +51,9 @@ async function temporalHistories(api: TestApi): Promise<{ workflowIds: string[];
 
 /**
  * After a realistic run on the real stack (create, reveal, rebuild, reveal, new tokens, a new
- * Proxmox connection), no secret is found in the logs of API and worker (at trace level), in any
- * database column outside the known ciphertext, or in any Temporal history. Rotating the
- * encryption key is not part of this run yet.
+ * Proxmox connection, an encryption key rotation), no secret is found in the logs of API and
+ * worker (at trace level), in the rotation's output, in any database column outside the known
+ * ciphertext, or in any Temporal history.
  */
 describe('secrets stay secret', () => {
   let stack: Stack;
@@ -120,6 +123,12 @@ describe('secrets stay secret', () => {
     await worker.exited;
     await api.temporal.schedule.getHandle(reconcileScheduleId(connection.body.data.id)).delete();
 
+    // An operator rotates the encryption key: a new write key joins the ring and every secret is re-sealed with it.
+    const rotatedRing: EncryptionKeyRing = { keys: [...encryptionKeys(api.config), { id: 'rotated', key: randomBytes(32).toString('base64') }], writeKeyId: 'rotated' };
+    const rotationLog: string[] = [];
+    const rotation = await rotateSecrets(api.db, new SecretBox(rotatedRing), { onProgress: (message) => rotationLog.push(message) });
+    expect(Object.values(rotation.counts).reduce((sum, count) => sum + count.rotated, 0)).toBeGreaterThan(0);
+
     const secrets: Record<string, string> = {
       'first revealed password': firstPassword,
       'second revealed password': secondPassword,
@@ -129,7 +138,7 @@ describe('secrets stay secret', () => {
       'bootstrap admin token': api.adminToken,
       'Proxmox token secret': proxmoxSecret,
       ...Object.fromEntries(
-        encryptionKeys(api.config).flatMap(({ id, key }) => [
+        rotatedRing.keys.flatMap(({ id, key }) => [
           [`encryption key ${id} (base64)`, key],
           [`encryption key ${id} (hex)`, Buffer.from(key, 'base64').toString('hex')],
         ]),
@@ -139,6 +148,7 @@ describe('secrets stay secret', () => {
     const haystacks: Record<string, string> = {
       'API log': apiLog.join(''),
       'worker log': worker.output(),
+      'key rotation output': rotationLog.join('\n'),
       database: await databaseDump(api.db),
       'Temporal histories': histories.text,
     };
