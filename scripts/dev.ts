@@ -12,6 +12,7 @@ import { createDb } from '../src/db/client';
 import { type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
+import { demoCluster } from '../src/simulator/cluster';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker } from '../src/worker';
 import { ensureMigratedDatabase } from './database';
@@ -61,11 +62,17 @@ async function main(): Promise<void> {
     };
     if (!proxmox.proxmoxUrl) {
       const simToken = process.env.SIM_TOKEN ?? DEFAULT_SIM_TOKEN;
-      const simulator = createSimulator({ token: simToken });
+      // A shared storage for snippets, "mounted" here as .data/snippets, so creates may carry userData.
+      const snippets = { storage: 'demo-snippets', directory: path.join(dataDir, 'snippets') };
+      fs.mkdirSync(snippets.directory, { recursive: true });
+      const simulator = createSimulator({
+        token: simToken,
+        cluster: { storages: [...demoCluster().storages, { storage: snippets.storage, type: 'dir', shared: true, content: 'snippets', snippetsDir: snippets.directory, totalGiB: 1 }] },
+      });
       const listening = await simulator.listen(Number(process.env.SIM_PORT ?? 8006), '127.0.0.1');
       stops.push(listening.close);
       const { tokenId, secret } = parseToken(simToken);
-      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret, plaintextLab: true };
+      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret, plaintextLab: true, snippets };
       console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
     }
 

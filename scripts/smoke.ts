@@ -1,5 +1,5 @@
 // Smoke check of a running system (`npm start`): waits for the API to be ready, creates a server
-// as the demo customer and waits until it is running.
+// (with user data) as the demo customer and waits until it is running.
 //   npx tsx scripts/smoke.ts [API URL] [token file] [timeout seconds]
 import fs from 'node:fs';
 
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
       locationId: locations[0]?.id,
       imageId: images.find((i) => i.name === 'debian-12')?.id,
       hostname: 'smoke-1',
+      // The demo location has a snippets storage: the user data reaches the guest.
+      userData: '#cloud-config\npackages: [htop]\n',
     }),
   });
   const body = (await created.json()) as { data: { id: string } };

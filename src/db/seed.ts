@@ -65,6 +65,8 @@ export interface DemoProxmox {
   insecureTls?: boolean;
   /** An http:// endpoint such as the simulator. */
   plaintextLab?: boolean;
+  /** A snippets storage mounted here, for customers' userData. */
+  snippets?: { storage: string; directory: string };
 }
 
 export type SeedResult =
@@ -112,6 +114,7 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           storage: proxmox.storage ?? 'local-lvm',
           insecureTls: proxmox.insecureTls ?? false,
           plaintextLab: proxmox.plaintextLab ?? false,
+          ...(proxmox.snippets ? { snippetsStorage: proxmox.snippets.storage, snippetsDirectory: proxmox.snippets.directory } : {}),
           vmidStart: DEMO_VMID_RANGE.start,
           vmidEnd: DEMO_VMID_RANGE.end,
           nodes: { create: DEMO_NODES.map((name) => ({ id: newId('node'), name, ...DEMO_NODE_CAPACITY })) },
