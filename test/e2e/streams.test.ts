@@ -82,6 +82,8 @@ describe('event streams', () => {
     const ended = await follow(stack.api, done);
     await ended.ended;
     expect(JSON.parse(closeEvent(ended.text())!)).toEqual({ reason: 'task_ended', status: 'succeeded' });
+    // The earlier tests' provisions run now too: the fault below is for the next one alone.
+    await expect.poll(() => stack.api.db.instance.count({ where: { status: { in: ['pending', 'scheduling', 'provisioning'] } } }), { timeout: 60_000 }).toBe(0);
 
     await stack.sim.fault({ op: 'start', mode: 'task_fail' });
     await stack.sim.fault({ op: 'destroy', mode: 'http500', count: 10_000, message: 'cfs-lock timeout' });
