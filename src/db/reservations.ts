@@ -140,13 +140,14 @@ export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string):
 
 /**
  * Gives back everything an instance holds, each step a no-op when already done, so a retried
- * rollback or delete never releases twice. `keepVmid` leaves the VMID held when a guest we
- * did not create sits on it.
+ * rollback or delete never releases twice. `keepVmid`: a guest we did not create sits on the
+ * VMID, so it is quarantined instead (listed for admins, out of circulation) rather than freed.
  */
 export async function releaseReservations(tx: Tx, instanceId: string, options: { keepVmid?: boolean } = {}): Promise<void> {
-  if (!options.keepVmid) {
-    await tx.vmidReservation.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null } });
-  }
+  await tx.vmidReservation.updateMany({
+    where: { instanceId },
+    data: options.keepVmid ? { state: 'quarantined', instanceId: null, quarantinedFor: instanceId, quarantinedAt: new Date() } : { state: 'free', instanceId: null },
+  });
   await tx.ipAddress.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null } });
   await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { state: 'released', targetNodeId: null } });
   await tx.instance.updateMany({ where: { id: instanceId, quotaReleasedAt: null }, data: { quotaReleasedAt: new Date() } });

@@ -197,6 +197,13 @@ describe('the reconciler', () => {
     expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).failureCause).toMatchObject({ observedBy: 'reconciler', foreignGuest: 'someone-else' });
     // The stranger is never touched.
     expect((await stack.sim.state()).guests.find((g) => g.vmid === vmid)).toMatchObject({ name: 'someone-else', status: 'running' });
+
+    // Deleting the lost server leaves the stranger be, and its VMID out of circulation for an admin to look at.
+    const deleted = await runOperation(stack, id, 'delete');
+    expect(deleted.instance.status).toBe('deleted');
+    expect((await stack.sim.state()).guests.find((g) => g.vmid === vmid)).toMatchObject({ name: 'someone-else', status: 'running' });
+    const quarantined = (await stack.api.request('GET', '/v1/admin/quarantined-vmids', admin())).body.data;
+    expect(quarantined).toEqual(expect.arrayContaining([expect.objectContaining({ vmid, foundByInstanceId: id })]));
   });
 
   describe('guests that carry our marker but have no live server', () => {

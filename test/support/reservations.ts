@@ -14,12 +14,11 @@ export async function holdings(db: Db, instanceId: string) {
   return { instance, task: instance.tasks[0], vmids, addresses, allocation, volumes, credential };
 }
 
-/** A failed provision gave everything back: VMID, addresses, capacity, quota; volume errored; credential gone. */
-export async function expectFullyReleased(db: Db, instanceId: string, options: { keepVmid?: boolean } = {}) {
+/** A failed provision gave everything back (a VMID a stranger holds is quarantined): addresses, capacity, quota; volume errored; credential gone. */
+export async function expectFullyReleased(db: Db, instanceId: string) {
   const held = await holdings(db, instanceId);
   expect(held.instance.status).toBe('failed');
-  if (options.keepVmid) expect(held.vmids).toHaveLength(1);
-  else expect(held.vmids).toEqual([]);
+  expect(held.vmids).toEqual([]);
   expect(held.addresses).toEqual([]);
   expect(held.allocation?.state).toBe('released');
   expect(held.instance.quotaReleasedAt).not.toBeNull();
