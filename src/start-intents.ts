@@ -71,6 +71,14 @@ export async function startTaskWorkflow(client: Client, taskQueue: string, task:
   }
 }
 
+/** How long one workflow start may take before it counts as failed: the SDK would otherwise keep retrying an unreachable server. */
+const START_DEADLINE_MS = 5_000;
+
+/** Runs one call to Temporal (a workflow start) under the start deadline. */
+export function withinStartDeadline<T>(client: Client, call: () => Promise<T>): Promise<T> {
+  return client.connection.withDeadline(Date.now() + START_DEADLINE_MS, call);
+}
+
 /** Records that the task's workflow exists; a no-op when that is known already. */
 export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
   await db.task.updateMany({ where: { id: taskId, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });

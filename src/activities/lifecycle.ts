@@ -5,6 +5,7 @@ import { findOperation } from '../db/operations';
 import { deleted, operationFinished } from '../db/instance-state';
 import { retireHoldings } from '../db/reservations';
 import { finishTask, recordStep } from '../db/tasks';
+import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import { ProxmoxError } from '../proxmox';
 import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
@@ -258,7 +259,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       let outcome: { code: string; message: string } | null = failure ?? null;
       if (lost) {
         status = 'lost';
-        outcome = { code: 'GUEST_LOST', message: 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.' };
+        outcome = { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE };
       } else if (guestRemoved || !truth) {
         status = 'failed';
       } else {

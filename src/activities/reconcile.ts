@@ -4,10 +4,11 @@ import { isUniqueViolation } from '../db/errors';
 import { changedOutside, lost } from '../db/instance-state';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { newId } from '../domain/ids';
+import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartableWorkflow, type StartIntent } from '../start-intents';
+import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartableWorkflow, type StartIntent } from '../start-intents';
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
@@ -30,10 +31,6 @@ export interface GuestsResult {
 
 /** The type of the tasks that carry what the reconciler found, so it shows in the instance's step thread. */
 export const RECONCILE_TASK_TYPE = 'INSTANCE_RECONCILE';
-
-const START_DEADLINE_MS = 5_000;
-
-const LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';
 
 /** Why a guest that carries our marker has no live instance behind it; null when it has one. */
 export function orphanReason(instance: { status: InstanceStatus; vmid: number | null; connectionId: string } | null, vmid: number, connectionId: string): string | null {
@@ -89,14 +86,13 @@ async function applyFinding(deps: ActivityDeps, instanceId: string, finding: Fin
   });
 }
 
-async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: string }, step: Finding['step']): Promise<string> {
+async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: string }, step: Finding['step']): Promise<void> {
   const taskId = newId('task');
   const name = `reconcile > ${step.what}`;
   await tx.task.create({
     data: { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, status: 'succeeded', progress: 100, currentStep: name, workflowId: currentWorkflowId(), finishedAt: new Date() },
   });
   await tx.taskStep.create({ data: { taskId, step: name, status: step.status, message: step.message } });
-  return taskId;
 }
 
 /** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
@@ -134,8 +130,8 @@ async function reconcileInstance(
     const applied = await applyFinding(deps, instance.id, {
       from,
       observedAt,
-      transition: (tx) => lost(tx, instance.id, { message: LOST_MESSAGE, cause: { observedBy: 'reconciler', ...where } }),
-      step: { what: 'server lost', status: 'error', message: LOST_MESSAGE },
+      transition: (tx) => lost(tx, instance.id, { message: GUEST_LOST_MESSAGE, cause: { observedBy: 'reconciler', ...where } }),
+      step: { what: 'server lost', status: 'error', message: GUEST_LOST_MESSAGE },
     });
     return applied ? 'lost' : null;
   }
@@ -271,7 +267,7 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
           const instance = await tx.instance.findUniqueOrThrow({ where: { id: task.instanceId }, select: { status: true } });
           const { client } = Context.current();
           // The task's row stays locked meanwhile (the API may be deciding to give up on it): a short deadline.
-          const outcome = await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          const outcome = await withinStartDeadline(client, () =>
             startTaskWorkflow(client, deps.config.TEMPORAL_TASK_QUEUE, {
               workflowType: task.workflowType as StartableWorkflow,
               workflowArgs: task.workflowArgs as StartIntent['workflowArgs'],

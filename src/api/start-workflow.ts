@@ -1,10 +1,8 @@
 import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartIntent } from '../start-intents';
+import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartIntent } from '../start-intents';
 import type { ApiDeps } from './app';
-
-const START_DEADLINE_MS = 5_000;
 
 export interface CommittedTask {
   instanceId: string;
@@ -34,7 +32,7 @@ export async function startCommittedWorkflow(deps: ApiDeps, task: CommittedTask)
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       // Each attempt has a deadline: the SDK would otherwise keep retrying an unreachable server.
-      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      await withinStartDeadline(deps.temporal, () =>
         startTaskWorkflow(deps.temporal, deps.config.TEMPORAL_TASK_QUEUE, { ...task.intent, workflowId: task.workflowId, tenantId: task.tenantId, status: task.status }),
       );
       await markWorkflowStarted(deps.db, task.taskId);

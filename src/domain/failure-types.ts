@@ -30,3 +30,6 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.InconsistentState,
   FailureType.DeleteRequested,
 ];
+
+/** What a customer is told when their server's guest vanished from the cluster (GUEST_LOST). */
+export const GUEST_LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';

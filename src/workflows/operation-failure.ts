@@ -1,5 +1,5 @@
 import { TimeoutFailure } from '@temporalio/workflow';
-import { FailureType } from '../domain/failure-types';
+import { FailureType, GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import type { Operation } from '../domain/instance-status';
 import { readFailure, type DescribedFailure } from './failure';
 
@@ -22,7 +22,7 @@ export function describeOperationFailure(error: unknown, operation: Operation, g
   const { links, application, cause } = readFailure(error, { operation });
   const timedOut = links.some((link) => link instanceof TimeoutFailure);
   if (application?.type === FailureType.GuestLost) {
-    return { code: 'GUEST_LOST', message: 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.', cause };
+    return { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE, cause };
   }
   if (guestRemoved) {
     return {

@@ -8,9 +8,9 @@ import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { listOrphansQuery, orphanView } from '../schemas/reconcile';
+import { withinStartDeadline } from '../../start-intents';
 
 const tags = ['admin: orphans'];
-const START_DEADLINE_MS = 5_000;
 registerRoute({
   method: 'get',
   path: '/v1/admin/orphans',
@@ -104,8 +104,7 @@ export function adminOrphansRouter(deps: ApiDeps): Router {
     );
     if (changed) {
       try {
-        // A deadline: the SDK would otherwise keep retrying an unreachable server.
-        await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        await withinStartDeadline(deps.temporal, () =>
           deps.temporal.workflow.start('DestroyOrphan', {
             taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
             workflowId,

@@ -3,6 +3,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../domain/errors';
 import { reconcileInstanceWorkflowId, type ReconcileSummary } from '../../workflows/reconcile';
 import type { ApiDeps } from '../app';
+import { withinStartDeadline } from '../../start-intents';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
@@ -33,7 +34,6 @@ registerRoute({
   errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
 });
 
-const START_DEADLINE_MS = 5_000;
 const RECONCILE_DEADLINE_MS = 60_000;
 
 /** Operators' views of every server, and a reconcile of one on demand (run as a workflow: the API never calls Proxmox). */
@@ -64,7 +64,7 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
     let summary: ReconcileSummary;
     try {
       // Starting gets a short deadline of its own, so an unreachable Temporal is told at once.
-      const handle = await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      const handle = await withinStartDeadline(deps.temporal, () =>
         deps.temporal.workflow.start('Reconcile', {
           taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
           workflowId: reconcileInstanceWorkflowId(id),
