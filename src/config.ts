@@ -102,6 +102,14 @@ export const configSchema = z.object({
   WEBHOOK_DISPATCH_INTERVAL_MS: integer(1_000),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /** Workflows a worker keeps in memory (bench/README.md measures the cost); an evicted one replays its short history on its next task. */
+  WORKER_MAX_CACHED_WORKFLOWS: integer(250),
+  /** Activities a worker runs at once; most wait on a Proxmox task or the database, so this is many more than cores. */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: integer(100),
+  /** Workflow tasks a worker runs at once. */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: integer(40),
+  /** PostgreSQL connections each API or worker process opens at most. */
+  DATABASE_POOL_SIZE: integer(10),
   /** Reads (GET) per API token and minute, shared by every API replica. */
   RATE_LIMIT_READS_PER_MINUTE: integer(1200),
   /** Lifecycle operations (start, stop, …, delete, migrate) per API token and minute. */

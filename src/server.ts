@@ -44,7 +44,7 @@ function closeServer(server: Server, drainMs: number): Promise<void> {
 /** The HTTP API: stateless, so any number of these may run against one database and one Temporal. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger('api', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const bootstrap = await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
   if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });

@@ -24,7 +24,7 @@ export const workflowsPath = path.join(__dirname, 'workflows', 'index.ts');
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger('worker', config.LOG_LEVEL);
   installSdkLogger(logger);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const secrets = secretBoxOf(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
@@ -38,6 +38,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     // UPID); at four fifths the worker stops regardless.
     shutdownGraceTime: config.SIGTERM_GRACE_SECONDS * 500,
     shutdownForceTime: config.SIGTERM_GRACE_SECONDS * 800,
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+    maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   });
   const dispatcher = runWebhookDispatcher({ db, temporal: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, logger });
   const done = worker.run().finally(async () => {
