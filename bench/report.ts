@@ -4,6 +4,7 @@ import type { Options } from './options';
 import type { AloneResult } from './phases/alone';
 import type { CreateApiResult } from './phases/create';
 import type { FloorResult } from './phases/floor';
+import type { MemoryResult } from './phases/memory';
 import type { ProvisionsResult } from './phases/provisions';
 import type { RealisticResult } from './phases/realistic';
 import { round } from './stats';
@@ -18,6 +19,7 @@ export interface Results {
   provisions?: ProvisionsResult;
   duplicates?: Duplicates;
   realistic?: RealisticResult;
+  memory?: MemoryResult;
   processes: { benchPeakRssMiB: number; temporalPeakRssMiB: number | null };
 }
 
@@ -86,6 +88,16 @@ function rows(r: Results): Row[] {
       '',
       '≤ 1.05',
       verdict(x.maxRatio <= 1.05),
+    ]);
+  }
+  if (r.memory) {
+    const m = r.memory;
+    out.push([
+      `worker process alone, ${m.accepted} provisions in flight: peak RSS (VmHWM)`,
+      `${m.peakRssMiB} MiB (now ${m.rssMiB}; ${m.atCloneStage} at the clone stage, ${m.clonesRunning} clones running)`,
+      '',
+      '≤ 400 MB',
+      verdict(m.peakRssMiB * 1.048576 <= 400),
     ]);
   }
   out.push(['peak RSS, bench process (API + worker + simulator in process)', `${r.processes.benchPeakRssMiB} MiB`, '', '', '']);

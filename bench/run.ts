@@ -23,6 +23,7 @@ import { parseOptions, type Options } from './options';
 import { measureAlone } from './phases/alone';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
+import { measureMemory } from './phases/memory';
 import { measureProvisions } from './phases/provisions';
 import { measureRealistic, realisticTiming } from './phases/realistic';
 import { printTable, type Results } from './report';
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }
     await worker.stop();
+    if (has('memory')) results.memory = await measureMemory(stack, clients, catalog, options, cleanups, log);
 
     if (options.phases.some((phase) => phase !== 'floor')) results.duplicates = await countDuplicates(stack.db);
     const temporalMemory = residentMemoryOf(stack.temporal.process.pid);
