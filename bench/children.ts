@@ -26,7 +26,7 @@ export interface ChildOptions {
   name: string;
   entry: 'src/server.ts' | 'src/worker.ts';
   env: NodeJS.ProcessEnv;
-  /** Write a .cpuprofile here when the process exits. */
+  /** Write .cpuprofile files into a directory named after the process here when it exits. */
   profileDir?: string;
 }
 
@@ -40,7 +40,8 @@ function exitOf(child: ChildProcess): Promise<void> {
 /** Starts the process and registers its stop; an API is ready once its port answers. */
 export async function startChild(options: ChildOptions, cleanups: Cleanups): Promise<Child> {
   const port = options.entry === 'src/server.ts' ? await freePort() : undefined;
-  const profiling = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${options.name}.cpuprofile`] : [];
+  // One directory per process: tsx's loader thread writes a profile of its own next to the main thread's.
+  const profiling = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(options.profileDir, options.name.replace(/\W+/g, '-'))}`] : [];
   const child = spawn(process.execPath, [...profiling, '--import', 'tsx', options.entry], {
     cwd: projectRoot,
     env: { ...options.env, ...(port === undefined ? {} : { PORT: String(port) }) },

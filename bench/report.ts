@@ -7,12 +7,16 @@ import type { FloorResult } from './phases/floor';
 import type { MemoryResult } from './phases/memory';
 import type { ProvisionsResult } from './phases/provisions';
 import type { RealisticResult } from './phases/realistic';
+import type { ProfileSummary } from './profile';
+import type { QueryCounts, StatementCount } from './query-count';
 import { round } from './stats';
 
 export interface Results {
   date: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; platform: string; node: string };
   options: Options;
+  /** Where the APIs and workers ran. */
+  deployment: string;
   floor?: FloorResult;
   alone?: AloneResult;
   createApi?: CreateApiResult;
@@ -20,7 +24,9 @@ export interface Results {
   duplicates?: Duplicates;
   realistic?: RealisticResult;
   memory?: MemoryResult;
-  processes: { benchPeakRssMiB: number; temporalPeakRssMiB: number | null };
+  queries?: QueryCounts;
+  profiles?: ProfileSummary[];
+  processes: { benchPeakRssMiB: number; temporalPeakRssMiB: number | null; apiAndWorkerInBench: boolean };
 }
 
 type Row = [measure: string, value: string, vsFloor: string, target: string, met: string];
@@ -68,7 +74,7 @@ function rows(r: Results): Row[] {
     out.push([
       `create API at ${c.concurrency} clients: p99 / throughput`,
       `${c.latency.p99Ms} ms / ${c.perS} per s`,
-      `${times(c.latency.p99Ms, floorMs)} / ${times(c.perS, floorPerS)}`,
+      floorMs === undefined ? '' : `${times(c.latency.p99Ms, floorMs)} / ${times(c.perS, floorPerS)}`,
       '≤ 50 ms / ≥ 150 per s',
       verdict(c.latency.p99Ms <= 50 && c.perS >= 150),
     ]);
@@ -100,17 +106,40 @@ function rows(r: Results): Row[] {
       verdict(m.peakRssMiB * 1.048576 <= 400),
     ]);
   }
-  out.push(['peak RSS, bench process (API + worker + simulator in process)', `${r.processes.benchPeakRssMiB} MiB`, '', '', '']);
+  out.push([`peak RSS, bench process (${r.processes.apiAndWorkerInBench ? 'API, worker, ' : ''}simulator, clients)`, `${r.processes.benchPeakRssMiB} MiB`, '', '', '']);
   out.push(['peak RSS, Temporal dev server', r.processes.temporalPeakRssMiB === null ? 'n/a' : `${r.processes.temporalPeakRssMiB} MiB`, '', '', '']);
   return out;
 }
 
+const markdown = (header: string[], lines: string[][]) => [header, header.map(() => '---'), ...lines].map((line) => `| ${line.join(' | ')} |`).join('\n');
+const shorten = (text: string, max = 110) => (text.length > max ? `${text.slice(0, max - 1)}…` : text).replace(/\|/g, '\\|');
+const statements = (top: StatementCount[]) => top.map((s) => [String(s.count), `\`${shorten(s.statement)}\``]);
+
+function printQueries(q: QueryCounts): void {
+  if (q.skipped) {
+    console.log(`SQL statements: not counted (${q.skipped}).\n`);
+    return;
+  }
+  if (q.perCreate) console.log(`SQL statements per create (phase a): ${q.perCreate.total}\n\n${markdown(['per create', 'statement'], statements(q.perCreate.top))}\n`);
+  if (q.perProvision) {
+    const what = q.perProvision.createsSubtracted ? 'its create subtracted' : 'its create included: phase (a) did not run';
+    console.log(`SQL statements per provision (phase b, ${what}): ${q.perProvision.total}\n\n${markdown(['per provision', 'statement'], statements(q.perProvision.top))}\n`);
+  }
+}
+
+function printProfiles(profiles: ProfileSummary[]): void {
+  for (const p of profiles) {
+    console.log(`${p.file}: ${p.totalMs} ms sampled, ${p.idleMs} ms idle; top ${p.top.length} functions by self time\n`);
+    console.log(`${markdown(['self ms', '% of busy', 'function', 'where'], p.top.map((f) => [String(f.selfMs), String(f.percentOfBusy), shorten(f.function, 50), shorten(f.location, 90)]))}\n`);
+  }
+}
+
 export function printTable(r: Results): void {
-  const header: Row = ['measure', 'value', 'vs floor', 'target', 'met'];
-  const lines = [header, ['---', '---', '---', '---', '---'] as Row, ...rows(r)];
   console.log('');
-  console.log(`${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB, ${r.machine.node}, ${r.date}`);
+  console.log(`${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB, ${r.machine.node}, ${r.date}; ${r.deployment}`);
   console.log('');
-  for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+  console.log(markdown(['measure', 'value', 'vs floor', 'target', 'met'], rows(r)));
   console.log('');
+  if (r.queries) printQueries(r.queries);
+  if (r.profiles) printProfiles(r.profiles);
 }

@@ -1,9 +1,10 @@
 /**
  * Benchmark of the whole control plane on one machine, measured from the outside through its
  * HTTP API against a platform floor measured in the same run: a Temporal dev server (in memory,
- * headless), a fresh PostgreSQL database, the Proxmox VE simulator in this process, the API and
- * a worker in this process. Everything listens on 127.0.0.1; the run stops by itself (also on
- * Ctrl-C), drops its database and stops Temporal.
+ * headless), a fresh PostgreSQL database, the Proxmox VE simulator in this process, and the API
+ * and a worker (in this process, or as child processes with --apis/--workers/--profile).
+ * Everything listens on 127.0.0.1; the run stops by itself (also on Ctrl-C), drops its
+ * database and stops Temporal.
  *
  *   npm run bench
  *   npm run bench -- --phases=floor,alone --alone=20
@@ -14,18 +15,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startWorker, type RunningWorker } from '../src/worker';
 import { Cleanups } from './cleanups';
+import { deploymentFor, type Deployment, type Running } from './deployment';
 import { countDuplicates } from './duplicates';
-import { startApi } from './in-process';
 import { customerClients } from './instances';
-import { parseOptions, type Options } from './options';
+import { parseOptions, type Options, type Phase } from './options';
 import { measureAlone } from './phases/alone';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
 import { measureMemory } from './phases/memory';
 import { measureProvisions } from './phases/provisions';
 import { measureRealistic, realisticTiming } from './phases/realistic';
+import { summariseProfiles } from './profile';
+import { between, countQueries, queryCounts, snapshot, type Counts } from './query-count';
 import { printTable, type Results } from './report';
 import { prepareCatalog, startStack, type Stack } from './stack';
 import { mib, residentMemoryOf, round } from './stats';
@@ -34,7 +36,7 @@ const log = (line: string) => console.error(`[bench] ${line}`);
 
 /** Servers the selected phases create, so capacity and addresses never refuse one. */
 function serversNeeded(options: Options): number {
-  const has = (phase: Options['phases'][number]) => options.phases.includes(phase);
+  const has = (phase: Phase) => options.phases.includes(phase);
   return (
     (has('create') ? options.creates + options.concurrency : 0) +
     (has('alone') ? options.alone + 1 : 0) +
@@ -44,11 +46,11 @@ function serversNeeded(options: Options): number {
   );
 }
 
-/** The product's worker in this process, restarted when a phase wants another task polling interval. */
-function productWorker(stack: Stack, cleanups: Cleanups) {
-  let running: { worker: RunningWorker; pollMs: number | null } | null = null;
+/** The product's workers, restarted when a phase wants another task polling interval. */
+function productWorkers(deployment: Deployment, stack: Stack) {
+  let running: { workers: Running; pollMs: number | null } | null = null;
   const stop = async () => {
-    if (running) await cleanups.runNow('worker');
+    await running?.workers.stop();
     running = null;
   };
   return {
@@ -56,17 +58,23 @@ function productWorker(stack: Stack, cleanups: Cleanups) {
       if (running?.pollMs === pollMs) return;
       await stop();
       log(`starting the worker (task polling ${pollMs === null ? 'production default' : `${pollMs} ms`})`);
-      const worker = await startWorker(stack.config(pollMs));
-      cleanups.add('worker', worker.shutdown);
-      running = { worker, pollMs };
+      running = { workers: await deployment.startWorkers(stack.env(pollMs)), pollMs };
     },
     stop,
   };
 }
 
+/** Statements the API and worker of this process send during `measure`. */
+async function counted<T>(measure: () => Promise<T>): Promise<{ result: T; counts: Counts }> {
+  const before = snapshot();
+  const result = await measure();
+  return { result, counts: between(before, snapshot()) };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const has = (phase: Options['phases'][number]) => options.phases.includes(phase);
+  const has = (phase: Phase) => options.phases.includes(phase);
+  countQueries();
   const cleanups = new Cleanups();
   let interrupted = false;
   const onSignal = () => {
@@ -80,50 +88,63 @@ async function main(): Promise<void> {
 
   try {
     const stack = await startStack(cleanups, log);
-    const served = await startApi(stack.config(options.pollMs));
-    cleanups.add('api', served.close);
-    const catalog = await prepareCatalog(stack, served.baseUrl, { servers: serversNeeded(options), customers: options.concurrency });
-    const clients = customerClients(catalog, [served.baseUrl]);
+    const date = new Date();
+    const profileDir = options.profile ? path.join(__dirname, 'profiles', date.toISOString().replace(/[:.]/g, '-')) : null;
+    const deployment = deploymentFor(options, cleanups, stack.temporalClient, profileDir);
+    log(`running the ${deployment.describe}`);
+    const served = await deployment.startApis(stack.env(options.pollMs));
+    const catalog = await prepareCatalog(stack, served.urls[0] as string, { servers: serversNeeded(options), customers: options.concurrency });
+    const clients = customerClients(catalog, served.urls);
     const firstClient = clients[0];
     if (!firstClient) throw new Error('no client');
-    const worker = productWorker(stack, cleanups);
+    const workers = productWorkers(deployment, stack);
 
     const cpus = os.cpus();
     const results: Results = {
-      date: new Date().toISOString(),
+      date: date.toISOString(),
       machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', memoryGiB: round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}`, node: process.version },
       options,
-      processes: { benchPeakRssMiB: 0, temporalPeakRssMiB: null },
+      deployment: deployment.describe,
+      processes: { benchPeakRssMiB: 0, temporalPeakRssMiB: null, apiAndWorkerInBench: deployment.inProcess },
     };
+    let countsA: { counts: Counts; creates: number } | null = null;
+    let countsB: { counts: Counts; provisions: number } | null = null;
 
     // The floor first, with no product worker running.
     if (has('floor')) results.floor = await measureFloor(stack, options, log);
     if (has('create')) {
-      const unserved = await startApi({ ...stack.config(options.pollMs), TEMPORAL_TASK_QUEUE: `${stack.queue}-unserved` });
-      cleanups.add('api (a)', unserved.close);
-      results.createApi = await measureCreateApi(customerClients(catalog, [unserved.baseUrl]), catalog, options, log);
-      await cleanups.runNow('api (a)');
+      const unserved = await deployment.startApis({ ...stack.env(options.pollMs), TEMPORAL_TASK_QUEUE: `${stack.queue}-unserved` });
+      const { result, counts } = await counted(() => measureCreateApi(customerClients(catalog, unserved.urls), catalog, options, log));
+      results.createApi = result;
+      countsA = { counts, creates: options.creates + options.concurrency };
+      await unserved.stop();
     }
     if (has('alone')) {
-      await worker.ensure(options.pollMs);
+      await workers.ensure(options.pollMs);
       results.alone = await measureAlone(firstClient, stack.temporalClient, catalog, options, log);
     }
     if (has('provisions')) {
-      await worker.ensure(options.pollMs);
-      results.provisions = await measureProvisions(stack.db, clients, catalog, options, log);
+      await workers.ensure(options.pollMs);
+      const { result, counts } = await counted(() => measureProvisions(stack.db, clients, catalog, options, log));
+      results.provisions = result;
+      countsB = { counts, provisions: options.provisions };
     }
     if (has('realistic')) {
       await stack.setSimTiming(realisticTiming(options.realisticScale));
-      await worker.ensure(null);
+      await workers.ensure(null);
       results.realistic = await measureRealistic(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }
-    await worker.stop();
+    await workers.stop();
     if (has('memory')) results.memory = await measureMemory(stack, clients, catalog, options, cleanups, log);
 
     if (options.phases.some((phase) => phase !== 'floor')) results.duplicates = await countDuplicates(stack.db);
+    results.queries = deployment.inProcess ? queryCounts(countsA, countsB) : { skipped: 'the API and workers ran as processes of their own' };
     const temporalMemory = residentMemoryOf(stack.temporal.process.pid);
-    results.processes = { benchPeakRssMiB: mib(process.resourceUsage().maxRSS * 1024), temporalPeakRssMiB: temporalMemory ? mib(temporalMemory.peak) : null };
+    results.processes = { ...results.processes, benchPeakRssMiB: mib(process.resourceUsage().maxRSS * 1024), temporalPeakRssMiB: temporalMemory ? mib(temporalMemory.peak) : null };
+    // Profiles are written when their processes exit.
+    await served.stop();
+    if (profileDir) results.profiles = summariseProfiles(profileDir);
 
     fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     printTable(results);

@@ -16,6 +16,7 @@ import { secretBoxOf } from '../src/security/secrets';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type Simulator } from '../src/simulator/server';
 import { freePort } from '../test/support/ports';
 import type { Cleanups } from './cleanups';
+import { UNCOUNTED_APPLICATION } from './query-count';
 
 const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -123,7 +124,10 @@ export async function startStack(cleanups: Cleanups, log: (line: string) => void
   const env = (pollMs: number | null): NodeJS.ProcessEnv => (pollMs === null ? { ...baseEnv } : { ...baseEnv, TASK_POLL_INTERVAL_MS: String(pollMs) });
   const config = (pollMs: number | null) => loadConfig(env(pollMs));
 
-  const db: Db = createDb(url, 4);
+  // Named, so its statements (the bench's own) are left out of the query counts.
+  const benchUrl = new URL(url);
+  benchUrl.searchParams.set('application_name', UNCOUNTED_APPLICATION);
+  const db: Db = createDb(benchUrl.toString(), 4);
   cleanups.add('bench db pool', () => db.$disconnect());
   await ensureBootstrapAdmin(db, adminToken);
   const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
