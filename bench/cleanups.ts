@@ -1,8 +1,16 @@
-/** What the run started, stopped in reverse order on the way out (also on Ctrl-C). */
+/**
+ * What the run started, stopped in reverse order on the way out (also on Ctrl-C). Once that
+ * began, anything still being started is stopped at once, so an interrupted run leaves nothing.
+ */
 export class Cleanups {
   private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private stopping: Promise<void> | null = null;
 
   add(name: string, run: () => Promise<void>): void {
+    if (this.stopping) {
+      void run().catch(() => undefined);
+      throw new Error(`stopping: ${name} was stopped as soon as it started`);
+    }
     this.steps.push({ name, run });
   }
 
@@ -14,9 +22,13 @@ export class Cleanups {
     await step?.run();
   }
 
-  async runAll(): Promise<void> {
-    for (const { name, run } of this.steps.splice(0).reverse()) {
-      await run().catch((error: unknown) => console.error(`cleanup (${name}) failed:`, error instanceof Error ? error.message : error));
-    }
+  /** Stops everything; every caller (the signal handler, the run's end) waits for the same stop. */
+  runAll(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const { name, run } of this.steps.splice(0).reverse()) {
+        await run().catch((error: unknown) => console.error(`cleanup (${name}) failed:`, error instanceof Error ? error.message : error));
+      }
+    })();
+    return this.stopping;
   }
 }

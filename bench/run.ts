@@ -71,12 +71,13 @@ async function counted<T>(measure: () => Promise<T>): Promise<{ result: T; count
   return { result, counts: between(before, snapshot()) };
 }
 
+let interrupted = false;
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const has = (phase: Phase) => options.phases.includes(phase);
   countQueries();
   const cleanups = new Cleanups();
-  let interrupted = false;
   const onSignal = () => {
     if (interrupted) return;
     interrupted = true;
@@ -156,10 +157,11 @@ async function main(): Promise<void> {
   }
 }
 
+// The run's end waits for the cleanup an interruption started (`finally` joins it).
 main().then(
-  () => process.exit(0),
+  () => process.exit(interrupted ? 130 : 0),
   (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exit(1);
+    if (!interrupted) console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(interrupted ? 130 : 1);
   },
 );
