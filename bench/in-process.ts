@@ -15,7 +15,7 @@ export interface Api {
 
 /** The HTTP API (same app, own database pool and Temporal client), bound to 127.0.0.1 only. */
 export async function startApi(config: Config): Promise<Api> {
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const temporal = new TemporalClient({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets: secretBoxOf(config) });
