@@ -125,7 +125,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   const pool6 = openPools.find((p) => p.family === 6);
 
   const templateOn = (node: string) => templates.find((t) => t.node === node)?.templateVmid ?? null;
-  let created: { instanceId: string; taskId: string; intent: StartIntent };
+  let created: { instanceId: string; taskId: string; intent: StartIntent; row: InstanceRow };
   try {
     created = await reservingTransaction(
       db,
@@ -159,7 +159,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           },
         });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
-        await tx.task.create({
+        const task = await tx.task.create({
           data: {
             id: taskId,
             instanceId,
@@ -173,22 +173,25 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
             ...intentColumns(intent),
           },
         });
-        await tx.taskStep.create({ data: { taskId, step: RESERVED_STEP.step, status: 'success', message: RESERVED_STEP.message } });
+        const step = await tx.taskStep.create({ data: { taskId, step: RESERVED_STEP.step, status: 'success', message: RESERVED_STEP.message } });
         // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
         const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS);
         const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS) : null;
         if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
         // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
-        if (pool6) await reserveAddress(tx, pool6, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS);
+        const ipv6 = pool6 ? await reserveAddress(tx, pool6, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS) : null;
         const preferred = placement.preferred.node;
         await scheduled(tx, instanceId, { actorUserId: who.userId, node: preferred, vmid, templateVmid: templateOn(preferred) });
+        // The answer is the server as this transaction commits it: its own writes, and the catalog rows it was checked against.
+        let instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId } });
         // The locks other creates wait for come last, user → tenant → node, each held until commit.
         await countCreate(tx, deps.config, who.userId);
         await assertPlanUnchanged(tx, plan);
         await assertQuota(tx, tenant, sizing, true, instanceId);
         const { node } = await placement.reserve(tx, instanceId);
-        if (node !== preferred) await tx.instance.update({ where: { id: instanceId }, data: { node, templateVmid: templateOn(node) } });
-        return { instanceId, taskId, intent };
+        if (node !== preferred) instance = await tx.instance.update({ where: { id: instanceId }, data: { node, templateVmid: templateOn(node) } });
+        const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [{ ...task, steps: [step] }] } };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
@@ -201,7 +204,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   }
 
   await startProvisioning(deps, tenantId, created);
-  return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
+  return { instance: created.row, taskId: created.taskId, replay: false };
 }
 
 /**

@@ -2,6 +2,7 @@ import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../domain/ip';
 import type { Sizing } from '../domain/sizing';
+import type { IpAddress } from '../generated/prisma/client';
 import type { Db, Tx } from './client';
 import { isDeadlock } from './errors';
 
@@ -223,16 +224,16 @@ function nextVmids(connection: VmidRange, top: number | null): number[] {
 }
 
 /** The lowest address of the pool that is free and cooled down (never the network, broadcast or gateway), or null when the pool is full. */
-export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number): Promise<string | null> {
+export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number): Promise<IpAddress | null> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<{ address: string }[]>`
+    const [taken] = await tx.$queryRaw<IpAddress[]>`
       UPDATE ip_addresses SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
         SELECT id FROM ip_addresses
         WHERE "poolId" = ${pool.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
         ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING address`;
-    return taken?.address ?? null;
+      RETURNING *`;
+    return taken ?? null;
   };
   return (await take()) ?? takeOrGrow(take, { kind: 'pool', pool, top: await topOrdinal(tx, pool.id) });
 }
