@@ -129,7 +129,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   try {
     created = await reservingTransaction(
       db,
-      async (tx) => {
+      async (tx, runningLow) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
         const intent = provisionIntent(deps, { instanceId, taskId, summary: workflowSummary({ operation: 'create', hostname: body.hostname, plan: plan.name, tenantId }) });
@@ -175,11 +175,11 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         });
         const step = await tx.taskStep.create({ data: { taskId, step: RESERVED_STEP.step, status: 'success', message: RESERVED_STEP.message } });
         // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
-        const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS);
-        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS) : null;
+        const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS, runningLow);
+        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
         if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
         // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
-        const ipv6 = pool6 ? await reserveAddress(tx, pool6, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS) : null;
+        const ipv6 = pool6 ? await reserveAddress(tx, pool6, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
         const preferred = placement.preferred.node;
         await scheduled(tx, instanceId, { actorUserId: who.userId, node: preferred, vmid, templateVmid: templateOn(preferred) });
         // The answer is the server as this transaction commits it: its own writes, and the catalog rows it was checked against.

@@ -166,6 +166,9 @@ export interface PoolRef {
 /** A range to grow, with the highest row it had when it was found without a free one. */
 type GrowableRange = { kind: 'vmid'; connection: VmidRange; top: number | null } | { kind: 'pool'; pool: PoolRef; top: bigint | null };
 
+/** Notes a range with few free rows left above the one just taken: it is grown once the transaction has committed. */
+export type RunningLow = (range: GrowableRange) => void;
+
 /**
  * A range has no free row to take but may still grow. Thrown inside a transaction, so it rolls
  * back (nothing waits on a second connection while holding the first); `reservingTransaction`
@@ -180,17 +183,22 @@ export class RangeNeedsRows extends Error {
 
 const cutoff = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
-/** The lowest VMID of the cluster's range that is free and cooled down, held for the instance. */
-export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: string, cooldownSeconds: number): Promise<number> {
+/**
+ * The lowest VMID of the cluster's range that is free and cooled down, held for the instance.
+ * A take close to the highest row tells `runningLow`, so the range grows before it is empty.
+ */
+export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<number> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<{ vmid: number }[]>`
+    const [taken] = await tx.$queryRaw<{ vmid: number; top: number }[]>`
       UPDATE vmid_reservations SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
         SELECT id FROM vmid_reservations
         WHERE "connectionId" = ${connection.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
         ORDER BY vmid LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING vmid`;
-    return taken?.vmid ?? null;
+      RETURNING vmid, (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS top`;
+    if (!taken) return null;
+    if (taken.top - taken.vmid < VMID_BATCH / 4) runningLow({ kind: 'vmid', connection, top: taken.top });
+    return taken.vmid;
   };
   const vmid = (await take()) ?? (await takeOrGrow(take, { kind: 'vmid', connection, top: await topVmid(tx, connection.id) }));
   if (vmid === null) throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for new servers in this location right now.', { resource: 'vmid' });
@@ -223,17 +231,23 @@ function nextVmids(connection: VmidRange, top: number | null): number[] {
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 }
 
-/** The lowest address of the pool that is free and cooled down (never the network, broadcast or gateway), or null when the pool is full. */
-export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number): Promise<IpAddress | null> {
+/**
+ * The lowest address of the pool that is free and cooled down (never the network, broadcast or
+ * gateway), or null when the pool is full. Like reserveVmid, a take close to the top tells `runningLow`.
+ */
+export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<IpAddress | null> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<IpAddress[]>`
+    const [taken] = await tx.$queryRaw<(IpAddress & { top: bigint })[]>`
       UPDATE ip_addresses SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
         SELECT id FROM ip_addresses
         WHERE "poolId" = ${pool.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
         ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING *`;
-    return taken ?? null;
+      RETURNING *, (SELECT MAX(ordinal) FROM ip_addresses WHERE "poolId" = ${pool.id}) AS top`;
+    if (!taken) return null;
+    const { top, ...address } = taken;
+    if (top - address.ordinal < BigInt(ADDRESS_BATCH / 4)) runningLow({ kind: 'pool', pool, top });
+    return address;
   };
   return (await take()) ?? takeOrGrow(take, { kind: 'pool', pool, top: await topOrdinal(tx, pool.id) });
 }
@@ -261,6 +275,7 @@ function nextOrdinals(pool: PoolRef, top: bigint | null): bigint[] {
  * add the same rows; the second's are skipped.
  */
 async function growRange(db: Db, range: GrowableRange): Promise<void> {
+  if (nextRows(range).length === 0) return;
   if (range.kind === 'vmid') {
     const { connection } = range;
     const top = await topVmid(db, connection.id);
@@ -285,15 +300,20 @@ async function growRange(db: Db, range: GrowableRange): Promise<void> {
 const MAX_RERUNS = 8;
 
 /**
- * Runs a transaction that reserves VMIDs or addresses: when a range runs out of rows the
- * transaction rolls back, the range grows, and it runs again. A deadlock victim (two creates
- * falling back to each other's node) runs again too. Past MAX_RERUNS the request is refused as
- * busy (503 SERVICE_BUSY with Retry-After) rather than spinning.
+ * Runs a transaction that reserves VMIDs or addresses. A range that ran low during it grows once
+ * it has committed, so that the next creates find free rows; a growth that fails here is done
+ * by the first create that finds the range empty. When a range ran out of rows, the transaction
+ * rolls back, the range grows, and it runs again. A deadlock victim (two creates falling back to
+ * each other's node) runs again too. Past MAX_RERUNS the request is refused as busy (503
+ * SERVICE_BUSY with Retry-After) rather than spinning.
  */
-export async function reservingTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: { maxWait: number; timeout: number }): Promise<T> {
+export async function reservingTransaction<T>(db: Db, work: (tx: Tx, runningLow: RunningLow) => Promise<T>, options?: { maxWait: number; timeout: number }): Promise<T> {
   for (let run = 0; ; run++) {
+    const low: GrowableRange[] = [];
     try {
-      return await db.$transaction(work, options);
+      const result = await db.$transaction((tx) => work(tx, (range) => low.push(range)), options);
+      for (const range of low) await growRange(db, range).catch(() => undefined);
+      return result;
     } catch (error) {
       const deadlock = isDeadlock(error);
       if (!(error instanceof RangeNeedsRows) && !deadlock) throw error;
@@ -347,7 +367,7 @@ export interface Stranger {
  * Converges on retry: a VMID this instance no longer holds is not quarantined again.
  */
 export function quarantineVmid(db: Db, instanceId: string, vmid: number, stranger: Stranger, cooldownSeconds: number): Promise<number | null> {
-  return reservingTransaction(db, async (tx) => {
+  return reservingTransaction(db, async (tx, runningLow) => {
     const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { connection: true } });
     if (instance.vmid !== vmid) return instance.vmid;
     await tx.vmidReservation.updateMany({
@@ -355,7 +375,7 @@ export function quarantineVmid(db: Db, instanceId: string, vmid: number, strange
       data: { state: 'quarantined', instanceId: null, strangerNode: stranger.node, strangerName: stranger.name, quarantinedFor: instanceId, quarantinedAt: new Date() },
     });
     const setAside = await tx.vmidReservation.count({ where: { quarantinedFor: instanceId } });
-    const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds) : null;
+    const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds, runningLow) : null;
     await tx.instance.update({ where: { id: instanceId }, data: { vmid: next } });
     return next;
   });
