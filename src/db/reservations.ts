@@ -142,8 +142,8 @@ async function reserveOnNode(tx: Tx, nodeId: string, instanceId: string, sizing:
 // ---------------------------------------------------------------- VMIDs and addresses
 
 /** Free rows a range grows by when it has none left to take. */
-export const VMID_BATCH = 64;
-export const ADDRESS_BATCH = 256;
+const VMID_BATCH = 64;
+const ADDRESS_BATCH = 256;
 
 /** Seconds a given-back VMID or address stays out of circulation (VMID_REUSE_COOLDOWN_SECONDS, ADDRESS_REUSE_COOLDOWN_SECONDS). */
 export interface ReuseCooldowns {
