@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const seconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 const isAesKey = (base64: string) => Buffer.from(base64, 'base64').length === 32;
 const KEY_MESSAGE = 'must be 32 bytes encoded as base64 (openssl rand -base64 32)';
@@ -87,6 +88,10 @@ export const configSchema = z.object({
   RATE_LIMIT_CREATE_PER_MINUTE: integer(5),
   RATE_LIMIT_CREATE_PER_HOUR: integer(20),
   CREDENTIAL_TTL_HOURS: integer(24),
+  /** Seconds a given-back VMID stays out of circulation, so a late destroy on Proxmox never meets the next server (0: reuse at once). */
+  VMID_REUSE_COOLDOWN_SECONDS: seconds(600),
+  /** Seconds a given-back address stays out of circulation, so DNS and ARP caches pointing at it expire before the next tenant gets it (0: reuse at once). */
+  ADDRESS_REUSE_COOLDOWN_SECONDS: seconds(3600),
   /** Hours an Idempotency-Key replays its create; an older key is treated as new, and the reconciler deletes it. */
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24),
   DEFAULT_USERNAME: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/).default('cloud'),

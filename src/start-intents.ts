@@ -81,7 +81,9 @@ export function withinStartDeadline<T>(client: Client, call: () => Promise<T>): 
 
 /** Records that the task's workflow exists; a no-op when that is known already. */
 export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
-  await db.task.updateMany({ where: { id: taskId, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+  // One statement (updateMany would wrap itself in a transaction of its own).
+  const now = new Date();
+  await db.$executeRaw`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`;
 }
 
 /** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */

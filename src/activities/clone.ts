@@ -100,9 +100,7 @@ export function createCloneActivity(deps: ActivityDeps) {
 
 /** Quarantines the stranger's VMID and continues on the next free one; past the bound the stage fails. */
 async function moveToNextVmid(deps: ActivityDeps, instanceId: string, taskId: string, found: StrangerAtVmid) {
-  const next = await deps.db
-    .$transaction((tx) => quarantineVmid(tx, instanceId, found.vmid, found.stranger))
-    .catch((error: unknown) => {
+  const next = await quarantineVmid(deps.db, instanceId, found.vmid, found.stranger, deps.config.VMID_REUSE_COOLDOWN_SECONDS).catch((error: unknown) => {
       throw fail(FailureType.GuestConflict, `no free VMID after ${found.message}: ${error instanceof Error ? error.message : String(error)}`, { vmid: found.vmid });
     });
   if (next === null) {

@@ -3,14 +3,14 @@ import type { Db, Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
-import { assertQuota, releaseReservations, reserveAddress, reserveVmid, scheduleAndReserve } from '../db/reservations';
-import { recordStep } from '../db/tasks';
+import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { provisionWorkflowId } from '../workflows/definitions';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
+import { countCreate } from './rate-limit';
 import type { CreateInstanceBody } from './schemas/instances';
 import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
 import { startCommittedWorkflow } from './start-workflow';
@@ -48,29 +48,29 @@ async function replayOf(db: Db, userId: string, key: string, requestHash: string
   return { instance, taskId: task.id, replay: true };
 }
 
-/** Sliding-window limits per user, counted in PostgreSQL under a lock on the user's row. */
-async function enforceRateLimit(tx: Tx, deps: ApiDeps, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
-  const now = Date.now();
-  const windows = [
-    { seconds: 60, limit: deps.config.RATE_LIMIT_CREATE_PER_MINUTE },
-    { seconds: 3600, limit: deps.config.RATE_LIMIT_CREATE_PER_HOUR },
-  ];
-  for (const { seconds, limit } of windows) {
-    const since = new Date(now - seconds * 1000);
-    const recent = await tx.rateLimitEvent.findMany({
-      where: { userId, action: 'instance.create', at: { gt: since } },
-      orderBy: { at: 'asc' },
-      select: { at: true },
-    });
-    if (recent.length >= limit) {
-      const oldest = recent[recent.length - limit]?.at.getTime() ?? now;
-      const retryAfterSeconds = Math.max(1, Math.ceil((oldest + seconds * 1000 - now) / 1000));
-      throw new AppError('RATE_LIMITED', `At most ${limit} servers may be created per ${seconds === 60 ? 'minute' : 'hour'}.`, { retryAfterSeconds });
-    }
+/** Another request holds the Idempotency-Key: the caller replays it once it is committed. */
+class IdempotencyKeyHeld extends AppError {
+  constructor() {
+    super('CONFLICT', 'Another request with this Idempotency-Key is being handled; send it again for its answer.');
   }
-  await tx.rateLimitEvent.create({ data: { userId, action: 'instance.create' } });
 }
+
+/**
+ * Records the key for this create in one statement; false while an earlier request's key is
+ * alive (a concurrent one is waited for). A key past its lifetime is taken over.
+ */
+async function claimIdempotencyKey(tx: Tx, o: { userId: string; key: string; requestHash: string; instanceId: string; expiredBefore: Date }): Promise<boolean> {
+  const claimed = await tx.$executeRaw`
+    INSERT INTO idempotency_keys (id, "userId", key, "requestHash", "instanceId", "createdAt")
+    VALUES (${newId('idem')}, ${o.userId}, ${o.key}, ${o.requestHash}, ${o.instanceId}, ${new Date()})
+    ON CONFLICT ("userId", key) DO UPDATE
+      SET id = EXCLUDED.id, "requestHash" = EXCLUDED."requestHash", "instanceId" = EXCLUDED."instanceId", "createdAt" = EXCLUDED."createdAt"
+      WHERE idempotency_keys."createdAt" < ${o.expiredBefore}`;
+  return claimed === 1;
+}
+
+/** The first line of a create's step thread, written with the task. */
+const RESERVED_STEP = { step: 'schedule > reserving resources', message: 'Capacity, addresses and an ID were reserved.', progress: 5 };
 
 /**
  * Validates a create request and commits every reservation in one transaction (no provider
@@ -124,20 +124,19 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   const pool4 = openPools.find((p) => p.family === 4);
   const pool6 = openPools.find((p) => p.family === 6);
 
-  let created: { instanceId: string; taskId: string; intent: StartIntent };
+  const templateOn = (node: string) => templates.find((t) => t.node === node)?.templateVmid ?? null;
+  let created: { instanceId: string; taskId: string; intent: StartIntent; row: InstanceRow };
   try {
-    created = await db.$transaction(
-      async (tx) => {
+    created = await reservingTransaction(
+      db,
+      async (tx, runningLow) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
         const intent = provisionIntent(deps, { instanceId, taskId, summary: workflowSummary({ operation: 'create', hostname: body.hostname, plan: plan.name, tenantId }) });
-        if (idempotencyKey) {
-          await tx.idempotencyKey.deleteMany({ where: { userId: who.userId, key: idempotencyKey, createdAt: { lt: expiredBefore } } });
-          await tx.idempotencyKey.create({ data: { id: newId('idem'), userId: who.userId, key: idempotencyKey, requestHash } });
+        if (idempotencyKey && !(await claimIdempotencyKey(tx, { userId: who.userId, key: idempotencyKey, requestHash, instanceId, expiredBefore }))) {
+          throw new IdempotencyKeyHeld();
         }
-        await enforceRateLimit(tx, deps, who.userId);
-        await assertPlanUnchanged(tx, plan);
-        await assertQuota(tx, tenant, sizing, true);
+        const placement = await planPlacement(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing });
         await tx.instance.create({
           data: {
             id: instanceId,
@@ -160,28 +159,44 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           },
         });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
-        await tx.task.create({
-          data: { id: taskId, instanceId, activeInstanceId: instanceId, tenantId, type: 'INSTANCE_CREATE', status: 'pending', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) },
+        const task = await tx.task.create({
+          data: {
+            id: taskId,
+            instanceId,
+            activeInstanceId: instanceId,
+            tenantId,
+            type: 'INSTANCE_CREATE',
+            status: 'running',
+            currentStep: RESERVED_STEP.step,
+            progress: RESERVED_STEP.progress,
+            workflowId: provisionWorkflowId(instanceId),
+            ...intentColumns(intent),
+          },
         });
-        await recordStep(tx, { taskId, step: 'schedule > reserving resources', status: 'success', message: 'Capacity, addresses and an ID were reserved.', progress: 5 });
-        if (idempotencyKey) {
-          await tx.idempotencyKey.update({ where: { userId_key: { userId: who.userId, key: idempotencyKey } }, data: { instanceId } });
-        }
-        // The cluster-wide locks come last, so every create holds them for as short a time as possible.
-        const { node } = await scheduleAndReserve(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing, instanceId });
-        const vmid = await reserveVmid(tx, connection, instanceId);
-        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId) : null;
+        const step = await tx.taskStep.create({ data: { taskId, step: RESERVED_STEP.step, status: 'success', message: RESERVED_STEP.message } });
+        // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
+        const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS, runningLow);
+        const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
         if (!ipv4) throw new AppError('CAPACITY_UNAVAILABLE', 'There are no free IPv4 addresses in this location right now.', { resource: 'ipv4' });
         // IPv6 is best effort: a full or missing pool leaves the server IPv4-only.
-        if (pool6) await reserveAddress(tx, pool6, instanceId);
-        const template = templates.find((t) => t.node === node);
-        await scheduled(tx, instanceId, { actorUserId: who.userId, node, vmid, templateVmid: template?.templateVmid ?? null });
-        return { instanceId, taskId, intent };
+        const ipv6 = pool6 ? await reserveAddress(tx, pool6, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
+        const preferred = placement.preferred.node;
+        await scheduled(tx, instanceId, { actorUserId: who.userId, node: preferred, vmid, templateVmid: templateOn(preferred) });
+        // The answer is the server as this transaction commits it: its own writes, and the catalog rows it was checked against.
+        let instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId } });
+        // The locks other creates wait for come last, user → tenant → node, each held until commit.
+        await countCreate(tx, deps.config, who.userId);
+        await assertPlanUnchanged(tx, plan);
+        await assertQuota(tx, tenant, sizing, true, instanceId);
+        const { node } = await placement.reserve(tx, instanceId);
+        if (node !== preferred) instance = await tx.instance.update({ where: { id: instanceId }, data: { node, templateVmid: templateOn(node) } });
+        const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [{ ...task, steps: [step] }] } };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );
   } catch (error) {
-    if (idempotencyKey && isUniqueViolation(error)) {
+    if (idempotencyKey && (error instanceof IdempotencyKeyHeld || isUniqueViolation(error))) {
       const replay = await replayOf(db, who.userId, idempotencyKey, requestHash, expiredBefore);
       if (replay) return replay;
     }
@@ -189,7 +204,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   }
 
   await startProvisioning(deps, tenantId, created);
-  return { instance: await loadInstanceRow(db, created.instanceId), taskId: created.taskId, replay: false };
+  return { instance: created.row, taskId: created.taskId, replay: false };
 }
 
 /**

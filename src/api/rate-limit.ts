@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { AppError } from '../domain/errors';
 import { principal } from './auth';
 
@@ -44,4 +44,36 @@ export function rateLimited(deps: { db: Db; config: Config }, action: LimitedAct
 export function rateLimitedReads(deps: { db: Db; config: Config }): RequestHandler {
   const limit = rateLimited(deps, 'read');
   return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? limit(req, res, next) : next());
+}
+
+/**
+ * Counts one server create of the user in sliding windows (a minute, an hour), under a lock on
+ * the user's row so that concurrent creates of one user count one after the other: the event is
+ * recorded only while both windows have room (one statement that counts and inserts). A refusal
+ * is 429 RATE_LIMITED with Retry-After: when the oldest of the last `limit` events leaves its window.
+ */
+export async function countCreate(tx: Tx, config: Config, userId: string): Promise<void> {
+  const now = new Date();
+  const window = (seconds: number, limit: number, per: string) => ({ seconds, limit, per, since: new Date(now.getTime() - seconds * 1000) });
+  const minute = window(60, config.RATE_LIMIT_CREATE_PER_MINUTE, 'minute');
+  const hour = window(3600, config.RATE_LIMIT_CREATE_PER_HOUR, 'hour');
+  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR NO KEY UPDATE`;
+  const recorded = await tx.$executeRaw`
+    INSERT INTO rate_limit_events ("userId", action, at)
+    SELECT ${userId}, 'instance.create', ${now}
+    FROM (
+      SELECT COUNT(*) FILTER (WHERE at > ${minute.since}) AS minute, COUNT(*) AS hour
+      FROM rate_limit_events WHERE "userId" = ${userId} AND action = 'instance.create' AND at > ${hour.since}
+    ) recent
+    WHERE recent.minute < ${minute.limit} AND recent.hour < ${hour.limit}`;
+  if (recorded === 1) return;
+  for (const { seconds, limit, per, since } of [minute, hour]) {
+    // The limit-th newest event in the window: once it leaves, there is room again.
+    const [oldest] = await tx.$queryRaw<{ at: Date }[]>`
+      SELECT at FROM rate_limit_events WHERE "userId" = ${userId} AND action = 'instance.create' AND at > ${since}
+      ORDER BY at DESC OFFSET ${limit - 1} LIMIT 1`;
+    if (!oldest) continue;
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at.getTime() + seconds * 1000 - now.getTime()) / 1000));
+    throw new AppError('RATE_LIMITED', `At most ${limit} servers may be created per ${per}.`, { retryAfterSeconds });
+  }
 }

@@ -37,3 +37,9 @@ export function isDataException(error: unknown): boolean {
   if (code === 'P2000' || code === 'P2007' || code === 'P2020') return true;
   return sqlState(error)?.startsWith('22') ?? false;
 }
+
+/** PostgreSQL chose this transaction as a deadlock victim (SQLSTATE 40P01) and rolled it back. */
+export function isDeadlock(error: unknown): boolean {
+  if (sqlState(error) === '40P01') return true;
+  return /deadlock detected/i.test(error instanceof Error ? error.message : '');
+}

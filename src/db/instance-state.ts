@@ -10,7 +10,7 @@ import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/inst
 import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import type { Tx } from './client';
-import { appendEvent } from './events';
+import { appendEvents } from './events';
 
 export class InvalidTransitionError extends Error {
   override name = 'InvalidTransitionError';
@@ -66,9 +66,11 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
     });
   }
   const events = typeof change.events === 'function' ? change.events(row.status) : change.events;
-  for (const type of events) {
-    await appendEvent(tx, { tenantId: row.tenantId, instanceId, type, data: { status: change.to, hostname: row.hostname, ...change.eventData } });
-  }
+  await appendEvents(
+    tx,
+    { tenantId: row.tenantId, instanceId },
+    events.map((type) => ({ type, data: { status: change.to, hostname: row.hostname, ...change.eventData } })),
+  );
   return 'changed';
 }
 

@@ -2,15 +2,18 @@ import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../domain/ip';
 import type { Sizing } from '../domain/sizing';
-import type { Tx } from './client';
+import type { IpAddress } from '../generated/prisma/client';
+import type { Db, Tx } from './client';
+import { isDeadlock } from './errors';
 
 /**
- * Reservations are taken inside the caller's transaction under row locks, always in the same
- * order (tenant → nodes → connection → pools), so concurrent creates serialize instead of
- * deadlocking, and the unique constraints make a double allocation fail rather than happen.
- * The locks are FOR NO KEY UPDATE: they exclude each other, but not the FOR KEY SHARE lock a
- * foreign-key check takes, so another create's earlier insert (its instance row references the
- * connection) cannot hold up this one's lock and close a cycle.
+ * Reservations are taken inside the caller's transaction. VMIDs and addresses are rows of their
+ * range, taken with FOR UPDATE SKIP LOCKED: concurrent creates take different rows without
+ * waiting for each other, and the unique constraints make a double allocation fail rather than
+ * happen. A range is grown by a batch of free rows, in a statement of its own, only when it has
+ * none left to take. The locks that do make creates wait (the user's, the tenant's, one node's)
+ * are FOR NO KEY UPDATE, taken in the same order everywhere (user → tenant → nodes) and as late
+ * as possible: they exclude each other, but not the FOR KEY SHARE lock a foreign-key check takes.
  */
 
 export type { Sizing } from '../domain/sizing';
@@ -53,9 +56,13 @@ export interface NodeChoice {
   node: string;
 }
 
-/** Free capacity per enabled node of a cluster, with the node rows locked (a migrating instance counts on both nodes); a draining node takes no new placements. */
-export async function lockNodeCapacity(tx: Tx, connectionId: string) {
-  await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
+interface NodeCapacity extends NodeChoice {
+  draining: boolean;
+  free: Sizing;
+}
+
+/** Free capacity per enabled node of a cluster, as committed (a migrating instance counts on both nodes). */
+async function readNodeCapacity(tx: Tx, connectionId: string): Promise<NodeCapacity[]> {
   const rows = await tx.$queryRaw<{ id: string; name: string; draining: boolean; vcpus: number; memory: number; disk: number }[]>`
     SELECT n.id, n.name, n.draining,
       n.vcpus - COALESCE(SUM(a.vcpus), 0)::int AS vcpus,
@@ -67,48 +74,87 @@ export async function lockNodeCapacity(tx: Tx, connectionId: string) {
   return rows.map((row) => ({ nodeId: row.id, node: row.name, draining: row.draining, free: { vcpus: row.vcpus, memoryMiB: row.memory, diskGiB: row.disk } }));
 }
 
+/** Free capacity per enabled node of a cluster with every node row locked, for moves that weigh several nodes at once (resize, migration); a draining node takes no new placements. */
+export async function lockNodeCapacity(tx: Tx, connectionId: string): Promise<NodeCapacity[]> {
+  await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
+  return readNodeCapacity(tx, connectionId);
+}
+
 export function fits(free: Sizing, need: Sizing): boolean {
   return free.vcpus >= need.vcpus && free.memoryMiB >= need.memoryMiB && free.diskGiB >= need.diskGiB;
 }
 
-/**
- * Picks the node with the most free memory among those that can hold the instance and have
- * the image's template; reserves the capacity there.
- */
-export async function scheduleAndReserve(
-  tx: Tx,
-  args: { connectionId: string; candidateNodes: string[]; sizing: Sizing; instanceId: string },
-): Promise<NodeChoice> {
-  const nodes = await lockNodeCapacity(tx, args.connectionId);
-  const candidates = nodes.filter((n) => !n.draining && args.candidateNodes.includes(n.node));
-  const roomy = candidates.filter((n) => fits(n.free, args.sizing)).sort((a, b) => b.free.memoryMiB - a.free.memoryMiB);
-  const chosen = roomy[0];
-  if (!chosen) {
-    throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for this plan in this location right now.', {
-      resource: candidates.length ? 'node_capacity' : 'template',
-    });
-  }
-  await tx.nodeAllocation.create({
-    data: { id: newId('alloc'), nodeId: chosen.nodeId, instanceId: args.instanceId, ...args.sizing, state: 'reserved' },
-  });
-  return { nodeId: chosen.nodeId, node: chosen.node };
+/** Where a new instance may go, best first, from a read without locks; `reserve` makes it binding. */
+export interface Placement {
+  /** The node the instance most likely lands on (the first candidate). */
+  preferred: NodeChoice;
+  /**
+   * Takes the capacity on the first candidate that still holds it under that node's lock (only
+   * that node's row is locked, and held until commit: call it last), or throws CAPACITY_UNAVAILABLE.
+   */
+  reserve(tx: Tx, instanceId: string): Promise<NodeChoice>;
 }
 
-/** The lowest free VMID of the cluster's range, held for the instance. */
-export async function reserveVmid(tx: Tx, connection: { id: string; vmidStart: number; vmidEnd: number }, instanceId: string): Promise<number> {
-  await tx.$queryRaw`SELECT id FROM proxmox_connections WHERE id = ${connection.id} FOR NO KEY UPDATE`;
-  const free = await tx.vmidReservation.findFirst({ where: { connectionId: connection.id, state: 'free' }, orderBy: { vmid: 'asc' } });
-  if (free) {
-    await tx.vmidReservation.update({ where: { id: free.id }, data: { state: 'reserved', instanceId } });
-    return free.vmid;
-  }
-  const top = await tx.vmidReservation.aggregate({ where: { connectionId: connection.id }, _max: { vmid: true } });
-  const vmid = Math.max((top._max.vmid ?? connection.vmidStart - 1) + 1, connection.vmidStart);
-  if (vmid > connection.vmidEnd) {
-    throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for new servers in this location right now.', { resource: 'vmid' });
-  }
-  await tx.vmidReservation.create({ data: { id: newId('vmid'), connectionId: connection.id, vmid, instanceId, state: 'reserved' } });
-  return vmid;
+const noRoom = (resource: 'node_capacity' | 'template') =>
+  new AppError('CAPACITY_UNAVAILABLE', 'There is no room for this plan in this location right now.', { resource });
+
+/**
+ * The nodes that can hold the instance and have the image's template, the one with the most free
+ * memory first. The read takes no lock, so concurrent creates do not wait for each other here;
+ * each re-checks its node under the node's lock when it reserves.
+ */
+export async function planPlacement(tx: Tx, args: { connectionId: string; candidateNodes: string[]; sizing: Sizing }): Promise<Placement> {
+  const candidates = (await readNodeCapacity(tx, args.connectionId)).filter((n) => !n.draining && args.candidateNodes.includes(n.node));
+  const roomy = candidates.filter((n) => fits(n.free, args.sizing)).sort((a, b) => b.free.memoryMiB - a.free.memoryMiB);
+  const [preferred] = roomy;
+  if (!preferred) throw noRoom(candidates.length ? 'node_capacity' : 'template');
+  return {
+    preferred,
+    async reserve(tx, instanceId) {
+      for (const node of roomy) {
+        if (await reserveOnNode(tx, node.nodeId, instanceId, args.sizing)) return node;
+      }
+      throw noRoom('node_capacity');
+    },
+  };
+}
+
+/**
+ * Reserves `sizing` on one node if it still fits there. The node's row lock orders every
+ * placement on it; the check and the insert run after the lock is granted, in a statement of
+ * their own, so they see every placement committed before.
+ */
+async function reserveOnNode(tx: Tx, nodeId: string, instanceId: string, sizing: Sizing): Promise<boolean> {
+  await tx.$queryRaw`SELECT id FROM nodes WHERE id = ${nodeId} FOR NO KEY UPDATE`;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO node_allocations (id, "nodeId", "instanceId", vcpus, "memoryMiB", "diskGiB", state, "updatedAt")
+    SELECT ${newId('alloc')}, n.id, ${instanceId}, ${sizing.vcpus}, ${sizing.memoryMiB}, ${sizing.diskGiB}, 'reserved'::"AllocationState", ${new Date()}
+    FROM nodes n
+    CROSS JOIN LATERAL (
+      SELECT COALESCE(SUM(a.vcpus), 0) AS vcpus, COALESCE(SUM(a."memoryMiB"), 0) AS memory, COALESCE(SUM(a."diskGiB"), 0) AS disk
+      FROM node_allocations a WHERE (a."nodeId" = n.id OR a."targetNodeId" = n.id) AND a.state <> 'released'
+    ) held
+    WHERE n.id = ${nodeId} AND n.enabled AND NOT n.draining
+      AND n.vcpus - held.vcpus >= ${sizing.vcpus} AND n."memoryMiB" - held.memory >= ${sizing.memoryMiB} AND n."diskGiB" - held.disk >= ${sizing.diskGiB}`;
+  return inserted === 1;
+}
+
+// ---------------------------------------------------------------- VMIDs and addresses
+
+/** Free rows a range grows by when it has none left to take. */
+const VMID_BATCH = 64;
+const ADDRESS_BATCH = 256;
+
+/** Seconds a given-back VMID or address stays out of circulation (VMID_REUSE_COOLDOWN_SECONDS, ADDRESS_REUSE_COOLDOWN_SECONDS). */
+export interface ReuseCooldowns {
+  vmidSeconds: number;
+  addressSeconds: number;
+}
+
+export interface VmidRange {
+  id: string;
+  vmidStart: number;
+  vmidEnd: number;
 }
 
 export interface PoolRef {
@@ -117,40 +163,181 @@ export interface PoolRef {
   gateway: string;
 }
 
-/** The lowest free address of the pool (never the network, broadcast or gateway), or null when the pool is full. */
-export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string): Promise<string | null> {
-  await tx.$queryRaw`SELECT id FROM ip_pools WHERE id = ${pool.id} FOR NO KEY UPDATE`;
-  const free = await tx.ipAddress.findFirst({ where: { poolId: pool.id, state: 'free' }, orderBy: { ordinal: 'asc' } });
-  if (free) {
-    await tx.ipAddress.update({ where: { id: free.id }, data: { state: 'reserved', instanceId } });
-    return free.address;
+/** A range to grow, with the highest row it had when it was found without a free one. */
+type GrowableRange = { kind: 'vmid'; connection: VmidRange; top: number | null } | { kind: 'pool'; pool: PoolRef; top: bigint | null };
+
+/** Notes a range with few free rows left above the one just taken: it is grown once the transaction has committed. */
+export type RunningLow = (range: GrowableRange) => void;
+
+/**
+ * A range has no free row to take but may still grow. Thrown inside a transaction, so it rolls
+ * back (nothing waits on a second connection while holding the first); `reservingTransaction`
+ * grows the range and runs the transaction again.
+ */
+export class RangeNeedsRows extends Error {
+  override name = 'RangeNeedsRows';
+  constructor(readonly range: GrowableRange) {
+    super(range.kind === 'vmid' ? `the VMID range of ${range.connection.id} needs more rows` : `the pool ${range.pool.id} needs more rows`);
   }
+}
+
+const cutoff = (seconds: number) => new Date(Date.now() - seconds * 1000);
+
+/**
+ * The lowest VMID of the cluster's range that is free and cooled down, held for the instance.
+ * A take close to the highest row tells `runningLow`, so the range grows before it is empty.
+ */
+export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<number> {
+  const take = async () => {
+    const [taken] = await tx.$queryRaw<{ vmid: number; top: number }[]>`
+      UPDATE vmid_reservations SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
+      WHERE id = (
+        SELECT id FROM vmid_reservations
+        WHERE "connectionId" = ${connection.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
+        ORDER BY vmid LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING vmid, (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS top`;
+    if (!taken) return null;
+    if (taken.top - taken.vmid < VMID_BATCH / 4) runningLow({ kind: 'vmid', connection, top: taken.top });
+    return taken.vmid;
+  };
+  const vmid = (await take()) ?? (await takeOrGrow(take, { kind: 'vmid', connection, top: await topVmid(tx, connection.id) }));
+  if (vmid === null) throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for new servers in this location right now.', { resource: 'vmid' });
+  return vmid;
+}
+
+/**
+ * After a take found no row: a range that can grow is grown (by the caller, see RangeNeedsRows);
+ * a range already whole is taken from once more, since rows another request added after the
+ * first take's snapshot are committed by the time its top was read.
+ */
+async function takeOrGrow<T>(take: () => Promise<T | null>, range: GrowableRange): Promise<T | null> {
+  if (nextRows(range).length > 0) throw new RangeNeedsRows(range);
+  return take();
+}
+
+function nextRows(range: GrowableRange): unknown[] {
+  return range.kind === 'vmid' ? nextVmids(range.connection, range.top) : nextOrdinals(range.pool, range.top);
+}
+
+async function topVmid(db: Tx | Db, connectionId: string): Promise<number | null> {
+  const top = await db.vmidReservation.aggregate({ where: { connectionId }, _max: { vmid: true } });
+  return top._max.vmid;
+}
+
+/** The next batch of VMIDs past the highest row, within the range. */
+function nextVmids(connection: VmidRange, top: number | null): number[] {
+  const first = Math.max((top ?? connection.vmidStart - 1) + 1, connection.vmidStart);
+  const last = Math.min(first + VMID_BATCH - 1, connection.vmidEnd);
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+}
+
+/**
+ * The lowest address of the pool that is free and cooled down (never the network, broadcast or
+ * gateway), or null when the pool is full. Like reserveVmid, a take close to the top tells `runningLow`.
+ */
+export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<IpAddress | null> {
+  const take = async () => {
+    const [taken] = await tx.$queryRaw<(IpAddress & { top: bigint })[]>`
+      UPDATE ip_addresses SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
+      WHERE id = (
+        SELECT id FROM ip_addresses
+        WHERE "poolId" = ${pool.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
+        ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING *, (SELECT MAX(ordinal) FROM ip_addresses WHERE "poolId" = ${pool.id}) AS top`;
+    if (!taken) return null;
+    const { top, ...address } = taken;
+    if (top - address.ordinal < BigInt(ADDRESS_BATCH / 4)) runningLow({ kind: 'pool', pool, top });
+    return address;
+  };
+  return (await take()) ?? takeOrGrow(take, { kind: 'pool', pool, top: await topOrdinal(tx, pool.id) });
+}
+
+async function topOrdinal(db: Tx | Db, poolId: string): Promise<bigint | null> {
+  const top = await db.ipAddress.aggregate({ where: { poolId }, _max: { ordinal: true } });
+  return top._max.ordinal;
+}
+
+/** The next batch of host ordinals past the highest row: never the network (0), the broadcast or the gateway. */
+function nextOrdinals(pool: PoolRef, top: bigint | null): bigint[] {
   const cidr = parseCidr(pool.cidr);
   const gateway = ordinalOf(cidr, pool.gateway);
-  const top = await tx.ipAddress.aggregate({ where: { poolId: pool.id }, _max: { ordinal: true } });
-  let ordinal = (top._max.ordinal ?? 0n) + 1n;
-  if (ordinal === gateway) ordinal += 1n;
-  if (ordinal > lastUsableOrdinal(cidr)) return null;
-  const address = addressAt(cidr, ordinal);
-  await tx.ipAddress.create({
-    data: { id: newId('ip'), poolId: pool.id, address, ordinal, family: cidr.family, instanceId, state: 'reserved' },
+  const last = lastUsableOrdinal(cidr);
+  const ordinals: bigint[] = [];
+  for (let ordinal = (top ?? 0n) + 1n; ordinal <= last && ordinals.length < ADDRESS_BATCH; ordinal++) {
+    if (ordinal !== gateway) ordinals.push(ordinal);
+  }
+  return ordinals;
+}
+
+/**
+ * Adds the next batch of free rows to a range, in one statement outside any transaction, unless
+ * another request grew it since it was found short. Two requests growing the same range at once
+ * add the same rows; the second's are skipped.
+ */
+async function growRange(db: Db, range: GrowableRange): Promise<void> {
+  if (nextRows(range).length === 0) return;
+  if (range.kind === 'vmid') {
+    const { connection } = range;
+    const top = await topVmid(db, connection.id);
+    if (top !== range.top) return;
+    const vmids = nextVmids(connection, top);
+    await db.vmidReservation.createMany({ data: vmids.map((vmid) => ({ id: newId('vmid'), connectionId: connection.id, vmid, state: 'free' as const })), skipDuplicates: true });
+    return;
+  }
+  const top = await topOrdinal(db, range.pool.id);
+  if (top !== range.top) return;
+  // The pool as it is now: an admin may have moved its gateway since the request read it.
+  const pool = await db.ipPool.findUniqueOrThrow({ where: { id: range.pool.id } });
+  const cidr = parseCidr(pool.cidr);
+  const ordinals = nextOrdinals(pool, top);
+  await db.ipAddress.createMany({
+    data: ordinals.map((ordinal) => ({ id: newId('ip'), poolId: pool.id, address: addressAt(cidr, ordinal), ordinal, family: cidr.family, state: 'free' as const })),
+    skipDuplicates: true,
   });
-  return address;
+}
+
+/** How often one transaction may be run again because a range had to grow or it lost a deadlock. */
+const MAX_RERUNS = 8;
+
+/**
+ * Runs a transaction that reserves VMIDs or addresses. A range that ran low during it grows once
+ * it has committed, so that the next creates find free rows; a growth that fails here is done
+ * by the first create that finds the range empty. When a range ran out of rows, the transaction
+ * rolls back, the range grows, and it runs again. A deadlock victim (two creates falling back to
+ * each other's node) runs again too. Past MAX_RERUNS the request is refused as busy (503
+ * SERVICE_BUSY with Retry-After) rather than spinning.
+ */
+export async function reservingTransaction<T>(db: Db, work: (tx: Tx, runningLow: RunningLow) => Promise<T>, options?: { maxWait: number; timeout: number }): Promise<T> {
+  for (let run = 0; ; run++) {
+    const low: GrowableRange[] = [];
+    try {
+      const result = await db.$transaction((tx) => work(tx, (range) => low.push(range)), options);
+      for (const range of low) await growRange(db, range).catch(() => undefined);
+      return result;
+    } catch (error) {
+      const deadlock = isDeadlock(error);
+      if (!(error instanceof RangeNeedsRows) && !deadlock) throw error;
+      if (run >= MAX_RERUNS) throw new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
+      if (error instanceof RangeNeedsRows) await growRange(db, error.range);
+    }
+  }
 }
 
 /**
  * Gives back everything an instance holds, each step a no-op when already done, so a retried
- * rollback or delete never releases twice. `keepVmid`: a guest we did not create sits on the
- * VMID, so it is quarantined instead (listed for admins, out of circulation) rather than freed.
+ * rollback or delete never releases twice. A given-back VMID or address records when, and is not
+ * handed out again before its cooldown. `keepVmid`: a guest we did not create sits on the VMID,
+ * so it is quarantined instead (listed for admins, out of circulation) rather than freed.
  */
 export async function releaseReservations(tx: Tx, instanceId: string, options: { keepVmid?: boolean } = {}): Promise<void> {
+  const now = new Date();
   await tx.vmidReservation.updateMany({
     where: { instanceId },
-    data: options.keepVmid ? { state: 'quarantined', instanceId: null, quarantinedFor: instanceId, quarantinedAt: new Date() } : { state: 'free', instanceId: null },
+    data: options.keepVmid ? { state: 'quarantined', instanceId: null, quarantinedFor: instanceId, quarantinedAt: now } : { state: 'free', instanceId: null, releasedAt: now },
   });
-  await tx.ipAddress.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null } });
+  await tx.ipAddress.updateMany({ where: { instanceId }, data: { state: 'free', instanceId: null, releasedAt: now } });
   await tx.nodeAllocation.updateMany({ where: { instanceId, state: { not: 'released' } }, data: { state: 'released', targetNodeId: null } });
-  await tx.instance.updateMany({ where: { id: instanceId, quotaReleasedAt: null }, data: { quotaReleasedAt: new Date() } });
+  await tx.instance.updateMany({ where: { id: instanceId, quotaReleasedAt: null }, data: { quotaReleasedAt: now } });
 }
 
 /**
@@ -179,15 +366,17 @@ export interface Stranger {
  * left without a VMID, and its provision fails).
  * Converges on retry: a VMID this instance no longer holds is not quarantined again.
  */
-export async function quarantineVmid(tx: Tx, instanceId: string, vmid: number, stranger: Stranger): Promise<number | null> {
-  const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { connection: true } });
-  if (instance.vmid !== vmid) return instance.vmid;
-  await tx.vmidReservation.updateMany({
-    where: { connectionId: instance.connectionId, vmid, instanceId },
-    data: { state: 'quarantined', instanceId: null, strangerNode: stranger.node, strangerName: stranger.name, quarantinedFor: instanceId, quarantinedAt: new Date() },
+export function quarantineVmid(db: Db, instanceId: string, vmid: number, stranger: Stranger, cooldownSeconds: number): Promise<number | null> {
+  return reservingTransaction(db, async (tx, runningLow) => {
+    const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { connection: true } });
+    if (instance.vmid !== vmid) return instance.vmid;
+    await tx.vmidReservation.updateMany({
+      where: { connectionId: instance.connectionId, vmid, instanceId },
+      data: { state: 'quarantined', instanceId: null, strangerNode: stranger.node, strangerName: stranger.name, quarantinedFor: instanceId, quarantinedAt: new Date() },
+    });
+    const setAside = await tx.vmidReservation.count({ where: { quarantinedFor: instanceId } });
+    const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds, runningLow) : null;
+    await tx.instance.update({ where: { id: instanceId }, data: { vmid: next } });
+    return next;
   });
-  const setAside = await tx.vmidReservation.count({ where: { quarantinedFor: instanceId } });
-  const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId) : null;
-  await tx.instance.update({ where: { id: instanceId }, data: { vmid: next } });
-  return next;
 }

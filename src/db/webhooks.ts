@@ -5,22 +5,34 @@ import type { InstanceEvent } from '../generated/prisma/client';
 import type { Db, Tx } from './client';
 
 /**
- * One pending delivery per enabled endpoint that wants the event: the tenant's own endpoints and
- * the admins' endpoints for every tenant. Called by appendEvent, in the event's transaction, so an
- * event committed is an event that will be delivered.
+ * The enabled endpoints that want any of `types` of a tenant's instance: the tenant's own
+ * endpoints and the admins' endpoints for every tenant.
  */
-export async function createWebhookDeliveries(tx: Tx, event: { id: string; seq: bigint; tenantId: string; instanceId: string; type: InstanceEventType }): Promise<void> {
-  const endpoints = await tx.webhookEndpoint.findMany({
+export function webhookEndpointsFor(tx: Tx, tenantId: string, types: InstanceEventType[]): Promise<{ id: string; eventTypes: string[] }[]> {
+  return tx.webhookEndpoint.findMany({
     where: {
       status: 'enabled',
-      OR: [{ tenantId: null }, { tenantId: event.tenantId }],
-      AND: [{ OR: [{ eventTypes: { isEmpty: true } }, { eventTypes: { has: event.type } }] }],
+      OR: [{ tenantId: null }, { tenantId }],
+      AND: [{ OR: [{ eventTypes: { isEmpty: true } }, { eventTypes: { hasSome: types } }] }],
     },
-    select: { id: true },
+    select: { id: true, eventTypes: true },
   });
-  if (endpoints.length === 0) return;
+}
+
+/**
+ * One pending delivery per endpoint of `endpoints` (webhookEndpointsFor) that wants the event.
+ * Called by appendEvents, in the event's transaction, so an event committed is an event that
+ * will be delivered.
+ */
+export async function createWebhookDeliveries(
+  tx: Tx,
+  endpoints: { id: string; eventTypes: string[] }[],
+  event: { id: string; seq: bigint; instanceId: string; type: InstanceEventType },
+): Promise<void> {
+  const wanting = endpoints.filter((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type));
+  if (wanting.length === 0) return;
   await tx.webhookDelivery.createMany({
-    data: endpoints.map((endpoint) => ({ id: newId('whd'), endpointId: endpoint.id, eventId: event.id, eventType: event.type, eventSeq: event.seq, instanceId: event.instanceId })),
+    data: wanting.map((endpoint) => ({ id: newId('whd'), endpointId: endpoint.id, eventId: event.id, eventType: event.type, eventSeq: event.seq, instanceId: event.instanceId })),
     skipDuplicates: true,
   });
 }

@@ -39,10 +39,8 @@ describe(`${COUNT} concurrent creates`, () => {
       expect(new Set(reserved.flatMap((r) => r.addresses.map((a) => a.address))).size).toBe(2 * COUNT);
 
       // Now a hundred provisions run at once. The worker starts only after the burst because on
-      // two cores the creates and a hundred provisions starve each other: every create holds the
-      // user's and the cluster's row locks for its whole transaction (about 100 ms here), so the
-      // last of a hundred waits over Prisma's 20 s transaction maxWait when the worker competes
-      // for the CPU, and is answered 500.
+      // two cores a hundred creates (all of one user, so they count their rate limit one after
+      // the other) and a hundred provisions starve each other of the CPU.
       await stack.startWorker();
 
       // Poll the database, not the API: a hundred pollers would compete with the work itself.

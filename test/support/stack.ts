@@ -78,6 +78,9 @@ export const FAST_ENV: Record<string, string> = {
   TASK_POLL_INTERVAL_MS: '25',
   RATE_LIMIT_CREATE_PER_MINUTE: '1000',
   RATE_LIMIT_CREATE_PER_HOUR: '10000',
+  // Tests reuse VMIDs and addresses at once unless their subject is the cooldown.
+  VMID_REUSE_COOLDOWN_SECONDS: '0',
+  ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
 };
 
 export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster'> = {}): Promise<SimulatorHandle> {

@@ -33,6 +33,10 @@ describe('error mapping', () => {
 
   it.each([
     ['a transaction that could not start in time', Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' })],
+    [
+      'a transaction that ran past its timeout (a long lock wait)',
+      Object.assign(new Error('Transaction API error: A commit cannot be executed on an expired transaction. The timeout for this transaction was 30000 ms, however 30512 ms passed since the start of the transaction.'), { code: 'P2028' }),
+    ],
     ['a deadlock victim', new Error('deadlock detected')],
     ['a serialization failure', Object.assign(new Error('write conflict'), { code: 'P2034' })],
   ])('turns %s into 503 SERVICE_BUSY with Retry-After, not a 500', (_what, error) => {

@@ -650,17 +650,22 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         if (problems.length > 0) throw badReference(Object.fromEntries(problems.map((p) => [p.field, p.message])));
         const net = parseNetwork(cidr) as Network;
         if (net.cidr !== pool.cidr) {
-          const addresses = await tx.ipAddress.count({ where: { poolId: id } });
+          // Creates take address rows with SKIP LOCKED and lock no pool: locking the rows waits for
+          // any being taken. Free rows never handed out (added ahead of demand) go with the old network.
+          await tx.$queryRaw`SELECT id FROM ip_addresses WHERE "poolId" = ${id} FOR UPDATE`;
+          const addresses = await tx.ipAddress.count({ where: { poolId: id, OR: [{ state: { not: 'free' } }, { releasedAt: { not: null } }] } });
           if (addresses > 0) {
             throw new AppError('CONFLICT', `The network of a pool cannot change once addresses were handed out from it (${addresses}).`, { fields: { cidr: 'addresses were handed out' }, addresses });
           }
           await assertNoPoolOverlap(tx, net, id);
+          await tx.ipAddress.deleteMany({ where: { poolId: id } });
         }
         const newGateway = canonicalAddress(gateway);
         if (newGateway !== pool.gateway) {
           const slot = await tx.ipAddress.findUnique({ where: { poolId_address: { poolId: id, address: newGateway } } });
-          if (slot && slot.state !== 'free') throw new AppError('CONFLICT', 'A server holds that address.', { fields: { gateway: 'held by a server' } });
-          if (slot) await tx.ipAddress.delete({ where: { id: slot.id } });
+          // Deleted only while still free: a create may be taking it right now.
+          const freed = slot ? await tx.ipAddress.deleteMany({ where: { id: slot.id, state: 'free' } }) : null;
+          if (freed?.count === 0) throw new AppError('CONFLICT', 'A server holds that address.', { fields: { gateway: 'held by a server' } });
         }
         const updated = await tx.ipPool.update({
           where: { id },
