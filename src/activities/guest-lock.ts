@@ -57,6 +57,7 @@ export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClien
     await client.waitForTask(task.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      resumed: true,
       onPoll: () => heartbeat({ waitingFor: task.upid }),
     });
   }

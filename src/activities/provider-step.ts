@@ -29,7 +29,7 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   const recorded = await findOperation(deps.db, step.taskId, step.kind);
   if (recorded?.status === 'succeeded') return { warnings: 0, skipped: true };
   if (recorded?.upid && recorded.status === 'running') {
-    return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step), skipped: false };
+    return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step, { resumed: true }), skipped: false };
   }
   if (step.isDone && (await askProvider(step, step.isDone))) {
     if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
@@ -52,7 +52,7 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   }
   await recordUpid(deps.db, operationId, upid);
   if (!upid) return { warnings: 0, skipped: false };
-  return { warnings: await waitFor(deps, client, operationId, upid, step), skipped: false };
+  return { warnings: await waitFor(deps, client, operationId, upid, step, { resumed: false }), skipped: false };
 }
 
 /** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), any other failed read is retried. */
@@ -64,12 +64,20 @@ async function askProvider(step: ProviderStep, read: () => Promise<boolean>): Pr
   }
 }
 
-async function waitFor(deps: ActivityDeps, client: ProxmoxClient, operationId: string, upid: string, step: ProviderStep): Promise<number> {
+async function waitFor(
+  deps: ActivityDeps,
+  client: ProxmoxClient,
+  operationId: string,
+  upid: string,
+  step: ProviderStep,
+  { resumed }: { resumed: boolean },
+): Promise<number> {
   heartbeat({ upid });
   try {
     const result = await client.waitForTask(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      resumed,
       onPoll: () => heartbeat({ upid }),
     });
     await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus);
