@@ -3,7 +3,7 @@ import { newId } from '../domain/ids';
 import { parseCidr } from '../domain/ip';
 import { sha512Crypt } from '../security/password-hash';
 import { generatePassword } from '../security/secrets';
-import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
+import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { runProviderStep } from './provider-step';
@@ -11,7 +11,7 @@ import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
 import { say } from './steps';
 
 /** `ip=198.51.100.7/24,gw=198.51.100.1,ip6=2001:db8::7/64,gw6=2001:db8::1` for net0. */
-export function ipConfigLine(addresses: LoadedInstance['addresses']): string {
+export function ipConfigLine(addresses: LoadedInstance<typeof WITH_ADDRESSES>['addresses']): string {
   return addresses
     .slice()
     .sort((a, b) => a.family - b.family)
@@ -73,7 +73,7 @@ async function writeUserData(instance: LoadedInstance, password: string | null):
  */
 export function createCloudInitActivity(deps: ActivityDeps) {
   return async function applyCloudInit({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, WITH_ADDRESSES);
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
     await say(deps, taskId, 'cloud_init', 'preparing first boot', 'processing', 'Setting the login, addresses and DNS.');

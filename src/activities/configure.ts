@@ -12,7 +12,7 @@ import { say } from './steps';
  */
 export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBaselineCache) {
   return async function configureGuest({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, { plan: true, volumes: true });
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
     const step = { instanceId, taskId, stage: 'configure', node, vmid };

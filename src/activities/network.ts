@@ -1,4 +1,4 @@
-import { loadInstance, placement, type InstanceRef } from './context';
+import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { parseNetLine } from './guest-config';
@@ -11,7 +11,7 @@ import { say } from './steps';
  */
 export function createNetworkActivity(deps: ActivityDeps) {
   return async function attachNetwork({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, WITH_ADDRESSES);
     const { node, vmid } = placement(instance);
     const primary = instance.addresses.find((a) => a.family === 4);
     if (!primary) throw fail(FailureType.InconsistentState, `instance ${instanceId} has no IPv4 address`);
