@@ -1,4 +1,4 @@
-import { findOperation, holdsIntent, recordIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { claimIntent, holdsIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeat } from './context';
 import type { ActivityDeps } from './deps';
@@ -7,6 +7,12 @@ import { fromProxmoxError } from './failures';
 export interface ProviderStep extends OperationKey {
   /** Provider truth: is the effect already there? Checked before any call. */
   isDone?: () => Promise<boolean>;
+  /**
+   * Issuing the call when its effect is already there changes nothing (writing config values the
+   * guest has): a first attempt, which no earlier call can have preceded, issues it without
+   * asking `isDone`; a retry still asks.
+   */
+  repeatable?: boolean;
   /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
   issue: () => Promise<string | null>;
   /** A task error that means the work is already done (e.g. "already running"). */
@@ -23,20 +29,22 @@ export interface StepResult {
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
- * An attempt Temporal already gave up on stands down once a later one has recorded its intent.
+ * An attempt Temporal already gave up on stands down once a later one has recorded its intent:
+ * the intent is recorded before `isDone` is asked, so a later attempt that claims it while this
+ * one waits on Proxmox is seen before the call.
  */
 export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
-  const recorded = await findOperation(deps.db, step.taskId, step.kind);
-  if (recorded?.status === 'succeeded') return { warnings: 0, skipped: true };
-  if (recorded?.upid && recorded.status === 'running') {
-    return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step, { resumed: true }), skipped: false };
+  const attempt = activityAttempt();
+  const claim = await claimIntent(deps.db, step, attempt);
+  if (claim.state === 'succeeded') return { warnings: 0, skipped: true };
+  if (claim.state === 'running') {
+    return { warnings: await waitFor(deps, client, claim.operationId, claim.upid, step, { resumed: true }), skipped: false };
   }
-  if (step.isDone && (await askProvider(step, step.isDone))) {
-    if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
+  const { operationId } = claim;
+  if (step.isDone && !(claim.fresh && step.repeatable) && (await askProvider(step, step.isDone))) {
+    await recordOutcome(deps.db, operationId, 'succeeded');
     return { warnings: 0, skipped: true };
   }
-  const attempt = activityAttempt();
-  const operationId = await recordIntent(deps.db, step, attempt);
   let upid: string | null;
   try {
     if (!(await holdsIntent(deps.db, operationId, attempt))) {
