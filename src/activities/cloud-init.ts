@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/errors';
 import { mergeCloudConfig, parseCloudConfig } from '../domain/cloud-config';
 import { newId } from '../domain/ids';
 import { parseCidr } from '../domain/ip';
@@ -28,10 +29,9 @@ export function ipConfigLine(addresses: LoadedInstance<typeof WITH_ADDRESSES>['a
  * retried attempt sends the same password the reveal will show.
  */
 async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Promise<{ password: string | null }> {
-  let stored = await deps.db.credential.findUnique({ where: { instanceId: instance.id } });
-  if (!stored) {
-    const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
-    await deps.db.credential.createMany({
+  const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
+  const stored = await deps.db.credential
+    .create({
       data: {
         id: newId('cred'),
         instanceId: instance.id,
@@ -40,10 +40,11 @@ async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Prom
         sshKeys: instance.sshKeys,
         expiresAt: new Date(Date.now() + deps.config.CREDENTIAL_TTL_HOURS * 3_600_000),
       },
-      skipDuplicates: true,
+    })
+    .catch((error: unknown) => {
+      if (!isUniqueViolation(error)) throw error;
+      return deps.db.credential.findUniqueOrThrow({ where: { instanceId: instance.id } });
     });
-    stored = await deps.db.credential.findUniqueOrThrow({ where: { instanceId: instance.id } });
-  }
   return { password: stored.secretCipher ? deps.secrets.open(stored.secretCipher, instance.id) : null };
 }
 
