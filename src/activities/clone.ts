@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAfterClone, type CloneSite } from './guest-lock';
 import { runProviderStep } from './provider-step';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 /** The image (its name) and its templates, one per connection and node. */
 const WITH_TEMPLATES = { image: { include: { templates: true } } } as const;
@@ -90,6 +90,7 @@ export function createCloneActivity(deps: ActivityDeps) {
               throw error;
             }
           },
+          reportsDone: stepLine(taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready."),
         });
         break;
       } catch (error) {
@@ -97,7 +98,6 @@ export function createCloneActivity(deps: ActivityDeps) {
         instance = await moveToNextVmid(deps, instanceId, taskId, error);
       }
     }
-    await say(deps, taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready.");
   };
 }
 

@@ -9,7 +9,7 @@ import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { runProviderStep } from './provider-step';
 import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 /** `ip=198.51.100.7/24,gw=198.51.100.1,ip6=2001:db8::7/64,gw6=2001:db8::1` for net0. */
 export function ipConfigLine(addresses: LoadedInstance<typeof WITH_ADDRESSES>['addresses']): string {
@@ -93,7 +93,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
       node,
       vmid,
       issue: () => client.setVmConfigAsync(node, vmid, params),
+      reportsDone: stepLine(taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.'),
     });
-    await say(deps, taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.');
   };
 }

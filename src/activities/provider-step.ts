@@ -1,4 +1,5 @@
 import { claimIntent, holdsIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { recordStep, type StepInput } from '../db/tasks';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeat } from './context';
 import type { ActivityDeps } from './deps';
@@ -17,6 +18,8 @@ export interface ProviderStep extends OperationKey {
   issue: () => Promise<string | null>;
   /** A task error that means the work is already done (e.g. "already running"). */
   acceptsTaskError?: (exitStatus: string) => boolean;
+  /** The step-thread line that reports it done, written in the same statement as its outcome. */
+  reportsDone?: StepInput;
 }
 
 export interface StepResult {
@@ -36,13 +39,16 @@ export interface StepResult {
 export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
   const attempt = activityAttempt();
   const claim = await claimIntent(deps.db, step, attempt);
-  if (claim.state === 'succeeded') return { warnings: 0, skipped: true };
+  if (claim.state === 'succeeded') {
+    if (step.reportsDone) await recordStep(deps.db, step.reportsDone);
+    return { warnings: 0, skipped: true };
+  }
   if (claim.state === 'running') {
     return { warnings: await waitFor(deps, client, claim.operationId, claim.upid, step, { resumed: true }), skipped: false };
   }
   const { operationId } = claim;
   if (step.isDone && !(claim.fresh && step.repeatable) && (await askProvider(step, step.isDone))) {
-    await recordOutcome(deps.db, operationId, 'succeeded');
+    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
     return { warnings: 0, skipped: true };
   }
   let upid: string | null;
@@ -58,8 +64,11 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
     if (failure !== error) await recordOutcome(deps.db, operationId, 'failed');
     throw failure;
   }
+  if (!upid) {
+    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    return { warnings: 0, skipped: false };
+  }
   await recordUpid(deps.db, operationId, upid);
-  if (!upid) return { warnings: 0, skipped: false };
   return { warnings: await waitFor(deps, client, operationId, upid, step, { resumed: false }), skipped: false };
 }
 
@@ -88,12 +97,12 @@ async function waitFor(
       resumed,
       onPoll: () => heartbeat({ upid }),
     });
-    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus);
+    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus, step.reportsDone);
     return result.warnings;
   } catch (error) {
     if (error instanceof ProxmoxTaskError) {
       if (step.acceptsTaskError?.(error.exitstatus)) {
-        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus);
+        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus, step.reportsDone);
         return 0;
       }
       await recordOutcome(deps.db, operationId, 'failed', error.exitstatus);

@@ -1,6 +1,8 @@
 import { newId } from '../domain/ids';
+import { Prisma } from '../generated/prisma/client';
 import type { OperationStatus } from '../generated/prisma/enums';
 import type { Db } from './client';
+import { recordStepSql, type StepInput } from './tasks';
 
 export interface OperationKey {
   instanceId: string;
@@ -59,10 +61,14 @@ export async function holdsIntent(db: Db, operationId: string, attempt: number):
   return row?.status === 'issuing' && row.attempt === attempt;
 }
 
-export async function recordUpid(db: Db, operationId: string, upid: string | null): Promise<void> {
-  await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: upid ? 'running' : 'succeeded' } });
+export async function recordUpid(db: Db, operationId: string, upid: string): Promise<void> {
+  await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: 'running' } });
 }
 
-export async function recordOutcome(db: Db, operationId: string, status: OperationStatus, exitStatus?: string): Promise<void> {
-  await db.providerOperation.update({ where: { id: operationId }, data: { status, exitStatus: exitStatus ?? null } });
+/** Ends the operation; `line` is the step-thread line that reports it, written in the same statement. */
+export async function recordOutcome(db: Db, operationId: string, status: OperationStatus, exitStatus?: string, line?: StepInput): Promise<void> {
+  const outcome = Prisma.sql`
+    UPDATE provider_operations SET status = CAST(${status} AS "OperationStatus"), "exitStatus" = ${exitStatus ?? null}, "updatedAt" = ${new Date()}
+    WHERE id = ${operationId}`;
+  await db.$executeRaw(line ? recordStepSql(line, outcome) : outcome);
 }

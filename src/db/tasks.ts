@@ -1,3 +1,4 @@
+import { Prisma } from '../generated/prisma/client';
 import type { StepStatus } from '../generated/prisma/enums';
 import type { Db, Tx } from './client';
 
@@ -15,9 +16,14 @@ export interface StepInput {
  * step, status) is unique, so a retried activity that says the same thing again adds nothing.
  */
 export async function recordStep(db: Db | Tx, input: StepInput): Promise<void> {
+  await db.$executeRaw(recordStepSql(input));
+}
+
+/** recordStep's statement; `alongside` is one more data-modifying statement that runs in it, all or nothing. */
+export function recordStepSql(input: StepInput, alongside?: Prisma.Sql): Prisma.Sql {
   const now = new Date();
-  await db.$executeRaw`
-    WITH line AS (
+  return Prisma.sql`
+    WITH ${alongside ? Prisma.sql`alongside AS (${alongside}),` : Prisma.empty} line AS (
       INSERT INTO task_steps ("taskId", step, status, message, at)
       VALUES (${input.taskId}, ${input.step}, CAST(${input.status} AS "StepStatus"), ${input.message}, ${now})
       ON CONFLICT ("taskId", step, status) DO NOTHING
