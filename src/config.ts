@@ -99,6 +99,10 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: integer(60),
   /** Scales every stage's time budget (tests shorten them). */
   STAGE_TIMEOUT_SCALE: z.coerce.number().positive().default(1),
+  /**
+   * Ceiling of the delay between two status reads of a Proxmox task. A task is first read 25 ms
+   * after it was issued, then every half of its age, up to this (see waitForTask).
+   */
   TASK_POLL_INTERVAL_MS: integer(500),
   /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),

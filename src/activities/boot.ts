@@ -2,7 +2,7 @@ import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { powerOn, writeConfig } from './guest-steps';
 import { runProviderStep } from './provider-step';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 const BOOT_SETTINGS = { boot: 'order=scsi0', agent: 1, onboot: 1 };
 
@@ -18,7 +18,6 @@ export function createBootActivity(deps: ActivityDeps) {
     const step = { instanceId, taskId, stage: 'boot', node, vmid };
     await say(deps, taskId, 'boot', 'starting the server', 'processing', 'Powering the server on.');
     await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'bootconfig', BOOT_SETTINGS) });
-    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid) });
-    await say(deps, taskId, 'boot', 'starting the server', 'success', 'The server is powered on.');
+    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid), reportsDone: stepLine(taskId, 'boot', 'starting the server', 'success', 'The server is powered on.') });
   };
 }

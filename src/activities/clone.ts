@@ -7,7 +7,10 @@ import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAfterClone, type CloneSite } from './guest-lock';
 import { runProviderStep } from './provider-step';
-import { say } from './steps';
+import { say, stepLine } from './steps';
+
+/** The image (its name) and its templates, one per connection and node. */
+const WITH_TEMPLATES = { image: { include: { templates: true } } } as const;
 
 /** Someone else's guest sits on the VMID the clone was about to use. */
 class StrangerAtVmid extends Error {
@@ -35,7 +38,7 @@ async function adoptGuest(deps: ActivityDeps, client: ProxmoxClient, site: Clone
  */
 export function createCloneActivity(deps: ActivityDeps) {
   return async function cloneGuest({ instanceId, taskId }: InstanceRef): Promise<void> {
-    let instance = await loadInstance(deps.db, instanceId);
+    let instance = await loadInstance(deps.db, instanceId, WITH_TEMPLATES);
     const template = instance.image.templates.find((t) => t.connectionId === instance.connectionId && t.node === instance.node);
     if (!template || instance.templateVmid === null) {
       throw fail(FailureType.InconsistentState, `no template of image ${instance.imageId} on node ${instance.node}`);
@@ -87,6 +90,7 @@ export function createCloneActivity(deps: ActivityDeps) {
               throw error;
             }
           },
+          reportsDone: stepLine(taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready."),
         });
         break;
       } catch (error) {
@@ -94,7 +98,6 @@ export function createCloneActivity(deps: ActivityDeps) {
         instance = await moveToNextVmid(deps, instanceId, taskId, error);
       }
     }
-    await say(deps, taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready.");
   };
 }
 
@@ -111,5 +114,5 @@ async function moveToNextVmid(deps: ActivityDeps, instanceId: string, taskId: st
   }
   deps.logger.warn({ instanceId, taskId, vmid: found.vmid, strangerNode: found.stranger.node, next }, 'VMID quarantined: a guest we did not create holds it');
   heartbeat({ quarantined: found.vmid, next });
-  return loadInstance(deps.db, instanceId);
+  return loadInstance(deps.db, instanceId, WITH_TEMPLATES);
 }

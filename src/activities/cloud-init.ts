@@ -1,17 +1,18 @@
+import { isUniqueViolation } from '../db/errors';
 import { mergeCloudConfig, parseCloudConfig } from '../domain/cloud-config';
 import { newId } from '../domain/ids';
 import { parseCidr } from '../domain/ip';
 import { sha512Crypt } from '../security/password-hash';
 import { generatePassword } from '../security/secrets';
-import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
+import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { runProviderStep } from './provider-step';
 import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 /** `ip=198.51.100.7/24,gw=198.51.100.1,ip6=2001:db8::7/64,gw6=2001:db8::1` for net0. */
-export function ipConfigLine(addresses: LoadedInstance['addresses']): string {
+export function ipConfigLine(addresses: LoadedInstance<typeof WITH_ADDRESSES>['addresses']): string {
   return addresses
     .slice()
     .sort((a, b) => a.family - b.family)
@@ -28,10 +29,9 @@ export function ipConfigLine(addresses: LoadedInstance['addresses']): string {
  * retried attempt sends the same password the reveal will show.
  */
 async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Promise<{ password: string | null }> {
-  let stored = await deps.db.credential.findUnique({ where: { instanceId: instance.id } });
-  if (!stored) {
-    const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
-    await deps.db.credential.createMany({
+  const needsPassword = instance.credentialType === 'PASSWORD' || instance.credentialType === 'PASSWORD_AND_SSH_KEY';
+  const stored = await deps.db.credential
+    .create({
       data: {
         id: newId('cred'),
         instanceId: instance.id,
@@ -40,10 +40,11 @@ async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Prom
         sshKeys: instance.sshKeys,
         expiresAt: new Date(Date.now() + deps.config.CREDENTIAL_TTL_HOURS * 3_600_000),
       },
-      skipDuplicates: true,
+    })
+    .catch((error: unknown) => {
+      if (!isUniqueViolation(error)) throw error;
+      return deps.db.credential.findUniqueOrThrow({ where: { instanceId: instance.id } });
     });
-    stored = await deps.db.credential.findUniqueOrThrow({ where: { instanceId: instance.id } });
-  }
   return { password: stored.secretCipher ? deps.secrets.open(stored.secretCipher, instance.id) : null };
 }
 
@@ -73,7 +74,7 @@ async function writeUserData(instance: LoadedInstance, password: string | null):
  */
 export function createCloudInitActivity(deps: ActivityDeps) {
   return async function applyCloudInit({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, WITH_ADDRESSES);
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
     await say(deps, taskId, 'cloud_init', 'preparing first boot', 'processing', 'Setting the login, addresses and DNS.');
@@ -92,7 +93,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
       node,
       vmid,
       issue: () => client.setVmConfigAsync(node, vmid, params),
+      reportsDone: stepLine(taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.'),
     });
-    await say(deps, taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.');
   };
 }

@@ -4,7 +4,7 @@ import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { growDisk, writeConfig } from './guest-steps';
 import { runProviderStep } from './provider-step';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 /**
  * configure: CPU, memory, tags and the root disk's size from the plan.
@@ -12,7 +12,7 @@ import { say } from './steps';
  */
 export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBaselineCache) {
   return async function configureGuest({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, { plan: true, volumes: true });
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
     const step = { instanceId, taskId, stage: 'configure', node, vmid };
@@ -20,13 +20,19 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     await say(deps, taskId, 'configure', 'sizing the server', 'processing', `Setting ${instance.plan.vcpus} vCPU and ${instance.plan.memoryMiB} MiB of memory.`);
     const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client);
     const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG };
-    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config', desired) });
-    await say(deps, taskId, 'configure', 'sizing the server', 'success', 'CPU and memory are set.');
+    await runProviderStep(deps, client, {
+      ...step,
+      ...writeConfig(client, node, vmid, 'config', desired),
+      reportsDone: stepLine(taskId, 'configure', 'sizing the server', 'success', 'CPU and memory are set.'),
+    });
 
     const volume = instance.volumes.find((v) => v.kind === 'root');
     const sizeGiB = volume?.sizeGiB ?? instance.plan.diskGiB;
     await say(deps, taskId, 'configure', 'growing the disk', 'processing', `Growing the disk to ${sizeGiB} GiB.`);
-    await runProviderStep(deps, client, { ...step, ...growDisk(client, node, vmid, sizeGiB) });
-    await say(deps, taskId, 'configure', 'growing the disk', 'success', `The disk is ${sizeGiB} GiB.`);
+    await runProviderStep(deps, client, {
+      ...step,
+      ...growDisk(client, node, vmid, sizeGiB),
+      reportsDone: stepLine(taskId, 'configure', 'growing the disk', 'success', `The disk is ${sizeGiB} GiB.`),
+    });
   };
 }

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/client';
+import type { Prisma } from '../generated/prisma/client';
 import { fail, FailureType } from './failures';
 
 export interface InstanceRef {
@@ -7,28 +8,26 @@ export interface InstanceRef {
   taskId: string;
 }
 
-/** Everything a provisioning step needs to know about its instance, read fresh on every attempt. */
-export async function loadInstance(db: Db, instanceId: string) {
-  const instance = await db.instance.findUnique({
-    where: { id: instanceId },
-    include: {
-      plan: true,
-      image: { include: { templates: true } },
-      connection: true,
-      location: { include: { ipPools: true } },
-      addresses: { include: { pool: true } },
-      vmidReservation: true,
-      volumes: true,
-    },
-  });
+/** Relations a stage may ask loadInstance for besides the connection; each costs one more query. */
+export type InstanceRelations = Omit<Prisma.InstanceInclude, 'connection'>;
+
+export type LoadedInstance<R extends InstanceRelations = Record<never, never>> = Prisma.InstanceGetPayload<{ include: R & { connection: true } }>;
+
+/** The addresses with their pools (gateway, DNS, bridge), for the stages that write the network. */
+export const WITH_ADDRESSES = { addresses: { include: { pool: true } } } as const satisfies InstanceRelations;
+
+/**
+ * An instance with its Proxmox connection (every stage talks to Proxmox) and the relations the
+ * stage names, read fresh on every attempt.
+ */
+export async function loadInstance<const R extends InstanceRelations = Record<never, never>>(db: Db, instanceId: string, relations?: R): Promise<LoadedInstance<R>> {
+  const instance = await db.instance.findUnique({ where: { id: instanceId }, include: { ...relations, connection: true } });
   if (!instance) throw fail(FailureType.InconsistentState, `instance ${instanceId} does not exist`);
-  return instance;
+  return instance as LoadedInstance<R>;
 }
 
-export type LoadedInstance = Awaited<ReturnType<typeof loadInstance>>;
-
 /** The guest's coordinates; every stage after scheduling needs them. */
-export function placement(instance: LoadedInstance): { node: string; vmid: number } {
+export function placement(instance: Pick<LoadedInstance, 'id' | 'node' | 'vmid'>): { node: string; vmid: number } {
   if (!instance.node || instance.vmid === null) {
     throw fail(FailureType.InconsistentState, `instance ${instance.id} has no node or VMID`);
   }

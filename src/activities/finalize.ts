@@ -19,12 +19,14 @@ export function createFinalizeActivity(deps: ActivityDeps) {
       const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
       if (task?.status === 'succeeded') return;
       if (row?.desiredState === 'deleted') throw fail(FailureType.DeleteRequested, `instance ${instanceId} was deleted while it was being made`);
-      await tx.vmidReservation.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'assigned' } });
-      await tx.ipAddress.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'assigned' } });
-      await tx.nodeAllocation.updateMany({ where: { instanceId, state: 'reserved' }, data: { state: 'allocated' } });
-      await tx.volume.updateMany({ where: { instanceId, status: 'pending' }, data: { status: 'ready' } });
-      // The reveal window starts when the server is usable.
-      await tx.credential.updateMany({ where: { instanceId, revealedAt: null }, data: { expiresAt: new Date(Date.now() + ttlMs) } });
+      // Every holding moves on in one statement; the reveal window starts when the server is usable.
+      const now = new Date();
+      await tx.$executeRaw`
+        WITH vmid AS (UPDATE vmid_reservations SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+        addresses AS (UPDATE ip_addresses SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+        capacity AS (UPDATE node_allocations SET state = 'allocated', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+        volume AS (UPDATE volumes SET status = 'ready', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND status = 'pending')
+        UPDATE credentials SET "expiresAt" = ${new Date(now.getTime() + ttlMs)} WHERE "instanceId" = ${instanceId} AND "revealedAt" IS NULL`;
       await becameRunning(tx, instanceId);
       await recordStep(tx, { taskId, step: 'finalize > finishing', status: 'success', message: 'The server is ready.', progress: 100 });
       await finishTask(tx, taskId, { status: 'succeeded' });

@@ -13,8 +13,6 @@ export interface CloneSite {
   vmid: number;
 }
 
-const lockOf = async (client: ProxmoxClient, vmid: number) => (await client.clusterResources()).find((r) => r.vmid === vmid)?.lock;
-
 /**
  * Could a clone still be creating the site's guest? Proxmox lists a clone under its template's
  * VMID, so every clone of the template looks alike; those whose UPIDs our other instances
@@ -34,7 +32,11 @@ async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site
  * stale on a second look: an API token cannot clear it, so an operator must (`qm unlock`).
  */
 export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<GuestAtVmid | undefined> {
-  while ((await lockOf(client, site.vmid)) === 'clone') {
+  for (;;) {
+    const listed = (await client.clusterResources()).find((r) => r.vmid === site.vmid);
+    // No guest is no clone either; a clone that begins after this look is as new as one after any other.
+    if (!listed) return undefined;
+    if (listed.lock !== 'clone') return guestAt(client, site.vmid);
     if (!(await cloneMayBeRunning(deps, client, site))) {
       // The clone may have finished between the two reads: only a lock that is still there is stale.
       const again = await guestAt(client, site.vmid);
@@ -48,7 +50,6 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
     heartbeat({ waitingFor: `the clone creating guest ${site.vmid}` });
     await delay(deps.config.TASK_POLL_INTERVAL_MS, cancellationSignal());
   }
-  return guestAt(client, site.vmid);
 }
 
 /** Waits for the tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
@@ -57,6 +58,7 @@ export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClien
     await client.waitForTask(task.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      resumed: true,
       onPoll: () => heartbeat({ waitingFor: task.upid }),
     });
   }

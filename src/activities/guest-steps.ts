@@ -3,7 +3,7 @@ import { diskSizeGiB, matchesConfig } from './guest-config';
 import type { ProviderStep } from './provider-step';
 
 /** One provider call with its own test of provider truth, ready for runProviderStep. */
-export type GuestCall = Pick<ProviderStep, 'kind' | 'isDone' | 'issue' | 'acceptsTaskError'>;
+export type GuestCall = Pick<ProviderStep, 'kind' | 'isDone' | 'repeatable' | 'issue' | 'acceptsTaskError'>;
 
 /** Power on: a running guest, or a task that ends "already running", counts as done. */
 export function powerOn(client: ProxmoxClient, node: string, vmid: number): GuestCall {
@@ -29,6 +29,7 @@ export function writeConfig(client: ProxmoxClient, node: string, vmid: number, k
   return {
     kind,
     isDone: async () => matchesConfig(await client.getVmConfig(node, vmid), desired),
+    repeatable: true,
     issue: () => client.setVmConfigAsync(node, vmid, desired),
   };
 }

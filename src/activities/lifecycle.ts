@@ -14,7 +14,7 @@ import { fail, FailureType } from './failures';
 import { growDisk, powerOff, powerOn, writeConfig, type GuestCall } from './guest-steps';
 import { guestAt, ourGuestAt } from './ownership';
 import { runProviderStep } from './provider-step';
-import { say } from './steps';
+import { say, stepLine } from './steps';
 
 /** The guest an operation works on, with what every step needs. */
 async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, stage: string) {
@@ -36,8 +36,7 @@ type Guest = Awaited<ReturnType<typeof guestOf>>;
 /** One provider step, said in the task's thread as `<stage> > <what>`: processing before, success after. */
 async function saidStep(deps: ActivityDeps, { client, step }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
   await say(deps, step.taskId, step.stage, what, 'processing', before);
-  await runProviderStep(deps, client, { ...step, ...call });
-  await say(deps, step.taskId, step.stage, what, 'success', after);
+  await runProviderStep(deps, client, { ...step, ...call, reportsDone: stepLine(step.taskId, step.stage, what, 'success', after) });
 }
 
 async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {

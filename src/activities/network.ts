@@ -1,4 +1,5 @@
-import { loadInstance, placement, type InstanceRef } from './context';
+import type { VmConfig } from '../proxmox';
+import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { parseNetLine } from './guest-config';
@@ -11,7 +12,7 @@ import { say } from './steps';
  */
 export function createNetworkActivity(deps: ActivityDeps) {
   return async function attachNetwork({ instanceId, taskId }: InstanceRef): Promise<void> {
-    const instance = await loadInstance(deps.db, instanceId);
+    const instance = await loadInstance(deps.db, instanceId, WITH_ADDRESSES);
     const { node, vmid } = placement(instance);
     const primary = instance.addresses.find((a) => a.family === 4);
     if (!primary) throw fail(FailureType.InconsistentState, `instance ${instanceId} has no IPv4 address`);
@@ -25,21 +26,23 @@ export function createNetworkActivity(deps: ActivityDeps) {
       const macOk = keptMac === null || nic.mac?.toUpperCase() === keptMac;
       return nic.model === 'virtio' && nic.bridge === bridge && (nic.tag ?? null) === (vlan === null ? null : String(vlan)) && macOk;
     };
-    await runProviderStep(deps, client, {
+    // The config isDone read; an unchanged NIC's MAC is read from it instead of asking again.
+    let seen: VmConfig | undefined;
+    const { skipped } = await runProviderStep(deps, client, {
       instanceId,
       taskId,
       stage: 'network',
       kind: 'net0',
       node,
       vmid,
-      isDone: async () => isWanted((await client.getVmConfig(node, vmid)).net0),
+      isDone: async () => isWanted((seen = await client.getVmConfig(node, vmid)).net0),
       issue: async () => {
         const mac = keptMac ?? parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
         const line = [mac ? `virtio=${mac}` : 'virtio', `bridge=${bridge}`, ...(vlan === null ? [] : [`tag=${vlan}`])].join(',');
         return client.setVmConfigAsync(node, vmid, { net0: line });
       },
     });
-    const mac = parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
+    const mac = parseNetLine((skipped && seen ? seen : await client.getVmConfig(node, vmid)).net0).mac;
     if (!mac) throw fail(FailureType.InconsistentState, `guest ${vmid} has no MAC address on net0`);
     await deps.db.instance.update({ where: { id: instanceId }, data: { macAddress: mac } });
     await say(deps, taskId, 'network', 'attaching the network', 'success', 'The network interface is attached.');

@@ -21,10 +21,11 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     const { vmid, connection } = orphan;
     const client = deps.proxmox(connection);
     const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
-    const poll = async (upid: string) => {
+    /** `resumed`: the task was not issued by this attempt. */
+    const poll = async (upid: string, resumed: boolean) => {
       heartbeat({ upid });
       try {
-        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, onPoll: () => heartbeat({ upid }) });
+        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => heartbeat({ upid }) });
       } catch (error) {
         throw fromProxmoxError(error, { kind: 'orphan-removal', vmid, upid });
       }
@@ -32,20 +33,21 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
 
     let guest = await findGuest();
     if (!guest) return 'absent';
+    const destroyRecorded = orphan.destroyUpid !== null;
     if (!orphan.destroyUpid) {
       const owner = await ownerOfGuest(client, guest);
       const instance = owner ? await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } }) : null;
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {
         // A task holds the guest (someone is working on it): let it finish first.
-        for (const task of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(task.upid);
+        for (const task of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(task.upid, true);
         guest = await findGuest();
         if (!guest) return 'absent';
       }
       if (guest.status !== 'stopped') {
         const stopUpid = orphan.stopUpid ?? (await client.stopVm(guest.node, vmid));
         await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { stopUpid } });
-        await poll(stopUpid);
+        await poll(stopUpid, orphan.stopUpid !== null);
       }
       const destroyUpid = await client.destroyVm(guest.node, vmid).catch((error: unknown) => {
         throw fromProxmoxError(error, { kind: 'orphan-destroy', vmid, node: guest?.node });
@@ -53,7 +55,7 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
       await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { destroyUpid } });
       orphan.destroyUpid = destroyUpid;
     }
-    const destroyed = await poll(orphan.destroyUpid);
+    const destroyed = await poll(orphan.destroyUpid, destroyRecorded);
     if (destroyed.warnings > 0) {
       const leftovers = await client.listStorageContent(guest.node, connection.storage, vmid);
       if (leftovers.length > 0) {

@@ -1,4 +1,5 @@
-import { findOperation, holdsIntent, recordIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { claimIntent, holdsIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { recordStep, type StepInput } from '../db/tasks';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeat } from './context';
 import type { ActivityDeps } from './deps';
@@ -7,10 +8,18 @@ import { fromProxmoxError } from './failures';
 export interface ProviderStep extends OperationKey {
   /** Provider truth: is the effect already there? Checked before any call. */
   isDone?: () => Promise<boolean>;
+  /**
+   * Issuing the call when its effect is already there changes nothing (writing config values the
+   * guest has): a first attempt, which no earlier call can have preceded, issues it without
+   * asking `isDone`; a retry still asks.
+   */
+  repeatable?: boolean;
   /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
   issue: () => Promise<string | null>;
   /** A task error that means the work is already done (e.g. "already running"). */
   acceptsTaskError?: (exitStatus: string) => boolean;
+  /** The step-thread line that reports it done, written in the same statement as its outcome. */
+  reportsDone?: StepInput;
 }
 
 export interface StepResult {
@@ -23,20 +32,25 @@ export interface StepResult {
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
- * An attempt Temporal already gave up on stands down once a later one has recorded its intent.
+ * An attempt Temporal already gave up on stands down once a later one has recorded its intent:
+ * the intent is recorded before `isDone` is asked, so a later attempt that claims it while this
+ * one waits on Proxmox is seen before the call.
  */
 export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
-  const recorded = await findOperation(deps.db, step.taskId, step.kind);
-  if (recorded?.status === 'succeeded') return { warnings: 0, skipped: true };
-  if (recorded?.upid && recorded.status === 'running') {
-    return { warnings: await waitFor(deps, client, recorded.id, recorded.upid, step), skipped: false };
-  }
-  if (step.isDone && (await askProvider(step, step.isDone))) {
-    if (recorded) await recordOutcome(deps.db, recorded.id, 'succeeded');
+  const attempt = activityAttempt();
+  const claim = await claimIntent(deps.db, step, attempt);
+  if (claim.state === 'succeeded') {
+    if (step.reportsDone) await recordStep(deps.db, step.reportsDone);
     return { warnings: 0, skipped: true };
   }
-  const attempt = activityAttempt();
-  const operationId = await recordIntent(deps.db, step, attempt);
+  if (claim.state === 'running') {
+    return { warnings: await waitFor(deps, client, claim.operationId, claim.upid, step, { resumed: true }), skipped: false };
+  }
+  const { operationId } = claim;
+  if (step.isDone && !(claim.fresh && step.repeatable) && (await askProvider(step, step.isDone))) {
+    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    return { warnings: 0, skipped: true };
+  }
   let upid: string | null;
   try {
     if (!(await holdsIntent(deps.db, operationId, attempt))) {
@@ -50,9 +64,12 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
     if (failure !== error) await recordOutcome(deps.db, operationId, 'failed');
     throw failure;
   }
+  if (!upid) {
+    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    return { warnings: 0, skipped: false };
+  }
   await recordUpid(deps.db, operationId, upid);
-  if (!upid) return { warnings: 0, skipped: false };
-  return { warnings: await waitFor(deps, client, operationId, upid, step), skipped: false };
+  return { warnings: await waitFor(deps, client, operationId, upid, step, { resumed: false }), skipped: false };
 }
 
 /** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), any other failed read is retried. */
@@ -64,20 +81,28 @@ async function askProvider(step: ProviderStep, read: () => Promise<boolean>): Pr
   }
 }
 
-async function waitFor(deps: ActivityDeps, client: ProxmoxClient, operationId: string, upid: string, step: ProviderStep): Promise<number> {
+async function waitFor(
+  deps: ActivityDeps,
+  client: ProxmoxClient,
+  operationId: string,
+  upid: string,
+  step: ProviderStep,
+  { resumed }: { resumed: boolean },
+): Promise<number> {
   heartbeat({ upid });
   try {
     const result = await client.waitForTask(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
+      resumed,
       onPoll: () => heartbeat({ upid }),
     });
-    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus);
+    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus, step.reportsDone);
     return result.warnings;
   } catch (error) {
     if (error instanceof ProxmoxTaskError) {
       if (step.acceptsTaskError?.(error.exitstatus)) {
-        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus);
+        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus, step.reportsDone);
         return 0;
       }
       await recordOutcome(deps.db, operationId, 'failed', error.exitstatus);

@@ -1,7 +1,13 @@
-import { recordStep } from '../db/tasks';
+import { recordStep, type StepInput } from '../db/tasks';
 import { PROVISION_STAGES, stageProgress, type ProvisionStage } from '../domain/provisioning';
 import type { StepStatus } from '../generated/prisma/enums';
 import type { ActivityDeps } from './deps';
+
+/** The line `<stage> > <what>` of the task's step thread; a stage's `processing` line sets its progress. */
+export function stepLine(taskId: string, stage: ProvisionStage | string, what: string, status: StepStatus, message: string): StepInput {
+  const progress = status === 'processing' && isStage(stage) ? stageProgress(stage) : undefined;
+  return { taskId, step: `${stage} > ${what}`, status, message, progress };
+}
 
 /** Writes `<stage> > <what>` to the task's step thread. */
 export function say(
@@ -12,8 +18,7 @@ export function say(
   status: StepStatus,
   message: string,
 ): Promise<void> {
-  const progress = status === 'processing' && isStage(stage) ? stageProgress(stage) : undefined;
-  return recordStep(deps.db, { taskId, step: `${stage} > ${what}`, status, message, progress });
+  return recordStep(deps.db, stepLine(taskId, stage, what, status, message));
 }
 
 function isStage(stage: string): stage is ProvisionStage {

@@ -1,6 +1,8 @@
 import { newId } from '../domain/ids';
+import { Prisma } from '../generated/prisma/client';
 import type { OperationStatus } from '../generated/prisma/enums';
 import type { Db } from './client';
+import { recordStepSql, type StepInput } from './tasks';
 
 export interface OperationKey {
   instanceId: string;
@@ -17,18 +19,36 @@ export function findOperation(db: Db, taskId: string, kind: string) {
   return db.providerOperation.findUnique({ where: { taskId_kind: { taskId, kind } } });
 }
 
+/** What claimIntent found: the intent is this attempt's now, or the operation needs no call. */
+export type IntentClaim =
+  /** `fresh`: no intent was ever recorded before, so no call was ever made. */
+  | { state: 'claimed'; operationId: string; fresh: boolean }
+  | { state: 'succeeded' }
+  /** A call was answered with this UPID: poll it, never call again. */
+  | { state: 'running'; operationId: string; upid: string };
+
 /**
- * Writes the intent before the call: after a crash, an `issuing` row without a UPID means
- * "outcome unknown". The row names the activity attempt that wrote it (see holdsIntent).
+ * Writes the intent before the call, in one statement with reading what was recorded: an
+ * operation that succeeded, or whose task is running, is answered as it is and left alone. After a
+ * crash, an `issuing` row without a UPID means "outcome unknown". The row names the activity
+ * attempt that wrote it (see holdsIntent).
  */
-export async function recordIntent(db: Db, key: OperationKey, attempt: number): Promise<string> {
+export async function claimIntent(db: Db, key: OperationKey, attempt: number): Promise<IntentClaim> {
   const { instanceId, taskId, stage, kind, node, vmid } = key;
-  const row = await db.providerOperation.upsert({
-    where: { taskId_kind: { taskId, kind } },
-    create: { id: newId('op'), instanceId, taskId, stage, kind, node, vmid, status: 'issuing', attempt },
-    update: { status: 'issuing', upid: null, exitStatus: null, node, vmid, attempt },
-  });
-  return row.id;
+  const now = new Date();
+  // xmax is 0 on a row this statement inserted, and set on one it updated.
+  const [claimed] = await db.$queryRaw<{ id: string; fresh: boolean }[]>`
+    INSERT INTO provider_operations (id, "instanceId", "taskId", stage, kind, node, vmid, status, attempt, "createdAt", "updatedAt")
+    VALUES (${newId('op')}, ${instanceId}, ${taskId}, ${stage}, ${kind}, ${node}, ${vmid}, 'issuing', ${attempt}, ${now}, ${now})
+    ON CONFLICT ("taskId", kind) DO UPDATE
+    SET status = 'issuing', upid = NULL, "exitStatus" = NULL, node = EXCLUDED.node, vmid = EXCLUDED.vmid, attempt = EXCLUDED.attempt, "updatedAt" = EXCLUDED."updatedAt"
+    WHERE provider_operations.status <> 'succeeded' AND NOT (provider_operations.status = 'running' AND provider_operations.upid IS NOT NULL)
+    RETURNING id, xmax = 0 AS fresh`;
+  if (claimed) return { state: 'claimed', operationId: claimed.id, fresh: claimed.fresh };
+  const recorded = await findOperation(db, taskId, kind);
+  if (recorded?.status === 'succeeded') return { state: 'succeeded' };
+  if (recorded?.status === 'running' && recorded.upid) return { state: 'running', operationId: recorded.id, upid: recorded.upid };
+  throw new Error(`the ${kind} operation of task ${taskId} changed while it was being claimed; trying again`);
 }
 
 /**
@@ -41,10 +61,14 @@ export async function holdsIntent(db: Db, operationId: string, attempt: number):
   return row?.status === 'issuing' && row.attempt === attempt;
 }
 
-export async function recordUpid(db: Db, operationId: string, upid: string | null): Promise<void> {
-  await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: upid ? 'running' : 'succeeded' } });
+export async function recordUpid(db: Db, operationId: string, upid: string): Promise<void> {
+  await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: 'running' } });
 }
 
-export async function recordOutcome(db: Db, operationId: string, status: OperationStatus, exitStatus?: string): Promise<void> {
-  await db.providerOperation.update({ where: { id: operationId }, data: { status, exitStatus: exitStatus ?? null } });
+/** Ends the operation; `line` is the step-thread line that reports it, written in the same statement. */
+export async function recordOutcome(db: Db, operationId: string, status: OperationStatus, exitStatus?: string, line?: StepInput): Promise<void> {
+  const outcome = Prisma.sql`
+    UPDATE provider_operations SET status = CAST(${status} AS "OperationStatus"), "exitStatus" = ${exitStatus ?? null}, "updatedAt" = ${new Date()}
+    WHERE id = ${operationId}`;
+  await db.$executeRaw(line ? recordStepSql(line, outcome) : outcome);
 }

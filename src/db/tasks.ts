@@ -1,3 +1,4 @@
+import { Prisma } from '../generated/prisma/client';
 import type { StepStatus } from '../generated/prisma/enums';
 import type { Db, Tx } from './client';
 
@@ -11,23 +12,25 @@ export interface StepInput {
 }
 
 /**
- * Appends a line to the task's step thread and moves the task along. (task, step, status) is
- * unique, so a retried activity that says the same thing again adds nothing.
+ * Appends a line to the task's step thread and moves the task along, in one statement. (task,
+ * step, status) is unique, so a retried activity that says the same thing again adds nothing.
  */
 export async function recordStep(db: Db | Tx, input: StepInput): Promise<void> {
-  await db.taskStep.upsert({
-    where: { taskId_step_status: { taskId: input.taskId, step: input.step, status: input.status } },
-    create: { taskId: input.taskId, step: input.step, status: input.status, message: input.message },
-    update: {},
-  });
-  await db.task.updateMany({
-    where: { id: input.taskId, status: { in: ['pending', 'running'] } },
-    data: {
-      status: 'running',
-      currentStep: input.step,
-      ...(input.progress === undefined ? {} : { progress: input.progress }),
-    },
-  });
+  await db.$executeRaw(recordStepSql(input));
+}
+
+/** recordStep's statement; `alongside` is one more data-modifying statement that runs in it, all or nothing. */
+export function recordStepSql(input: StepInput, alongside?: Prisma.Sql): Prisma.Sql {
+  const now = new Date();
+  return Prisma.sql`
+    WITH ${alongside ? Prisma.sql`alongside AS (${alongside}),` : Prisma.empty} line AS (
+      INSERT INTO task_steps ("taskId", step, status, message, at)
+      VALUES (${input.taskId}, ${input.step}, CAST(${input.status} AS "StepStatus"), ${input.message}, ${now})
+      ON CONFLICT ("taskId", step, status) DO NOTHING
+    )
+    UPDATE tasks
+    SET status = 'running', "currentStep" = ${input.step}, progress = COALESCE(${input.progress ?? null}::int, progress), "updatedAt" = ${now}
+    WHERE id = ${input.taskId} AND status IN ('pending', 'running')`;
 }
 
 export interface TaskOutcome {

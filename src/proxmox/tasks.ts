@@ -15,39 +15,63 @@ export interface TaskResult {
 
 export interface WaitForTaskOptions {
   signal?: AbortSignal;
-  /** Delay between polls; default 500 ms. */
+  /** Ceiling of the delay between status reads; default 500 ms. */
   pollIntervalMs?: number;
   /** Overall budget; default 10 minutes. */
   timeoutMs?: number;
   /** Called with every status read. */
   onPoll?: (status: TaskStatus) => void;
-  /** How many "no such task" answers to tolerate right after creation; default 5. */
-  noSuchTaskRetries?: number;
+  /** How long after the wait began a "no such task" answer is taken for a task not shown yet; default 5 s. */
+  noSuchTaskGraceMs?: number;
+  /**
+   * The task was not started just now (a UPID an earlier attempt recorded, or a task found
+   * running): it is read at once, and its age, from the UPID's start time, paces the next reads.
+   */
+  resumed?: boolean;
 }
 
 export interface TaskStatusReader {
   taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskStatus>;
 }
 
+/** The first read of a task just created: most configuration tasks end within tens of ms. */
+const FIRST_POLL_MS = 25;
+
 /**
- * Polls `GET /nodes/<node from UPID>/tasks/<upid>/status` until the task stops.
+ * The wait before the next read: half the task's age, so that a task is seen done at most half
+ * its run time late, within [FIRST_POLL_MS, ceiling] (the ceiling bounds the reads of long tasks).
+ */
+function nextPollDelay(taskAgeMs: number, ceilingMs: number): number {
+  return Math.min(ceilingMs, Math.max(FIRST_POLL_MS, Math.round(taskAgeMs / 2)));
+}
+
+/**
+ * Polls `GET /nodes/<node from UPID>/tasks/<upid>/status` until the task stops, first
+ * FIRST_POLL_MS after the wait began (at once for a `resumed` task), then every half of the
+ * task's age, at most every `pollIntervalMs`.
  * - "OK" and "WARNINGS: N" are success (warnings surfaced);
  * - any other exit status throws ProxmoxTaskError carrying the exit text;
- * - a brief "no such task" right after creation is tolerated;
+ * - "no such task" within `noSuchTaskGraceMs` of the wait's start is tolerated (a new task
+ *   can take a moment to show up), later it is thrown;
  * - transient read failures are retried until the deadline;
  * - throws ProxmoxTaskTimeoutError past `timeoutMs`, and the signal's reason on abort.
  */
 export async function waitForTask(client: TaskStatusReader, upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
   const parsed = parseUpid(upid);
-  const pollIntervalMs = opts.pollIntervalMs ?? 500;
+  const ceilingMs = opts.pollIntervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 600_000;
-  const noSuchTaskRetries = opts.noSuchTaskRetries ?? 5;
+  const noSuchTaskGraceMs = opts.noSuchTaskGraceMs ?? 5_000;
   const { signal } = opts;
-  const deadline = Date.now() + timeoutMs;
-  let noSuchTask = 0;
+  const waitStart = Date.now();
+  const deadline = waitStart + timeoutMs;
+  // The UPID's start time has second resolution and the node's clock: good enough for a task
+  // that ran a while, never used for one just created.
+  const taskStart = opts.resumed ? Math.min(waitStart, parsed.starttime * 1000) : waitStart;
   let lastStatus: string | undefined;
 
+  let wait = opts.resumed ? 0 : Math.min(FIRST_POLL_MS, ceilingMs);
   for (;;) {
+    if (wait > 0) await delay(wait, signal);
     if (signal?.aborted) throw abortReason(signal);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ProxmoxTaskTimeoutError(upid, timeoutMs, lastStatus);
@@ -56,8 +80,8 @@ export async function waitForTask(client: TaskStatusReader, upid: string, opts: 
       status = await client.taskStatus(upid, { signal, timeoutMs: Math.max(1, remaining) });
     } catch (e) {
       if (signal?.aborted) throw abortReason(signal);
-      if (e instanceof ProxmoxError && e.isNoSuchTask && noSuchTask < noSuchTaskRetries) {
-        noSuchTask++;
+      if (e instanceof ProxmoxError && e.isNoSuchTask && Date.now() - waitStart < noSuchTaskGraceMs) {
+        // not shown yet
       } else if (e instanceof ProxmoxError && e.isTransient) {
         // keep polling until the deadline
       } else {
@@ -74,7 +98,7 @@ export async function waitForTask(client: TaskStatusReader, upid: string, opts: 
         return { upid, exitstatus, warnings };
       }
     }
-    const wait = Math.min(pollIntervalMs, deadline - Date.now());
-    if (wait > 0) await delay(wait, signal);
+    const now = Date.now();
+    wait = Math.min(nextPollDelay(now - taskStart, ceilingMs), deadline - now);
   }
 }

@@ -33,9 +33,10 @@ describe('waiting out a clone before touching its guest', () => {
     expect(await guestAfterClone(deps, client, site)).toMatchObject({ vmid: 1000, owner: 'inst_ours' });
   });
 
-  it('returns nothing when the VMID holds no guest', async () => {
-    const { client, deps } = scripted([[]], []);
+  it('returns nothing when the VMID holds no guest, after one look at the cluster', async () => {
+    const { client, deps, reads } = scripted([[]], []);
     expect(await guestAfterClone(deps, client, site)).toBeUndefined();
+    expect(reads()).toBe(1);
   });
 
   it("waits on the guest's own lock while an unexplained clone of the template runs, never on a task", async () => {
