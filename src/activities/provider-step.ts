@@ -1,4 +1,4 @@
-import { claimIntent, holdsIntent, recordOutcome, recordUpid, type OperationKey } from '../db/operations';
+import { claimIntent, holdsIntent, recordOutcome, recordUpid, withdrawClaim, type OperationKey } from '../db/operations';
 import { recordStep, type StepInput } from '../db/tasks';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeat } from './context';
@@ -48,7 +48,13 @@ export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient,
   }
   const { operationId } = claim;
   if (step.isDone && !(claim.fresh && step.repeatable) && (await askProvider(step, step.isDone))) {
-    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    // A fresh claim made no call: it goes, as if never written. An older intent's call (outcome unknown until now) is recorded as the success it was.
+    if (claim.fresh) {
+      await withdrawClaim(deps.db, operationId, attempt);
+      if (step.reportsDone) await recordStep(deps.db, step.reportsDone);
+    } else {
+      await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    }
     return { warnings: 0, skipped: true };
   }
   let upid: string | null;

@@ -61,6 +61,14 @@ export async function holdsIntent(db: Db, operationId: string, attempt: number):
   return row?.status === 'issuing' && row.attempt === attempt;
 }
 
+/**
+ * Takes back a claim that led to no call because the effect was already there: nothing was
+ * issued, so nothing is left on record (only this attempt's own, still call-less intent goes).
+ */
+export async function withdrawClaim(db: Db, operationId: string, attempt: number): Promise<void> {
+  await db.$executeRaw`DELETE FROM provider_operations WHERE id = ${operationId} AND attempt = ${attempt} AND status = 'issuing' AND upid IS NULL`;
+}
+
 export async function recordUpid(db: Db, operationId: string, upid: string): Promise<void> {
   await db.providerOperation.update({ where: { id: operationId }, data: { upid, status: 'running' } });
 }
