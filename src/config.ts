@@ -66,6 +66,17 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('provisioning'),
+  /** TLS to Temporal with the system's trust store (implied by a CA file, a client certificate or an API key). */
+  TEMPORAL_TLS: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /** PEM file of the CA that signed the Temporal frontend's certificate. */
+  TEMPORAL_TLS_CA_FILE: z.string().min(1).optional(),
+  /** PEM files of this process's client certificate and key (mTLS); both or neither. */
+  TEMPORAL_TLS_CERT_FILE: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_FILE: z.string().min(1).optional(),
+  /** The name the frontend's certificate carries, when it differs from the address's host. */
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** API key sent as a bearer token (e.g. Temporal Cloud); a secret, never logged. */
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   /** 32 bytes, base64: encrypts credentials and Proxmox token secrets at rest (AES-256-GCM); the key `primary` of the ring. */
   ENCRYPTION_KEY: optional(z.string().refine(isAesKey, KEY_MESSAGE)),
   /** More keys of the ring, `id:base64,id:base64`: every key opens what it sealed. */
@@ -106,6 +117,14 @@ export const configSchema = z.object({
   WEBHOOK_DISPATCH_INTERVAL_MS: integer(1_000),
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /** Workflows a worker keeps in memory (bench/README.md measures the cost); an evicted one replays its short history on its next task. */
+  WORKER_MAX_CACHED_WORKFLOWS: integer(250),
+  /** Activities a worker runs at once; most wait on a Proxmox task or the database, so this is many more than cores. */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: integer(100),
+  /** Workflow tasks a worker runs at once. */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: integer(40),
+  /** PostgreSQL connections each API or worker process opens at most. */
+  DATABASE_POOL_SIZE: integer(10),
   /** Reads (GET) per API token and minute, shared by every API replica. */
   RATE_LIMIT_READS_PER_MINUTE: integer(1200),
   /** Lifecycle operations (start, stop, …, delete, migrate) per API token and minute. */
@@ -123,6 +142,9 @@ export const configSchema = z.object({
   /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 }).superRefine((config, ctx) => {
+  if (Boolean(config.TEMPORAL_TLS_CERT_FILE) !== Boolean(config.TEMPORAL_TLS_KEY_FILE)) {
+    ctx.addIssue({ code: 'custom', path: [config.TEMPORAL_TLS_CERT_FILE ? 'TEMPORAL_TLS_KEY_FILE' : 'TEMPORAL_TLS_CERT_FILE'], message: 'a client certificate needs both TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE' });
+  }
   const ring = parseEncryptionKeyRing(config);
   if ('problems' in ring) for (const { variable, message } of ring.problems) ctx.addIssue({ code: 'custom', path: [variable], message });
 });

@@ -18,6 +18,8 @@ const SECRET_KEYS = [
   'ENCRYPTION_KEYS',
   'BOOTSTRAP_ADMIN_TOKEN',
   'METRICS_TOKEN',
+  'TEMPORAL_API_KEY',
+  'apiKey',
 ];
 
 const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `req.headers.${key.toLowerCase()}`]);

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
 import { upsertReconcileSchedules } from './reconcile-schedules';
 import { secretBoxOf } from './security/secrets';
+import { temporalConnectionOptions } from './temporal-connection';
 import { runWebhookDispatcher } from './webhook-dispatcher';
 
 export interface RunningWorker {
@@ -24,9 +25,9 @@ export const workflowsPath = path.join(__dirname, 'workflows', 'index.ts');
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger('worker', config.LOG_LEVEL);
   installSdkLogger(logger);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const secrets = secretBoxOf(config);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -38,6 +39,9 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     // UPID); at four fifths the worker stops regardless.
     shutdownGraceTime: config.SIGTERM_GRACE_SECONDS * 500,
     shutdownForceTime: config.SIGTERM_GRACE_SECONDS * 800,
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+    maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   });
   const dispatcher = runWebhookDispatcher({ db, temporal: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, logger });
   const done = worker.run().finally(async () => {
@@ -59,7 +63,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 
 /** Every connection gets its Reconcile schedule (idempotent); a failure is logged, the worker serves on. */
 async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof createDb>, logger: Logger): Promise<void> {
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS }).catch((error: unknown) => {
+  const connection = await Connection.connect(temporalConnectionOptions(config)).catch((error: unknown) => {
     logger.error({ err: error }, 'could not reach Temporal to set up the reconcile schedules');
     return null;
   });

@@ -144,7 +144,10 @@ export interface CallContext {
 export interface ClusterSettings {
   /** Shown by /cluster/status; fixed for the simulator's life. */
   clusterName: string;
+  /** How long a task runs unless its type has its own duration in `taskMsByType`. */
   taskMs: number;
+  /** Per task type (`qmclone`, `qmstart`, `qmconfig`, …): how long such tasks run. */
+  taskMsByType: Record<string, number>;
   hiddenTaskPolls: number;
   agentReadyMs: number;
   pveVersion: string;
@@ -244,7 +247,7 @@ export class SimCluster {
     readonly settings: ClusterSettings,
     private readonly configTypes: (key: string) => string | undefined,
   ) {
-    this.tasks = new TaskManager({ taskMs: () => this.settings.taskMs, hiddenPolls: () => this.settings.hiddenTaskPolls });
+    this.tasks = new TaskManager({ taskMs: (type) => this.settings.taskMsByType[type] ?? this.settings.taskMs, hiddenPolls: () => this.settings.hiddenTaskPolls });
     this.reset();
   }
 
@@ -1154,6 +1157,8 @@ export class SimCluster {
         user: t.user,
         status: t.status,
         exitstatus: t.exitstatus,
+        startedAtMs: t.startedAtMs,
+        endedAtMs: t.endedAtMs,
       })),
     };
   }

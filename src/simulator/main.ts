@@ -1,12 +1,12 @@
 /**
  * Entry point: `npm run simulator`.
  * Environment: SIM_PORT (8006), SIM_HOST (127.0.0.1), SIM_TOKEN (USER@REALM!TOKENID=SECRET),
- * SIM_TASK_MS (50), SIM_PVE_VERSION (9.2.3 or 8.4.5), SIM_AUTH_FAIL_DELAY_MS (0), SIM_CLUSTER_NAME (pvecp-sim),
+ * SIM_TASK_MS (50), SIM_TASK_MS_BY_TYPE (`qmclone=5000,qmstart=2000`: per task type), SIM_PVE_VERSION (9.2.3 or 8.4.5), SIM_AUTH_FAIL_DELAY_MS (0), SIM_CLUSTER_NAME (pvecp-sim),
  * PVE_API_SCHEMA_DIR (directory of pve-<version>.json).
  */
 import pino from 'pino';
 import { DEFAULT_PVE_VERSION, isPveVersion } from './schema';
-import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken } from './server';
+import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken, taskMsByTypeSchema } from './server';
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -14,6 +14,15 @@ function intEnv(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
   return n;
+}
+
+/** `qmclone=5000,qmstart=2000` → `{ qmclone: 5000, qmstart: 2000 }`. */
+function taskMsByTypeEnv(name: string): Record<string, number> {
+  const raw = process.env[name] ?? '';
+  const pairs = raw.split(',').filter(Boolean).map((pair) => pair.split('='));
+  const parsed = taskMsByTypeSchema.safeParse(Object.fromEntries(pairs.map(([type, ms]) => [type?.trim(), Number(ms)])));
+  if (!parsed.success || pairs.some((pair) => pair.length !== 2)) throw new Error(`${name} must look like qmclone=5000,qmstart=2000`);
+  return parsed.data;
 }
 
 async function main(): Promise<void> {
@@ -26,6 +35,7 @@ async function main(): Promise<void> {
     token,
     pveVersion: version,
     taskMs: intEnv('SIM_TASK_MS', DEFAULT_TASK_MS),
+    taskMsByType: taskMsByTypeEnv('SIM_TASK_MS_BY_TYPE'),
     authFailDelayMs: intEnv('SIM_AUTH_FAIL_DELAY_MS', 0),
     ...(process.env.SIM_CLUSTER_NAME ? { clusterName: process.env.SIM_CLUSTER_NAME } : {}),
   });

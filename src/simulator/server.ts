@@ -23,6 +23,8 @@ export interface SimulatorOptions {
   extraTokens?: string[];
   /** How long tasks run; default 50 ms; 0 finishes on the next tick. */
   taskMs?: number;
+  /** How long tasks of a type run (`{ qmclone: 5000, qmstart: 2000 }`); other types take `taskMs`. */
+  taskMsByType?: Record<string, number>;
   /** Schema to validate against and report; default 9.2.3. */
   pveVersion?: PveVersion;
   /** Directory holding pve-<version>.json; default PVE_API_SCHEMA_DIR or <repo>/vendor/pve-api. */
@@ -68,8 +70,13 @@ export function parseToken(token: string): { tokenId: string; secret: string } {
   return { tokenId: m[1] as string, secret: m[2] as string };
 }
 
+const durationSchema = z.number().int().min(0);
+export const taskMsByTypeSchema = z.record(z.string().regex(/^[a-z][a-z0-9]*$/), durationSchema);
+
 const optionsSchema = z.object({
-  taskMs: z.number().int().min(0).optional(),
+  taskMs: durationSchema.optional(),
+  /** Replaces the whole map; `{}` puts every type back on `taskMs`. */
+  taskMsByType: taskMsByTypeSchema.optional(),
   hiddenTaskPolls: z.number().int().min(0).optional(),
   agentReadyMs: z.number().int().min(0).optional(),
   authFailDelayMs: z.number().int().min(0).optional(),
@@ -108,6 +115,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const settings = {
     clusterName,
     taskMs: options.taskMs ?? DEFAULT_TASK_MS,
+    taskMsByType: taskMsByTypeSchema.parse(options.taskMsByType ?? {}),
     hiddenTaskPolls: options.hiddenTaskPolls ?? 0,
     agentReadyMs: options.agentReadyMs ?? 0,
     pveVersion: schema.version,
@@ -178,6 +186,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     }
     const o = parsed.data;
     if (o.taskMs !== undefined) settings.taskMs = o.taskMs;
+    if (o.taskMsByType !== undefined) settings.taskMsByType = o.taskMsByType;
     if (o.hiddenTaskPolls !== undefined) settings.hiddenTaskPolls = o.hiddenTaskPolls;
     if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
     if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;

@@ -1,6 +1,7 @@
 /**
  * Simulated Proxmox worker tasks: each asynchronous call creates a task with a real-format
- * UPID that goes running -> stopped after `taskMs`, ending "OK", "WARNINGS: N" or an error text.
+ * UPID that goes running -> stopped after its type's duration (`taskMs`), ending "OK",
+ * "WARNINGS: N" or an error text.
  */
 import { formatUpid, type TaskState } from '../proxmox/upid';
 
@@ -8,6 +9,9 @@ export interface SimTask extends TaskState {
   endtime?: number;
   /** Status reads still to be answered "no such task". */
   hiddenPolls: number;
+  /** Wall-clock start and end in milliseconds (UPID times are whole seconds), for measuring. */
+  startedAtMs: number;
+  endedAtMs?: number;
 }
 
 export interface TaskSpec {
@@ -36,7 +40,7 @@ export class TaskManager {
   private lastStart = 0;
   private readonly pstartBase: number;
 
-  constructor(private readonly settings: { taskMs: () => number; hiddenPolls: () => number }) {
+  constructor(private readonly settings: { taskMs: (type: string) => number; hiddenPolls: () => number }) {
     this.pstartBase = 0x100000 + Math.floor(Math.random() * 0x100000);
   }
 
@@ -57,21 +61,23 @@ export class TaskManager {
       user: spec.user,
       status: 'running',
       hiddenPolls: this.settings.hiddenPolls(),
+      startedAtMs: Date.now(),
     };
     task.upid = formatUpid(task);
     this.tasks.set(task.upid, task);
     this.order.push(task);
     this.specs.set(task.upid, spec);
     if (!spec.hang) {
-      const timer = setTimeout(() => this.finish(task.upid), Math.max(0, this.settings.taskMs()));
+      const timer = setTimeout(() => this.finish(task.upid), Math.max(0, this.settings.taskMs(spec.type)));
       this.timers.set(task.upid, timer);
     }
     return task;
   }
 
   /** Adds an already finished task (e.g. history of another user). */
-  seed(task: Omit<SimTask, 'upid' | 'hiddenPolls'>): SimTask {
-    const t: SimTask = { ...task, upid: '', hiddenPolls: 0 };
+  seed(task: Omit<SimTask, 'upid' | 'hiddenPolls' | 'startedAtMs'>): SimTask {
+    const t: SimTask = { ...task, upid: '', hiddenPolls: 0, startedAtMs: task.starttime * 1000 };
+    if (task.endtime !== undefined) t.endedAtMs ??= task.endtime * 1000;
     t.upid = formatUpid(t);
     this.tasks.set(t.upid, t);
     this.order.push(t);
@@ -101,7 +107,8 @@ export class TaskManager {
     }
     task.status = 'stopped';
     task.exitstatus = exit;
-    task.endtime = Math.max(task.starttime, Math.floor(Date.now() / 1000));
+    task.endedAtMs = Date.now();
+    task.endtime = Math.max(task.starttime, Math.floor(task.endedAtMs / 1000));
     spec.after?.(task);
   }
 

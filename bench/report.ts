@@ -1,0 +1,145 @@
+/** The run's results: bench/results.json, and the table printed on stdout (Markdown, for the README). */
+import type { Duplicates } from './duplicates';
+import type { Options } from './options';
+import type { AloneResult } from './phases/alone';
+import type { CreateApiResult } from './phases/create';
+import type { FloorResult } from './phases/floor';
+import type { MemoryResult } from './phases/memory';
+import type { ProvisionsResult } from './phases/provisions';
+import type { RealisticResult } from './phases/realistic';
+import type { ProfileSummary } from './profile';
+import type { QueryCounts, StatementCount } from './query-count';
+import { round } from './stats';
+
+export interface Results {
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; platform: string; node: string };
+  options: Options;
+  /** Where the APIs and workers ran. */
+  deployment: string;
+  floor?: FloorResult;
+  alone?: AloneResult;
+  createApi?: CreateApiResult;
+  provisions?: ProvisionsResult;
+  duplicates?: Duplicates;
+  realistic?: RealisticResult;
+  memory?: MemoryResult;
+  queries?: QueryCounts;
+  profiles?: ProfileSummary[];
+  processes: { benchPeakRssMiB: number; temporalPeakRssMiB: number | null; apiAndWorkerInBench: boolean };
+}
+
+type Row = [measure: string, value: string, vsFloor: string, target: string, met: string];
+
+const verdict = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? 'yes' : 'NO');
+const times = (value: number, floor: number | undefined) => (floor ? `${round(value / floor, 2)} ×` : '');
+
+function rows(r: Results): Row[] {
+  const out: Row[] = [];
+  const floorMs = r.floor?.alone.p50Ms;
+  const floorPerS = r.floor?.throughput.perS;
+  if (r.floor) {
+    const f = r.floor;
+    out.push(['floor (i): one bare 7-activity workflow alone, start → result, p50', `${f.alone.p50Ms} ms (p90 ${f.alone.p90Ms}, n ${f.alone.count})`, '1 ×', '', '']);
+    out.push([`floor (ii): bare workflows/s at ${f.throughput.concurrency} clients`, `${f.throughput.perS}/s (${f.throughput.workflows} in ${f.throughput.wallS} s)`, '1 ×', '', '']);
+  }
+  if (r.alone) {
+    const a = r.alone;
+    const over = floorMs === undefined ? undefined : round(a.polled.p50Ms - floorMs);
+    out.push([
+      'one provision alone, tasks 0 ms: POST → `running` (GET every 5 ms), p50',
+      `${a.polled.p50Ms} ms (p90 ${a.polled.p90Ms}, n ${a.polled.count})`,
+      `${times(a.polled.p50Ms, floorMs)}${over === undefined ? '' : `, floor + ${over} ms`}`,
+      '≤ floor + 150 ms',
+      verdict(over === undefined ? undefined : over <= 150),
+    ]);
+    out.push(['… the same, POST → workflow result, p50', `${a.workflowResult.p50Ms} ms (p90 ${a.workflowResult.p90Ms})`, `${times(a.workflowResult.p50Ms, floorMs)}${floorMs === undefined ? '' : `, floor + ${round(a.workflowResult.p50Ms - floorMs)} ms`}`, '', '']);
+  }
+  if (r.provisions) {
+    const b = r.provisions;
+    const ratio = floorPerS ? b.perS / floorPerS : undefined;
+    out.push([
+      `provisions/s at ${r.options.concurrency} clients`,
+      `${b.perS}/s (${b.running} of ${b.instances} running${b.failed ? `, ${b.failed} failed` : ''} in ${b.wallS} s)`,
+      times(b.perS, floorPerS),
+      '≥ 0.55 × floor',
+      verdict(ratio === undefined ? undefined : ratio >= 0.55),
+    ]);
+    out.push(['… create latency p50 / p99 while the worker is busy', `${b.createLatency.p50Ms} / ${b.createLatency.p99Ms} ms`, '', '', '']);
+    out.push(['… create → running (task row) p50 / p99', `${b.provision.p50Ms} / ${b.provision.p99Ms} ms`, times(b.provision.p50Ms, floorMs), '', '']);
+  }
+  if (r.createApi) {
+    const c = r.createApi;
+    const refused = Object.keys(c.refused).length ? `, refused ${JSON.stringify(c.refused)}` : '';
+    out.push([
+      `create API at ${c.concurrency} clients: p99 / throughput`,
+      `${c.latency.p99Ms} ms / ${c.perS} per s`,
+      floorMs === undefined ? '' : `${times(c.latency.p99Ms, floorMs)} / ${times(c.perS, floorPerS)}`,
+      '≤ 50 ms / ≥ 150 per s',
+      verdict(c.latency.p99Ms <= 50 && c.perS >= 150),
+    ]);
+    out.push(['… p50 / p90 / p99 / max', `${c.latency.p50Ms} / ${c.latency.p90Ms} / ${c.latency.p99Ms} / ${c.latency.maxMs} ms (${c.accepted} of ${c.requests} accepted${refused})`, times(c.latency.p50Ms, floorMs), '', '']);
+  }
+  if (r.duplicates) {
+    const d = r.duplicates;
+    const total = d.vmidReservations + d.instanceVmids + d.addresses;
+    out.push(['duplicate VMIDs (reservations / instances) and addresses held', `${d.vmidReservations} / ${d.instanceVmids} and ${d.addresses}`, '', '0', verdict(total === 0)]);
+  }
+  if (r.realistic) {
+    const x = r.realistic;
+    const detail = x.runs.map((run) => `${run.endToEndMs}/${run.taskSumMs}`).join(', ');
+    out.push([
+      `realistic tasks${x.scale === 1 ? '' : ` (× ${x.scale})`}: end-to-end ÷ sum of task times, worst of ${x.runs.length}`,
+      `${x.maxRatio} (mean ${x.meanRatio}; ms ${detail})`,
+      '',
+      '≤ 1.05',
+      verdict(x.maxRatio <= 1.05),
+    ]);
+  }
+  if (r.memory) {
+    const m = r.memory;
+    out.push([
+      `worker process alone, ${m.accepted} provisions in flight: peak RSS (VmHWM)`,
+      `${m.peakRssMiB} MiB (now ${m.rssMiB}; ${m.atCloneStage} at the clone stage, ${m.clonesRunning} clones running)`,
+      '',
+      '≤ 400 MB',
+      verdict(m.peakRssMiB * 1.048576 <= 400),
+    ]);
+  }
+  out.push([`peak RSS, bench process (${r.processes.apiAndWorkerInBench ? 'API, worker, ' : ''}simulator, clients)`, `${r.processes.benchPeakRssMiB} MiB`, '', '', '']);
+  out.push(['peak RSS, Temporal dev server', r.processes.temporalPeakRssMiB === null ? 'n/a' : `${r.processes.temporalPeakRssMiB} MiB`, '', '', '']);
+  return out;
+}
+
+const markdown = (header: string[], lines: string[][]) => [header, header.map(() => '---'), ...lines].map((line) => `| ${line.join(' | ')} |`).join('\n');
+const shorten = (text: string, max = 110) => (text.length > max ? `${text.slice(0, max - 1)}…` : text).replace(/\|/g, '\\|');
+const statements = (top: StatementCount[]) => top.map((s) => [String(s.count), `\`${shorten(s.statement)}\``]);
+
+function printQueries(q: QueryCounts): void {
+  if (q.skipped) {
+    console.log(`SQL statements: not counted (${q.skipped}).\n`);
+    return;
+  }
+  if (q.perCreate) console.log(`SQL statements per create (phase a): ${q.perCreate.total}\n\n${markdown(['per create', 'statement'], statements(q.perCreate.top))}\n`);
+  if (q.perProvision) {
+    const what = q.perProvision.createsSubtracted ? 'its create subtracted' : 'its create included: phase (a) did not run';
+    console.log(`SQL statements per provision (phase b, ${what}): ${q.perProvision.total}\n\n${markdown(['per provision', 'statement'], statements(q.perProvision.top))}\n`);
+  }
+}
+
+function printProfiles(profiles: ProfileSummary[]): void {
+  for (const p of profiles) {
+    console.log(`${p.file}: ${p.totalMs} ms sampled, ${p.idleMs} ms idle; top ${p.top.length} functions by self time\n`);
+    console.log(`${markdown(['self ms', '% of busy', 'function', 'where'], p.top.map((f) => [String(f.selfMs), String(f.percentOfBusy), shorten(f.function, 50), shorten(f.location, 90)]))}\n`);
+  }
+}
+
+export function printTable(r: Results): void {
+  console.log('');
+  console.log(`${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB, ${r.machine.node}, ${r.date}; ${r.deployment}`);
+  console.log('');
+  console.log(markdown(['measure', 'value', 'vs floor', 'target', 'met'], rows(r)));
+  console.log('');
+  if (r.queries) printQueries(r.queries);
+  if (r.profiles) printProfiles(r.profiles);
+}
