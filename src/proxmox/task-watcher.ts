@@ -215,8 +215,13 @@ export class NodeTaskWatcher {
     return { upid: w.upid, ...parseUpid(w.upid), status: 'running' };
   }
 
+  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForTask), not the tick. */
   private report(w: Waiter, status: TaskStatus): void {
     w.lastStatus = status.status;
-    w.opts.onPoll?.(status);
+    try {
+      w.opts.onPoll?.(status);
+    } catch (e) {
+      w.settle({ error: e });
+    }
   }
 }

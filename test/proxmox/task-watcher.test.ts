@@ -180,6 +180,17 @@ describe('NodeTaskWatcher: what it answers', () => {
     expect(seen).toEqual([...node.listReads.slice(0, -1).map(() => 'running'), 'stopped']);
   });
 
+  it('ends only the wait whose onPoll throws, with that error', async () => {
+    const [failing, other] = [upid(1), upid(2)];
+    const node = fakeNode({ [failing]: { endsAt: 500 }, [other]: { endsAt: 500 } });
+    const watcher = new NodeTaskWatcher(node, 'pve1');
+    const first = watcher.wait(failing, { onPoll: () => { throw new Error('heartbeat failed'); } }).catch((e: unknown) => e);
+    const second = watcher.wait(other);
+    await vi.runAllTimersAsync();
+    expect(await first).toEqual(new Error('heartbeat failed'));
+    expect(await second).toMatchObject({ exitstatus: 'OK' });
+  });
+
   it('reads a task the list shows running directly every 4 × pollIntervalMs, so a list that lags behind its end delays it at most that', async () => {
     const task = upid(1);
     const node = fakeNode({ [task]: { endsAt: 1_000 } });
