@@ -100,8 +100,8 @@ export const configSchema = z.object({
   /** Scales every stage's time budget (tests shorten them). */
   STAGE_TIMEOUT_SCALE: z.coerce.number().positive().default(1),
   /**
-   * Ceiling of the delay between two status reads of a Proxmox task. A task is first read 25 ms
-   * after it was issued, then every half of its age, up to this (see waitForTask).
+   * Task waiting pace (see NodeTaskWatcher): a node's task list is read at most every fifth of
+   * this, and a task polled on its own (fallback) at most this far apart.
    */
   TASK_POLL_INTERVAL_MS: integer(500),
   /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */

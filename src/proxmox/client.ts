@@ -14,8 +14,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { delay } from './delay';
 import { ProxmoxError } from './errors';
-import { isUpid, type TaskState } from './upid';
-import { waitForTask, type TaskResult, type WaitForTaskOptions } from './tasks';
+import { isUpid, parseUpid, type TaskState } from './upid';
+import { NodeTaskWatcher } from './task-watcher';
+import type { TaskResult, WaitForTaskOptions } from './tasks';
 
 export interface ProxmoxClientOptions {
   /** e.g. https://pve1.example.net:8006 (the client appends /api2/json). */
@@ -248,6 +249,8 @@ export class ProxmoxClient {
   private readonly retryBaseDelayMs: number;
   private readonly logger: ProxmoxClientOptions['logger'];
   private readonly maxResponseBytes: number;
+  /** One per node, shared by every wait on this client (see NodeTaskWatcher). */
+  private readonly taskWatchers = new Map<string, NodeTaskWatcher>();
 
   constructor(opts: ProxmoxClientOptions) {
     let base: URL;
@@ -637,8 +640,17 @@ export class ProxmoxClient {
     return Array.isArray(data) ? data : [];
   }
 
-  /** Polls a task until it stops. "OK" and "WARNINGS: N" resolve; other exits throw ProxmoxTaskError. */
+  /**
+   * Waits until a task stops, watched by its node's task watcher. "OK" and "WARNINGS: N" resolve;
+   * other exits throw ProxmoxTaskError (the guarantees of waitForTask in tasks.ts).
+   */
   waitForTask(upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
-    return waitForTask(this, upid, opts);
+    const { node } = parseUpid(upid);
+    let watcher = this.taskWatchers.get(node);
+    if (!watcher) {
+      watcher = new NodeTaskWatcher(this, node);
+      this.taskWatchers.set(node, watcher);
+    }
+    return watcher.wait(upid, opts);
   }
 }

@@ -3,3 +3,4 @@ export * from './upid';
 export * from './client';
 export * from './tasks';
 export * from './cpu-baseline';
+export * from './task-watcher';

@@ -35,7 +35,7 @@ export interface TaskStatusReader {
 }
 
 /** The first read of a task just created: most configuration tasks end within tens of ms. */
-const FIRST_POLL_MS = 25;
+export const FIRST_POLL_MS = 25;
 
 /**
  * The wait before the next read: half the task's age, so that a task is seen done at most half
@@ -55,14 +55,21 @@ function nextPollDelay(taskAgeMs: number, ceilingMs: number): number {
  *   can take a moment to show up), later it is thrown;
  * - transient read failures are retried until the deadline;
  * - throws ProxmoxTaskTimeoutError past `timeoutMs`, and the signal's reason on abort.
+ *
+ * `waitStart` is when the wait began: a wait a node's task watcher hands over keeps its deadline
+ * and its "no such task" window.
  */
-export async function waitForTask(client: TaskStatusReader, upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
+export async function waitForTask(
+  client: TaskStatusReader,
+  upid: string,
+  opts: WaitForTaskOptions = {},
+  waitStart = Date.now(),
+): Promise<TaskResult> {
   const parsed = parseUpid(upid);
   const ceilingMs = opts.pollIntervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 600_000;
   const noSuchTaskGraceMs = opts.noSuchTaskGraceMs ?? 5_000;
   const { signal } = opts;
-  const waitStart = Date.now();
   const deadline = waitStart + timeoutMs;
   // The UPID's start time has second resolution and the node's clock: good enough for a task
   // that ran a while, never used for one just created.

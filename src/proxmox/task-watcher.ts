@@ -1,0 +1,227 @@
+/**
+ * One task watcher per Proxmox node: every wait on a task of that node is covered by one read of
+ * the node's active task list per tick, instead of each wait polling its own task's status.
+ */
+import { abortReason } from './delay';
+import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
+import { FIRST_POLL_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
+import { parseExitStatus, parseUpid } from './upid';
+import type { ListTasksOptions, TaskListEntry, TaskStatus } from './client';
+
+export interface TaskListReader extends TaskStatusReader {
+  listTasks(node: string, o?: ListTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskListEntry[]>;
+}
+
+/** The node's tick ceiling is this fraction of a wait's `pollIntervalMs` (TASK_POLL_INTERVAL_MS: 500 → 100 ms). */
+const TICK_CEILING_DIVISOR = 5;
+/** Ticks come every this fraction of the youngest waiting task's age (then the ceiling bounds them). */
+const TICK_AGE_DIVISOR = 8;
+/**
+ * A task the list shows running is still read directly once its last direct read is this many
+ * `pollIntervalMs` old (2 s by default): the list is Proxmox's `active` file, which records a
+ * task's end only when the node next updates that file, so the status read bounds how late a
+ * lagging list can make us.
+ */
+const CONFIRM_RUNNING_FACTOR = 4;
+/** `source=active` holds the node's running tasks and ~25 recent ones; Proxmox's default limit is 50. */
+const ACTIVE_LIST_LIMIT = 1_000;
+
+interface Waiter {
+  upid: string;
+  opts: WaitForTaskOptions;
+  waitStart: number;
+  deadline: number;
+  /** The task's start as far as pacing goes (see waitForTask). */
+  taskStart: number;
+  tickCeilingMs: number;
+  /** When the next tick should cover this task. */
+  nextTickAt: number;
+  lastDirectReadAt: number;
+  lastStatus?: string;
+  settle: (outcome: { result: TaskResult } | { error: unknown } | { handOver: true }) => void;
+}
+
+/** Proxmox lists a running task with status "RUNNING" (the simulator with none) and no end time. */
+function listedRunning(entry: TaskListEntry | undefined): boolean {
+  return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
+}
+
+function tickDelay(taskAgeMs: number, ceilingMs: number): number {
+  return Math.min(ceilingMs, Math.max(FIRST_POLL_MS, Math.round(taskAgeMs / TICK_AGE_DIVISOR)));
+}
+
+/**
+ * Watches the tasks of one node. While tasks wait, each tick reads `GET /nodes/{node}/tasks
+ * ?source=active` once; a task the list shows ended (or no longer lists) gets one authoritative
+ * status read (`/tasks/{upid}/status`), which settles its wait. Ticks come 25 ms after a
+ * registration, then every eighth of the youngest waiting task's age, at most every
+ * `pollIntervalMs / 5`: at most that many list reads per second for the whole node, plus one
+ * status read per finished task and one per running task every 4 × `pollIntervalMs`.
+ *
+ * A task the list cannot show (another user's, past the list's limit) is handed to per-task status
+ * polling (waitForTask), and so is every task of a node whose list was refused or was caught
+ * showing a finished task as running: those nodes are polled per task from then on.
+ */
+export class NodeTaskWatcher {
+  private readonly waiters = new Map<string, Waiter>();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private ticking = false;
+  /** Set for good once the list was refused or lagged behind a task's end. */
+  private listUntrusted = false;
+  /** Tasks a status read found stopped, and when: a later list still showing one running lags. */
+  private readonly endedAt = new Map<string, number>();
+
+  constructor(
+    private readonly reader: TaskListReader,
+    private readonly node: string,
+  ) {}
+
+  /** How many waits it covers now. */
+  get size(): number {
+    return this.waiters.size;
+  }
+
+  wait(upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
+    const waitStart = Date.now();
+    if (this.listUntrusted) return pollTaskStatus(this.reader, upid, opts, waitStart);
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const parsed = parseUpid(upid);
+    const pollIntervalMs = opts.pollIntervalMs ?? 500;
+    const timeoutMs = opts.timeoutMs ?? 600_000;
+    return new Promise<TaskResult>((resolve, reject) => {
+      const waiter: Waiter = {
+        upid,
+        opts,
+        waitStart,
+        deadline: waitStart + timeoutMs,
+        taskStart: opts.resumed ? Math.min(waitStart, parsed.starttime * 1000) : waitStart,
+        tickCeilingMs: Math.max(1, Math.round(pollIntervalMs / TICK_CEILING_DIVISOR)),
+        nextTickAt: waitStart + (opts.resumed ? 0 : Math.min(FIRST_POLL_MS, pollIntervalMs)),
+        lastDirectReadAt: waitStart,
+        settle: (outcome) => {
+          if (this.waiters.get(upid) !== waiter) return;
+          this.waiters.delete(upid);
+          clearTimeout(deadlineTimer);
+          signal?.removeEventListener('abort', onAbort);
+          if ('result' in outcome) resolve(outcome.result);
+          else if ('error' in outcome) reject(outcome.error);
+          else resolve(pollTaskStatus(this.reader, upid, opts, waitStart));
+          this.schedule();
+        },
+      };
+      const onAbort = (): void => waiter.settle({ error: abortReason(signal as AbortSignal) });
+      const deadlineTimer = setTimeout(
+        () => waiter.settle({ error: new ProxmoxTaskTimeoutError(upid, timeoutMs, waiter.lastStatus) }),
+        timeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Two waits on one task: the later one takes over (the earlier is handed to per-task polling).
+      this.waiters.get(upid)?.settle({ handOver: true });
+      this.waiters.set(upid, waiter);
+      this.schedule();
+    });
+  }
+
+  /** Sets the timer for the earliest tick a waiter needs; none when nothing waits. */
+  private schedule(): void {
+    if (this.ticking) return;
+    let at = Infinity;
+    for (const w of this.waiters.values()) at = Math.min(at, w.nextTickAt);
+    if (at === this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = at;
+    if (at === Infinity) return;
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, at - Date.now()));
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    this.ticking = true;
+    try {
+      await this.readAndSettle();
+    } finally {
+      this.ticking = false;
+      this.schedule();
+    }
+  }
+
+  private async readAndSettle(): Promise<void> {
+    const covered = [...this.waiters.values()];
+    const listStart = Date.now();
+    let entries: Map<string, TaskListEntry>;
+    try {
+      const list = await this.reader.listTasks(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT });
+      entries = new Map(list.map((e) => [e.upid, e]));
+    } catch (e) {
+      // A transient failure is retried next tick; any other (a refused list) ends list watching here.
+      if (e instanceof ProxmoxError && e.isTransient) return this.paceAfterTick(covered);
+      return this.distrustList();
+    }
+    for (const [upid, endedAt] of this.endedAt) {
+      if (endedAt < listStart && listedRunning(entries.get(upid))) return this.distrustList();
+    }
+    this.endedAt.clear();
+    await Promise.all(covered.map((w) => this.check(w, entries.get(w.upid))));
+    this.paceAfterTick(covered);
+  }
+
+  private distrustList(): void {
+    this.listUntrusted = true;
+    for (const w of [...this.waiters.values()]) w.settle({ handOver: true });
+  }
+
+  private paceAfterTick(covered: Waiter[]): void {
+    const now = Date.now();
+    for (const w of covered) w.nextTickAt = now + tickDelay(now - w.taskStart, w.tickCeilingMs);
+  }
+
+  /** One tick's look at one task: the list's word while it runs, a status read once it ended. */
+  private async check(w: Waiter, entry: TaskListEntry | undefined): Promise<void> {
+    if (this.waiters.get(w.upid) !== w) return;
+    const runningInList = listedRunning(entry);
+    const started = Date.now();
+    if (runningInList && started - w.lastDirectReadAt < CONFIRM_RUNNING_FACTOR * (w.opts.pollIntervalMs ?? 500)) {
+      return this.report(w, this.listedStatus(w));
+    }
+    w.lastDirectReadAt = started;
+    let status: TaskStatus;
+    try {
+      status = await this.reader.taskStatus(w.upid, { timeoutMs: Math.max(1, w.deadline - started) });
+    } catch (e) {
+      if (this.waiters.get(w.upid) !== w) return;
+      const notShownYet = e instanceof ProxmoxError && e.isNoSuchTask && Date.now() - w.waitStart < (w.opts.noSuchTaskGraceMs ?? 5_000);
+      if (!notShownYet && !(e instanceof ProxmoxError && e.isTransient)) return w.settle({ error: e });
+      if (runningInList) this.report(w, this.listedStatus(w));
+      return;
+    }
+    if (this.waiters.get(w.upid) !== w) return;
+    this.report(w, status);
+    if (status.status === 'stopped') {
+      this.endedAt.set(w.upid, Date.now());
+      const exitstatus = String(status.exitstatus ?? 'unknown');
+      const { ok, warnings } = parseExitStatus(exitstatus);
+      w.settle(ok ? { result: { upid: w.upid, exitstatus, warnings } } : { error: new ProxmoxTaskError(w.upid, exitstatus, parseUpid(w.upid).type) });
+    } else if (!entry) {
+      // Running, yet missing from a list read after it began: this list cannot show it.
+      w.settle({ handOver: true });
+    }
+  }
+
+  private listedStatus(w: Waiter): TaskStatus {
+    return { upid: w.upid, ...parseUpid(w.upid), status: 'running' };
+  }
+
+  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForTask), not the tick. */
+  private report(w: Waiter, status: TaskStatus): void {
+    w.lastStatus = status.status;
+    try {
+      w.opts.onPoll?.(status);
+    } catch (e) {
+      w.settle({ error: e });
+    }
+  }
+}

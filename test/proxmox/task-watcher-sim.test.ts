@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ProxmoxTaskError, type TaskResult } from '../../src/proxmox';
+import { useSim } from '../simulator/support';
+
+const h = useSim();
+
+const LIST = 'GET /nodes/{node}/tasks';
+const STATUS = 'GET /nodes/{node}/tasks/{upid}/status';
+
+/** Status reads per UPID since the last reset of the simulator's records. */
+function statusReadsByUpid(): Map<string, number> {
+  const reads = new Map<string, number>();
+  for (const r of h.sim.requests.filter((x) => `${x.method} ${x.template}` === STATUS)) {
+    const upid = decodeURIComponent(r.path.split('/')[4] as string);
+    reads.set(upid, (reads.get(upid) ?? 0) + 1);
+  }
+  return reads;
+}
+
+/** Guests 200…(200 + count - 1), cloned and waited for at the simulator's 5 ms task time. */
+async function cloneGuests(count: number): Promise<number[]> {
+  const vmids = Array.from({ length: count }, (_, i) => 200 + i);
+  await Promise.all(vmids.map(async (vmid) => h.wait(await h.client.cloneVm('pve1', 9000, { newid: vmid, name: `g${vmid}` }))));
+  return vmids;
+}
+
+describe('the node task watcher against the simulator', () => {
+  it('settles 20 concurrent tasks of varied lengths on one node with their own exit status, reading each task status once', async () => {
+    const guests = await cloneGuests(15);
+    const running = guests.at(-1) as number;
+    await h.wait(await h.client.startVm('pve1', running));
+    await h.control('POST', '/options', { taskMsByType: { qmclone: 600, qmstart: 300, qmconfig: 50, resize: 150 } });
+    h.sim.faults.add({ op: 'resize', mode: 'task_warnings', warnings: 2, count: 1 });
+    h.sim.requests.length = 0;
+    h.sim.calls.clear();
+
+    const started: { label: string; upid: string }[] = [];
+    for (const vmid of guests.slice(0, 5)) started.push({ label: 'OK', upid: (await h.client.setVmConfigAsync('pve1', vmid, { cores: 2 })) as string });
+    for (const [i, vmid] of guests.slice(5, 10).entries()) {
+      started.push({ label: i === 0 ? 'WARNINGS: 2' : 'OK', upid: (await h.client.resizeDisk('pve1', vmid, 'scsi0', 40)) as string });
+    }
+    for (const vmid of guests.slice(10, 15)) {
+      started.push({ label: vmid === running ? `VM ${running} already running` : 'OK', upid: await h.client.startVm('pve1', vmid) });
+    }
+    for (const vmid of [215, 216, 217, 218, 219]) started.push({ label: 'OK', upid: await h.client.cloneVm('pve1', 9000, { newid: vmid, name: `n${vmid}` }) });
+
+    const outcomes = await Promise.all(
+      started.map(({ upid }) => h.client.waitForTask(upid, { pollIntervalMs: 500 }).catch((e: unknown) => e as ProxmoxTaskError)),
+    );
+
+    expect(outcomes.map((o) => (o as TaskResult | ProxmoxTaskError).exitstatus)).toEqual(started.map((s) => s.label));
+    expect(outcomes.filter((o) => o instanceof ProxmoxTaskError)).toEqual([expect.objectContaining({ upid: started[14]?.upid, isAlreadyRunning: true })]);
+    // one authoritative read per task, when the node's list stopped showing it running
+    expect([...statusReadsByUpid().entries()].sort()).toEqual(started.map((s) => [s.upid, 1]).sort());
+    expect(h.sim.calls.get(LIST)).toBeGreaterThan(0);
+  });
+
+  it('falls back to reading each task on its own when Proxmox refuses the task list', async () => {
+    h.sim.faults.add({ op: 'any', call: LIST, mode: 'http500', message: 'Permission check failed (/nodes/pve1, Sys.Audit)', count: 100 });
+    await h.control('POST', '/options', { taskMsByType: { qmclone: 200 } });
+    const upid = await h.client.cloneVm('pve1', 9000, { newid: 220, name: 'refused' });
+    expect(await h.client.waitForTask(upid, { pollIntervalMs: 500 })).toMatchObject({ exitstatus: 'OK' });
+    expect(h.sim.calls.get(LIST)).toBe(1);
+    expect(statusReadsByUpid().get(upid)).toBeGreaterThan(1);
+  });
+});
