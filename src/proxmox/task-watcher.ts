@@ -12,6 +12,11 @@ export interface TaskListReader extends TaskStatusReader {
   listTasks(node: string, o?: ListTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskListEntry[]>;
 }
 
+/**
+ * The first look at a task just issued: one list read covers every task of the node, so an early
+ * look is cheap, and a quick configuration task (or a simulator's instant one) is seen done at once.
+ */
+const FIRST_READ_MS = 5;
 /** The node's tick ceiling is this fraction of a wait's `pollIntervalMs` (TASK_POLL_INTERVAL_MS: 500 → 100 ms). */
 const TICK_CEILING_DIVISOR = 5;
 /** Ticks come every this fraction of the youngest waiting task's age (then the ceiling bounds them). */
@@ -98,7 +103,7 @@ export class NodeTaskWatcher {
         deadline: waitStart + timeoutMs,
         taskStart: opts.resumed ? Math.min(waitStart, parsed.starttime * 1000) : waitStart,
         tickCeilingMs: Math.max(1, Math.round(pollIntervalMs / TICK_CEILING_DIVISOR)),
-        nextTickAt: waitStart + (opts.resumed ? 0 : Math.min(FIRST_POLL_MS, pollIntervalMs)),
+        nextTickAt: waitStart + (opts.resumed ? 0 : Math.min(FIRST_READ_MS, pollIntervalMs)),
         lastDirectReadAt: waitStart,
         settle: (outcome) => {
           if (this.waiters.get(upid) !== waiter) return;

@@ -91,12 +91,12 @@ afterEach(() => {
 });
 
 describe('NodeTaskWatcher: when it reads the node', () => {
-  it('reads the task list 25 ms after a wait begins, then every eighth of the task age, at most every fifth of pollIntervalMs', async () => {
+  it('reads the task list 5 ms after a wait begins, then every eighth of the task age (25 ms at least), at most every fifth of pollIntervalMs', async () => {
     const task = upid(1);
     const node = fakeNode({ [task]: { endsAt: 2_000 } });
     const { outcomes, settledAt } = await waitAll(node, [task]);
     expect(outcomes).toEqual([{ upid: task, exitstatus: 'OK', warnings: 0 }]);
-    expect(node.listReads.slice(0, 10)).toEqual([25, 50, 75, 100, 125, 150, 175, 200, 225, 253]);
+    expect(node.listReads.slice(0, 10)).toEqual([5, 30, 55, 80, 105, 130, 155, 180, 205, 231]);
     expect(new Set(gaps(node.listReads.slice(-8)))).toEqual(new Set([100]));
     // one status read, on the first tick after the list stopped showing it
     expect(node.statusReadsOf(task)).toEqual([settledAt[task]]);
@@ -210,8 +210,8 @@ describe('NodeTaskWatcher: falling back to per-task status reads', () => {
     node.listAnswer = () => http(403, 'Permission check failed (/nodes/pve1, Sys.Audit)');
     const { outcomes } = await waitAll(node, [task]);
     expect(outcomes[0]).toMatchObject({ exitstatus: 'OK' });
-    expect(node.listReads).toEqual([25]);
-    expect(node.statusReadsOf(task)).toEqual([50, 75, 113]);
+    expect(node.listReads).toEqual([5]);
+    expect(node.statusReadsOf(task)).toEqual([30, 55, 83, 125]);
   });
 
   it('keeps polling per task on a node whose list lagged behind a task it saw ended', async () => {
@@ -234,8 +234,8 @@ describe('NodeTaskWatcher: falling back to per-task status reads', () => {
     const node = fakeNode({ [hidden]: { endsAt: 3_000, unlisted: true } });
     const { outcomes, settledAt } = await waitAll(node, [hidden]);
     expect(outcomes[0]).toMatchObject({ exitstatus: 'OK' });
-    expect(node.listReads).toEqual([25]);
-    expect(node.statusReadsOf(hidden).slice(0, 3)).toEqual([25, 50, 75]);
+    expect(node.listReads).toEqual([5]);
+    expect(node.statusReadsOf(hidden).slice(0, 3)).toEqual([5, 30, 55]);
     expect(settledAt[hidden]).toBeLessThanOrEqual(3_500);
   });
 
@@ -245,8 +245,8 @@ describe('NodeTaskWatcher: falling back to per-task status reads', () => {
     node.listAnswer = (t) => (t < 60 ? http(503, 'Service Unavailable') : undefined);
     const { outcomes } = await waitAll(node, [task]);
     expect(outcomes[0]).toMatchObject({ exitstatus: 'OK' });
-    expect(node.listReads).toEqual([25, 50, 75, 100]);
-    expect(node.statusReadsOf(task)).toEqual([100]);
+    expect(node.listReads).toEqual([5, 30, 55, 80, 105]);
+    expect(node.statusReadsOf(task)).toEqual([105]);
   });
 });
 
