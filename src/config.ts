@@ -123,7 +123,7 @@ export const configSchema = z.object({
   /** A prebuilt workflow bundle (`npm run build:workflows`); without it the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   /** Workflows a worker keeps in memory (bench/README.md measures the cost); an evicted one replays its short history on its next task. */
-  WORKER_MAX_CACHED_WORKFLOWS: integer(250),
+  WORKER_MAX_CACHED_WORKFLOWS: integer(64),
   /** Activities a worker runs at once; most wait on a Proxmox task or the database, so this is many more than cores. */
   WORKER_MAX_CONCURRENT_ACTIVITIES: integer(100),
   /** Workflow tasks a worker runs at once. */
