@@ -43,6 +43,21 @@ export function heartbeat(details?: unknown): void {
   }
 }
 
+/**
+ * A heartbeat bound to the activity running now. Callbacks that run later from shared machinery
+ * (the per-node task watcher's timer) carry another async context, where `heartbeat()` would
+ * find another activity, or none, and this one would time out.
+ */
+export function heartbeatOfThisActivity(): (details?: unknown) => void {
+  let context: Context | undefined;
+  try {
+    context = Context.current();
+  } catch {
+    return () => undefined;
+  }
+  return (details) => context.heartbeat(details);
+}
+
 export function cancellationSignal(): AbortSignal | undefined {
   try {
     return Context.current().cancellationSignal;

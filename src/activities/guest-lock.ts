@@ -1,6 +1,6 @@
 import type { ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
-import { cancellationSignal, heartbeat } from './context';
+import { cancellationSignal, heartbeat, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAt, type GuestAtVmid } from './ownership';
@@ -54,12 +54,13 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
 
 /** Waits for the tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
 export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
+  const beat = heartbeatOfThisActivity();
   for (const task of await client.listTasks(node, { vmid, source: 'active' })) {
     await client.waitForTask(task.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed: true,
-      onPoll: () => heartbeat({ waitingFor: task.upid }),
+      onPoll: () => beat({ waitingFor: task.upid }),
     });
   }
 }

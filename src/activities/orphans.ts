@@ -1,4 +1,4 @@
-import { heartbeat, cancellationSignal } from './context';
+import { cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType, fromProxmoxError } from './failures';
 import { ownerOfGuest } from './ownership';
@@ -23,9 +23,10 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
     /** `resumed`: the task was not issued by this attempt. */
     const poll = async (upid: string, resumed: boolean) => {
-      heartbeat({ upid });
+      const beat = heartbeatOfThisActivity();
+      beat({ upid });
       try {
-        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => heartbeat({ upid }) });
+        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => beat({ upid }) });
       } catch (error) {
         throw fromProxmoxError(error, { kind: 'orphan-removal', vmid, upid });
       }

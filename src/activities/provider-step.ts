@@ -1,7 +1,7 @@
 import { claimIntent, holdsIntent, recordOutcome, recordUpid, withdrawClaim, type OperationKey } from '../db/operations';
 import { recordStep, type StepInput } from '../db/tasks';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
-import { activityAttempt, cancellationSignal, heartbeat } from './context';
+import { activityAttempt, cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
 
@@ -95,13 +95,14 @@ async function waitFor(
   step: ProviderStep,
   { resumed }: { resumed: boolean },
 ): Promise<number> {
-  heartbeat({ upid });
+  const beat = heartbeatOfThisActivity();
+  beat({ upid });
   try {
     const result = await client.waitForTask(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed,
-      onPoll: () => heartbeat({ upid }),
+      onPoll: () => beat({ upid }),
     });
     await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus, step.reportsDone);
     return result.warnings;
