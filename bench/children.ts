@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { waitForPort } from '../scripts/temporal';
 import { freePort } from '../test/support/ports';
+import { WORKER_NODE_FLAGS } from '../src/worker';
 import type { Cleanups } from './cleanups';
 
 const projectRoot = path.resolve(__dirname, '..');
@@ -42,7 +43,8 @@ export async function startChild(options: ChildOptions, cleanups: Cleanups): Pro
   const port = options.entry === 'src/server.ts' ? await freePort() : undefined;
   // One directory per process: tsx's loader thread writes a profile of its own next to the main thread's.
   const profiling = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(options.profileDir, options.name.replace(/\W+/g, '-'))}`] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', options.entry], {
+  const flags = options.entry === 'src/worker.ts' ? WORKER_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...profiling, ...flags, '--import', 'tsx', options.entry], {
     cwd: projectRoot,
     env: { ...options.env, ...(port === undefined ? {} : { PORT: String(port) }) },
     stdio: ['ignore', 'inherit', 'inherit'],
