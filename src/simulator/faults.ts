@@ -121,8 +121,9 @@ export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any
       return 'config_read';
     case `POST ${q}/agent/ping`:
       return 'agent';
+    // The node's task list is not "polling a task": a fault meant for a task's status must reach
+    // that status read, not be spent on a watcher's list read (`any` with `call` targets the list).
     case 'GET /nodes/{node}/tasks/{upid}/status':
-    case 'GET /nodes/{node}/tasks':
       return 'task';
     default:
       return undefined;
