@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   formatUpid,
   NodeTaskWatcher,
@@ -10,9 +10,9 @@ import {
   type TaskStatus,
   type WaitForTaskOptions,
 } from '../../src/proxmox';
+import { gaps, T0, useFakeClockFromT0 } from '../support/fake-clock';
 
 /** Waits begin at T0 (a whole second, as UPID start times are). */
-const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 
 const upid = (pid: number, type = 'qmclone') =>
   formatUpid({ node: 'pve1', pid, pstart: 0x10000, starttime: T0 / 1000, type, id: String(100 + pid), user: 'root@pam!cp' });
@@ -82,13 +82,7 @@ async function waitAll(node: ReturnType<typeof fakeNode>, ids: string[], opts: W
   return { outcomes: await Promise.all(outcomes), settledAt, watcher };
 }
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(T0);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClockFromT0();
 
 describe('NodeTaskWatcher: when it reads the node', () => {
   it('reads the task list 5 ms after a wait begins, then every eighth of the task age (25 ms at least), at most every fifth of pollIntervalMs', async () => {
@@ -292,4 +286,3 @@ describe('NodeTaskWatcher: "no such task", timeout and abort', () => {
   });
 });
 
-const gaps = (reads: number[]) => reads.slice(1).map((t, i) => t - (reads[i] as number));

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatUpid, parseUpid, ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError, waitForTask, type TaskStatus, type WaitForTaskOptions } from '../../src/proxmox';
+import { gaps, T0, useFakeClockFromT0 } from '../support/fake-clock';
 
 /** The wait begins at T0 (a whole second, as UPID start times are). */
-const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 
 const upidStartedAt = (epochMs: number) =>
   formatUpid({ node: 'pve1', pid: 0x1234, pstart: 0x10000, starttime: Math.floor(epochMs / 1000), type: 'qmconfig', id: '101', user: 'root@pam!cp' });
@@ -39,15 +39,8 @@ async function wait(proxmox: ReturnType<typeof fakeProxmox>, opts: WaitForTaskOp
   return settled;
 }
 
-const gaps = (reads: number[]) => reads.slice(1).map((t, i) => t - (reads[i] as number));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(T0);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClockFromT0();
 
 describe('waitForTask: when it reads a task', () => {
   it('reads a new task 25 ms after the wait begins, then waits half the task age between reads, up to the ceiling', async () => {
