@@ -36,11 +36,7 @@ export function placement(instance: Pick<LoadedInstance, 'id' | 'node' | 'vmid'>
 
 /** Heartbeat when running inside an activity (tests may call activity functions directly). */
 export function heartbeat(details?: unknown): void {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // Not inside an activity: nothing to tell the server.
-  }
+  heartbeatOfThisActivity()(details);
 }
 
 /**
@@ -53,6 +49,7 @@ export function heartbeatOfThisActivity(): (details?: unknown) => void {
   try {
     context = Context.current();
   } catch {
+    // Not inside an activity (tests may call activity functions directly): nothing to tell the server.
     return () => undefined;
   }
   return (details) => context.heartbeat(details);

@@ -4,7 +4,7 @@
  */
 import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
-import { FIRST_POLL_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
+import { MIN_READ_GAP_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
 import type { ListTasksOptions, TaskListEntry, TaskStatus } from './client';
 
@@ -52,15 +52,15 @@ function listedRunning(entry: TaskListEntry | undefined): boolean {
 }
 
 function tickDelay(taskAgeMs: number, ceilingMs: number): number {
-  return Math.min(ceilingMs, Math.max(FIRST_POLL_MS, Math.round(taskAgeMs / TICK_AGE_DIVISOR)));
+  return Math.min(ceilingMs, Math.max(MIN_READ_GAP_MS, Math.round(taskAgeMs / TICK_AGE_DIVISOR)));
 }
 
 /**
  * Watches the tasks of one node. While tasks wait, each tick reads `GET /nodes/{node}/tasks
  * ?source=active` once; a task the list shows ended (or no longer lists) gets one authoritative
- * status read (`/tasks/{upid}/status`), which settles its wait. Ticks come 25 ms after a
- * registration, then every eighth of the youngest waiting task's age, at most every
- * `pollIntervalMs / 5`: at most that many list reads per second for the whole node, plus one
+ * status read (`/tasks/{upid}/status`), which settles its wait. Ticks come 5 ms after a
+ * registration, then every eighth of the youngest waiting task's age (at least 25 ms apart), at
+ * most every `pollIntervalMs / 5`: at most that many list reads per second for the whole node, plus one
  * status read per finished task and one per running task every 4 × `pollIntervalMs`.
  *
  * A task the list cannot show (another user's, past the list's limit) is handed to per-task status

@@ -34,20 +34,20 @@ export interface TaskStatusReader {
   taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskStatus>;
 }
 
-/** The first read of a task just created: most configuration tasks end within tens of ms. */
-export const FIRST_POLL_MS = 25;
+/** The first read of a task just created (most configuration tasks end within tens of ms), and the shortest gap between two reads. */
+export const MIN_READ_GAP_MS = 25;
 
 /**
  * The wait before the next read: half the task's age, so that a task is seen done at most half
- * its run time late, within [FIRST_POLL_MS, ceiling] (the ceiling bounds the reads of long tasks).
+ * its run time late, within [MIN_READ_GAP_MS, ceiling] (the ceiling bounds the reads of long tasks).
  */
 function nextPollDelay(taskAgeMs: number, ceilingMs: number): number {
-  return Math.min(ceilingMs, Math.max(FIRST_POLL_MS, Math.round(taskAgeMs / 2)));
+  return Math.min(ceilingMs, Math.max(MIN_READ_GAP_MS, Math.round(taskAgeMs / 2)));
 }
 
 /**
  * Polls `GET /nodes/<node from UPID>/tasks/<upid>/status` until the task stops, first
- * FIRST_POLL_MS after the wait began (at once for a `resumed` task), then every half of the
+ * MIN_READ_GAP_MS after the wait began (at once for a `resumed` task), then every half of the
  * task's age, at most every `pollIntervalMs`.
  * - "OK" and "WARNINGS: N" are success (warnings surfaced);
  * - any other exit status throws ProxmoxTaskError carrying the exit text;
@@ -76,7 +76,7 @@ export async function waitForTask(
   const taskStart = opts.resumed ? Math.min(waitStart, parsed.starttime * 1000) : waitStart;
   let lastStatus: string | undefined;
 
-  let wait = opts.resumed ? 0 : Math.min(FIRST_POLL_MS, ceilingMs);
+  let wait = opts.resumed ? 0 : Math.min(MIN_READ_GAP_MS, ceilingMs);
   for (;;) {
     if (wait > 0) await delay(wait, signal);
     if (signal?.aborted) throw abortReason(signal);
