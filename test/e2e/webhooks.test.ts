@@ -4,7 +4,7 @@ import { CREATE_STOP_START_DELETE_EVENTS, runningServer, runOperation, stopStart
 import { spawnWorkerProcess, startStack, type Stack, type WorkerProcess } from '../support/stack';
 import { startReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
-/** The receiver's check from the README, verbatim. */
+/** The receiver's check from docs/api.md, verbatim. */
 function verify(secret: string, header: string, rawBody: string, toleranceSeconds = 300) {
   const { t, v1 } = Object.fromEntries(header.split(',').map((part) => part.split('=')));
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex');
