@@ -7,7 +7,7 @@ import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './conf
 import { configView } from './guest-config';
 
 /** A guest as GET /cluster/resources lists it. */
-export function guestResource(cluster: SimCluster, g: SimGuest): Record<string, unknown> {
+export function guestResource(g: SimGuest): Record<string, unknown> {
   const running = g.status === 'running';
   const maxmem = memoryMiB(g.config) * MiB;
   let maxdisk = 0;
@@ -43,7 +43,7 @@ export function qemuList(cluster: SimCluster, node: string): object[] {
   return [...cluster.guests.values()]
     .filter((g) => g.node === node)
     .map((g) => {
-      const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = guestResource(cluster, g);
+      const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = guestResource(g);
       return { ...entry, cpus: maxcpu };
     });
 }
@@ -52,7 +52,7 @@ export function qemuList(cluster: SimCluster, node: string): object[] {
 export function vmStatus(cluster: SimCluster, node: string, vmid: number): object {
   const g = cluster.guestOn(node, vmid);
   const running = g.status === 'running';
-  const r = guestResource(cluster, g);
+  const r = guestResource(g);
   return {
     vmid: g.vmid,
     name: r.name,
