@@ -12,7 +12,7 @@ import { createDb } from '../src/db/client';
 import { type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
-import { demoCluster } from '../src/simulator/cluster';
+import { demoCluster } from '../src/simulator/spec';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { startWorker } from '../src/worker';
 import { ensureMigratedDatabase } from './database';

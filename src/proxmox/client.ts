@@ -14,9 +14,21 @@ import http from 'node:http';
 import https from 'node:https';
 import { delay } from './delay';
 import { ProxmoxError } from './errors';
-import { isUpid, parseUpid, type TaskState } from './upid';
+import { isUpid, parseUpid } from './upid';
 import { NodeTaskWatcher } from './task-watcher';
 import type { TaskResult, WaitForTaskOptions } from './tasks';
+import type {
+  ClusterVmResource,
+  ListTasksOptions,
+  NodeListEntry,
+  NodeStatus,
+  NodeStorage,
+  StorageVolume,
+  TaskListEntry,
+  TaskStatus,
+  VmConfig,
+  VmStatus,
+} from './wire';
 
 export interface ProxmoxClientOptions {
   /** e.g. https://pve1.example.net:8006 (the client appends /api2/json). */
@@ -48,105 +60,9 @@ export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: numb
 export type ParamValue = string | number | boolean | undefined | null;
 export type Params = Record<string, ParamValue>;
 
-export interface ClusterVmResource {
-  /** e.g. "qemu/100" */
-  id: string;
-  vmid: number;
-  node: string;
-  status: string;
-  type?: string;
-  name?: string;
-  /** Semicolon-separated tags. */
-  tags?: string;
-  lock?: string;
-  template?: 0 | 1;
-  maxmem?: number;
-  maxcpu?: number;
-  mem?: number;
-  cpu?: number;
-  maxdisk?: number;
-  uptime?: number;
-}
-
 export interface ClusterIdentity {
   clusterName: string | null;
   nodes: string[];
-}
-
-export interface VmStatus {
-  status: 'running' | 'stopped';
-  vmid?: number;
-  qmpstatus?: string;
-  lock?: string;
-  agent?: number;
-  template?: number;
-  name?: string;
-  tags?: string;
-  uptime?: number;
-  cpus?: number;
-  maxmem?: number;
-  mem?: number;
-  [key: string]: unknown;
-}
-
-export type VmConfig = Record<string, string | number>;
-
-/** GET /nodes/{node}/tasks/{upid}/status. */
-export interface TaskStatus extends TaskState {
-  tokenid?: string;
-  [key: string]: unknown;
-}
-
-export interface TaskListEntry {
-  upid: string;
-  node: string;
-  type: string;
-  id: string;
-  user: string;
-  starttime: number;
-  endtime?: number;
-  /** Exit status for finished tasks. */
-  status?: string;
-  [key: string]: unknown;
-}
-
-export interface NodeListEntry {
-  node: string;
-  status: 'online' | 'offline' | 'unknown';
-  maxcpu?: number;
-  maxmem?: number;
-  mem?: number;
-  cpu?: number;
-  [key: string]: unknown;
-}
-
-export interface NodeStatus {
-  cpuinfo: { flags?: string; model?: string; cpus?: number; cores?: number; sockets?: number; [key: string]: unknown };
-  memory: { total: number; used: number; free: number; [key: string]: unknown };
-  loadavg?: string[];
-  uptime?: number;
-  cpu?: number;
-  pveversion?: string;
-  [key: string]: unknown;
-}
-
-export interface NodeStorage {
-  storage: string;
-  /** Content types, comma separated: `images,rootdir`, `snippets,iso`, … */
-  content?: string;
-  type?: string;
-  [key: string]: unknown;
-}
-
-export interface StorageVolume {
-  /** e.g. local-lvm:vm-101-disk-0 */
-  volid: string;
-  vmid?: number;
-  size?: number;
-  format?: string;
-  content?: string;
-  ctime?: number;
-  [key: string]: unknown;
 }
 
 export interface CloneVmOptions {
@@ -168,13 +84,6 @@ export interface MigrateOptions {
   target: string;
   online?: boolean;
   withLocalDisks?: boolean;
-}
-
-export interface ListTasksOptions {
-  typefilter?: string;
-  vmid?: number;
-  source?: 'active' | 'archive' | 'all';
-  limit?: number;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './upid';
 export * from './client';
+export * from './wire';
 export * from './tasks';
 export * from './cpu-baseline';
 export * from './task-watcher';

@@ -6,7 +6,7 @@ import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { MIN_READ_GAP_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
-import type { ListTasksOptions, TaskListEntry, TaskStatus } from './client';
+import type { ListTasksOptions, TaskListEntry, TaskStatus } from './wire';
 
 export interface TaskListReader extends TaskStatusReader {
   listTasks(node: string, o?: ListTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskListEntry[]>;

@@ -4,7 +4,7 @@
 import { abortReason, delay } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { parseExitStatus, parseUpid } from './upid';
-import type { TaskStatus } from './client';
+import type { TaskStatus } from './wire';
 
 export interface TaskResult {
   upid: string;

@@ -1,13 +1,21 @@
 /**
- * HTTP handling for /api2/json: token auth, schema lookup and validation, fault injection,
- * and the Proxmox wire format (status line carries the message, booleans as 0/1, ...).
+ * The Proxmox API calls the simulator implements, one table per area, each call handed to the
+ * module of its area.
  */
-import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SimCluster, CallContext } from './cluster';
-import { SimHttpError } from './cluster';
-import { faultOpOf, type Fault, type FaultRegistry } from './faults';
+import type { ServerResponse } from 'node:http';
+import { delay } from '../proxmox/delay';
+import { permissions } from './access';
+import { SimHttpError, type CallContext } from './call';
+import type { SimCluster } from './cluster';
+import { clusterStatus, poolList, resources } from './cluster-reads';
+import type { FaultRegistry } from './faults';
+import { resize, setConfig } from './guest-config';
+import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-operations';
+import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
+import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
+import { storageContent, storageList } from './storage';
+import { taskList, taskStatus } from './task-reads';
 
 export interface RecordedRequest {
   method: string;
@@ -43,8 +51,6 @@ type Handler = (i: HandlerInput) => unknown;
 
 const Q = '/nodes/{node}/qemu/{vmid}';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 async function waitBackground(api: ApiContext, upid: string, seconds: number, vmid: number): Promise<string | null> {
   const end = Date.now() + seconds * 1000;
   for (;;) {
@@ -56,64 +62,57 @@ async function waitBackground(api: ApiContext, upid: string, seconds: number, vm
       throw new SimHttpError(500, `failed to update VM ${vmid}: ${exit}`);
     }
     if (Date.now() >= end) return upid;
-    await sleep(Math.min(10, Math.max(1, end - Date.now())));
+    await delay(Math.min(10, Math.max(1, end - Date.now())));
   }
 }
 
-/** Privileges of Proxmox VE's Administrator role in both supported releases. */
-const PRIVILEGES = [
-  'Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.AllocateTemplate', 'Datastore.Audit',
-  'Group.Allocate', 'Mapping.Audit', 'Mapping.Modify', 'Mapping.Use', 'Permissions.Modify',
-  'Pool.Allocate', 'Pool.Audit', 'Realm.Allocate', 'Realm.AllocateUser', 'SDN.Allocate', 'SDN.Audit', 'SDN.Use',
-  'Sys.AccessNetwork', 'Sys.Audit', 'Sys.Console', 'Sys.Incoming', 'Sys.Modify', 'Sys.PowerMgmt', 'Sys.Syslog',
-  'User.Modify', 'VM.Allocate', 'VM.Audit', 'VM.Backup', 'VM.Clone', 'VM.Config.CDROM', 'VM.Config.CPU',
-  'VM.Config.Cloudinit', 'VM.Config.Disk', 'VM.Config.HWType', 'VM.Config.Memory', 'VM.Config.Network',
-  'VM.Config.Options', 'VM.Console', 'VM.Migrate', 'VM.PowerMgmt', 'VM.Snapshot', 'VM.Snapshot.Rollback',
-];
-
-/**
- * GET /access/permissions. The simulator checks no ACL: every accepted token (and its user)
- * holds every privilege on `/`, propagated; anyone else holds none.
- */
-function permissions(api: ApiContext, caller: string, params: Record<string, string>): Record<string, Record<string, number>> {
-  const userid = params.userid ?? caller;
-  const known = [...api.tokens.keys()].some((t) => t === userid || t.slice(0, t.indexOf('!')) === userid);
-  if (!known) return {};
-  return { [params.path ?? '/']: Object.fromEntries(PRIVILEGES.map((p) => [p, 1])) };
-}
-
-const HANDLERS: Record<string, Handler> = {
+const ACCESS_ROUTES: Record<string, Handler> = {
   'GET /version': ({ api }) => ({ version: api.schema().version, release: api.schema().version.split('.').slice(0, 2).join('.'), repoid: '0000000000000000' }),
-  'GET /cluster/status': ({ api }) => api.cluster.clusterStatus(),
-  'GET /pools': ({ api, params }) => api.cluster.poolList(params),
-  'GET /access/permissions': ({ api, ctx, params }) => permissions(api, ctx.user, params),
-  'GET /nodes': ({ api }) => api.cluster.nodeList(),
-  'GET /nodes/{node}/status': ({ api, node }) => api.cluster.nodeStatus(node),
-  'GET /nodes/{node}/storage': ({ api, node }) => api.cluster.storageList(node),
-  'GET /nodes/{node}/network': ({ api, node }) => api.cluster.networkList(node),
-  'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
-    api.cluster.storageContent(node, pathParams.storage as string, params),
-  'GET /cluster/resources': ({ api, params }) => api.cluster.resources(params.type),
+  'GET /access/permissions': ({ api, ctx, params }) => permissions(api.tokens, ctx.user, params),
+};
+
+const CLUSTER_ROUTES: Record<string, Handler> = {
+  'GET /cluster/status': ({ api }) => clusterStatus(api.cluster),
+  'GET /cluster/resources': ({ api, params }) => resources(api.cluster, params.type),
   'GET /cluster/nextid': ({ api, params }) => api.cluster.nextId(params.vmid),
-  'GET /nodes/{node}/qemu': ({ api, node }) => api.cluster.qemuList(node),
-  [`GET ${Q}/config`]: ({ api, node, vmid }) => api.cluster.getConfig(node, vmid),
+  'GET /pools': ({ api, params }) => poolList(api.cluster, params),
+};
+
+const NODE_ROUTES: Record<string, Handler> = {
+  'GET /nodes': ({ api }) => nodeList(api.cluster),
+  'GET /nodes/{node}/status': ({ api, node }) => nodeStatus(api.cluster, node),
+  'GET /nodes/{node}/network': ({ api, node }) => networkList(api.cluster, node),
+};
+
+const STORAGE_ROUTES: Record<string, Handler> = {
+  'GET /nodes/{node}/storage': ({ api, node }) => storageList(api.cluster, node),
+  'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
+    storageContent(api.cluster, node, pathParams.storage as string, params),
+};
+
+const GUEST_ROUTES: Record<string, Handler> = {
+  'GET /nodes/{node}/qemu': ({ api, node }) => qemuList(api.cluster, node),
+  [`GET ${Q}/config`]: ({ api, node, vmid }) => getConfig(api.cluster, node, vmid),
   [`POST ${Q}/config`]: async ({ api, ctx, node, vmid, params }) => {
-    const upid = api.cluster.setConfig(ctx, node, vmid, params, true);
+    const upid = setConfig(api.cluster, ctx, node, vmid, params, true);
     if (upid && params.background_delay !== undefined) return waitBackground(api, upid, Number(params.background_delay), vmid);
     return upid;
   },
-  [`PUT ${Q}/config`]: ({ api, ctx, node, vmid, params }) => api.cluster.setConfig(ctx, node, vmid, params, false),
-  [`PUT ${Q}/resize`]: ({ api, ctx, node, vmid, params }) => api.cluster.resize(ctx, node, vmid, params),
-  [`GET ${Q}/status/current`]: ({ api, node, vmid }) => api.cluster.vmStatus(node, vmid),
-  [`POST ${Q}/status/start`]: ({ api, ctx, node, vmid }) => api.cluster.start(ctx, node, vmid),
-  [`POST ${Q}/status/stop`]: ({ api, ctx, node, vmid }) => api.cluster.stop(ctx, node, vmid),
-  [`POST ${Q}/status/shutdown`]: ({ api, ctx, node, vmid }) => api.cluster.shutdown(ctx, node, vmid),
-  [`POST ${Q}/status/reboot`]: ({ api, ctx, node, vmid }) => api.cluster.reboot(ctx, node, vmid),
-  [`POST ${Q}/clone`]: ({ api, ctx, node, vmid, params }) => api.cluster.clone(ctx, node, vmid, params),
-  [`POST ${Q}/migrate`]: ({ api, ctx, node, vmid, params }) => api.cluster.migrate(ctx, node, vmid, params),
-  [`DELETE ${Q}`]: ({ api, ctx, node, vmid }) => api.cluster.destroy(ctx, node, vmid),
-  [`POST ${Q}/agent/ping`]: ({ api, node, vmid }) => api.cluster.agentPing(node, vmid),
-  'GET /nodes/{node}/tasks': ({ api, ctx, node, params }) => api.cluster.taskList(node, ctx.user, params),
+  [`PUT ${Q}/config`]: ({ api, ctx, node, vmid, params }) => setConfig(api.cluster, ctx, node, vmid, params, false),
+  [`PUT ${Q}/resize`]: ({ api, ctx, node, vmid, params }) => resize(api.cluster, ctx, node, vmid, params),
+  [`GET ${Q}/status/current`]: ({ api, node, vmid }) => vmStatus(api.cluster, node, vmid),
+  [`POST ${Q}/status/start`]: ({ api, ctx, node, vmid }) => start(api.cluster, ctx, node, vmid),
+  [`POST ${Q}/status/stop`]: ({ api, ctx, node, vmid }) => stop(api.cluster, ctx, node, vmid),
+  [`POST ${Q}/status/shutdown`]: ({ api, ctx, node, vmid }) => shutdown(api.cluster, ctx, node, vmid),
+  [`POST ${Q}/status/reboot`]: ({ api, ctx, node, vmid }) => reboot(api.cluster, ctx, node, vmid),
+  [`POST ${Q}/clone`]: ({ api, ctx, node, vmid, params }) => clone(api.cluster, ctx, node, vmid, params),
+  [`POST ${Q}/migrate`]: ({ api, ctx, node, vmid, params }) => migrate(api.cluster, ctx, node, vmid, params),
+  [`DELETE ${Q}`]: ({ api, ctx, node, vmid }) => destroy(api.cluster, ctx, node, vmid),
+  [`POST ${Q}/agent/ping`]: ({ api, node, vmid }) => agentPing(api.cluster, node, vmid),
+};
+
+const TASK_ROUTES: Record<string, Handler> = {
+  'GET /nodes/{node}/tasks': ({ api, ctx, node, params }) => taskList(api.cluster, node, ctx.user, params),
   'GET /nodes/{node}/tasks/{upid}/status': ({ api, ctx, node, pathParams }) => {
     const upid = pathParams.upid as string;
     const fault = ctx.fault;
@@ -123,192 +122,12 @@ const HANDLERS: Record<string, Handler> = {
       if (fault.mode === 'hang') api.cluster.tasks.hang(upid);
       ctx.faultHandled = true;
     }
-    return api.cluster.taskStatus(node, upid, ctx.user);
+    return taskStatus(api.cluster, node, upid, ctx.user);
   },
 };
 
+/** Handlers by template key, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
+export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...TASK_ROUTES };
+
 /** Template keys the simulator implements, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
 export const IMPLEMENTED_CALLS = Object.keys(HANDLERS);
-
-function statusLine(message: string): string {
-  const line = message
-    .trim()
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[^\t\x20-\x7e]/g, '?');
-  return line.slice(0, 1000) || 'error';
-}
-
-function sendJson(res: ServerResponse, status: number, reason: string | undefined, body: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, reason ?? undefined, {
-    'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'max-age=0',
-    Pragma: 'no-cache',
-  });
-  res.end(text);
-}
-
-export function sendData(res: ServerResponse, data: unknown): void {
-  sendJson(res, 200, 'OK', { data: data ?? null });
-}
-
-export function sendError(res: ServerResponse, status: number, message: string, errors?: Record<string, string>): void {
-  const body: Record<string, unknown> = { data: null, message: `${message.trim()}\n` };
-  if (errors) body.errors = errors;
-  sendJson(res, status, statusLine(message), body);
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const ha = crypto.createHash('sha256').update(a).digest();
-  const hb = crypto.createHash('sha256').update(b).digest();
-  return crypto.timingSafeEqual(ha, hb);
-}
-
-/** Returns the token id of a valid `Authorization: PVEAPIToken=ID=SECRET` header. */
-function authenticate(header: string | undefined, tokens: Map<string, string>): string | undefined {
-  if (!header) return undefined;
-  const m = /^PVEAPIToken=([^=\s]+)[=:](\S+)$/.exec(header.trim());
-  if (!m) return undefined;
-  const secret = tokens.get(m[1] as string);
-  if (secret === undefined || !safeEqual(secret, m[2] as string)) return undefined;
-  return m[1];
-}
-
-function paramsFromBody(body: Buffer | undefined, contentType: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!body || body.length === 0) return out;
-  const text = body.toString('utf8');
-  if (contentType?.includes('application/json')) {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-        if (v === null || v === undefined) continue;
-        out[k] = typeof v === 'boolean' ? (v ? '1' : '0') : typeof v === 'object' ? JSON.stringify(v) : String(v);
-      }
-    }
-    return out;
-  }
-  for (const [k, v] of new URLSearchParams(text)) out[k] = v;
-  return out;
-}
-
-function readBody(req: IncomingMessage, limit = 2 * 1024 * 1024): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new SimHttpError(413, 'request entity too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function hold(api: ApiContext, res: ServerResponse): void {
-  api.held.add(res);
-  res.on('close', () => api.held.delete(res));
-}
-
-/** Handles one /api2/json request. `apiPath` is the path below /api2/json. */
-export async function handleApi(api: ApiContext, req: IncomingMessage, res: ServerResponse, apiPath: string, query: URLSearchParams): Promise<void> {
-  const verb = (req.method ?? 'GET').toUpperCase();
-  let bodyBuf: Buffer | undefined;
-  try {
-    bodyBuf = await readBody(req);
-  } catch (e) {
-    if (e instanceof SimHttpError) sendError(res, e.status, e.message);
-    return;
-  }
-
-  const user = authenticate(req.headers.authorization, api.tokens);
-  if (!user) {
-    const delay = api.authFailDelayMs();
-    if (delay > 0) await sleep(delay);
-    sendError(res, 401, req.headers.authorization ? 'authentication failure' : 'No ticket');
-    return;
-  }
-
-  const schema = api.schema();
-  const match = schema.match(verb, apiPath);
-  const implemented = match?.method ? HANDLERS[`${verb} ${match.template}`] : undefined;
-  if (!match || !match.method || !implemented) {
-    sendError(res, 501, `Method '${verb} ${apiPath}' not implemented`);
-    return;
-  }
-  const key = `${verb} ${match.template}`;
-  api.calls.set(key, (api.calls.get(key) ?? 0) + 1);
-
-  let params: Record<string, string>;
-  try {
-    params = {};
-    for (const [k, v] of query) params[k] = v;
-    Object.assign(params, paramsFromBody(bodyBuf, req.headers['content-type']));
-  } catch {
-    sendError(res, 400, 'Parameter verification failed.', { body: 'unable to parse request body' });
-    return;
-  }
-  if (api.maxRecordedRequests > 0) {
-    api.requests.push({ method: verb, path: apiPath, template: match.template, params: { ...params } });
-    if (api.requests.length > api.maxRecordedRequests) api.requests.splice(0, api.requests.length - api.maxRecordedRequests);
-  }
-
-  const errors = schema.validate(match.method, { ...params, ...match.pathParams });
-  if (errors) {
-    sendError(res, 400, 'Parameter verification failed.', errors);
-    return;
-  }
-
-  const node = match.pathParams.node ?? '';
-  const vmid = match.pathParams.vmid !== undefined ? Number(match.pathParams.vmid) : NaN;
-  const op = faultOpOf(verb, match.template);
-  const fault: Fault | undefined = api.faults.take({ op, node: match.pathParams.node, call: key, params });
-  const ctx: CallContext = { user, ...(fault ? { fault } : {}) };
-
-  // A rejection is delayed before anything happens; every other fault does the work first and
-  // delays only the answer (an accepted call whose response is slow, or lost after a while).
-  const rejects = fault?.mode === 'http500' || fault?.mode === 'timeout';
-  if (fault?.delayMs && rejects) await sleep(fault.delayMs);
-  if (fault) {
-    const createsTask = match.method.returnsType === 'string' && verb !== 'GET';
-    if (fault.mode === 'http500' || (fault.mode === 'task_fail' && !createsTask && op !== 'task')) {
-      sendError(res, 500, fault.message ?? 'simulated failure');
-      return;
-    }
-    if (fault.mode === 'timeout' || (fault.mode === 'hang' && !createsTask && op !== 'task')) {
-      hold(api, res);
-      return;
-    }
-  }
-
-  let data: unknown;
-  let failed: SimHttpError | undefined;
-  try {
-    data = await implemented({ ctx, node, vmid, pathParams: match.pathParams, params, api });
-  } catch (e) {
-    if (e instanceof SimHttpError) failed = e;
-    else failed = new SimHttpError(500, e instanceof Error ? e.message : String(e));
-  }
-
-  if (fault && !failed && !ctx.faultHandled && Number.isFinite(vmid)) {
-    // calls without a task: apply lock / lose_guest right away
-    const g = api.cluster.guests.get(vmid);
-    if (fault.mode === 'lose_guest') api.cluster.guests.delete(vmid);
-    else if (fault.mode === 'lock' && g) g.config.lock = fault.message ?? 'backup';
-  }
-
-  if (fault?.delayMs && !rejects) await sleep(fault.delayMs);
-  if (fault?.mode === 'drop_after_accept') {
-    req.socket.destroy();
-    return;
-  }
-  if (failed) sendError(res, failed.status, failed.message, failed.errors);
-  else sendData(res, data);
-}

@@ -5,10 +5,13 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
-import { SimCluster, demoCluster, type ClusterSpec } from './cluster';
+import { SimCluster } from './cluster';
 import { FaultRegistry, faultSpecSchema } from './faults';
-import { handleApi, type ApiContext, type RecordedRequest } from './routes';
+import { handleApi } from './http-api';
+import { inspectState } from './inspection';
+import type { ApiContext, RecordedRequest } from './routes';
 import { DEFAULT_PVE_VERSION, loadSchema, resolveSchemaDir, type PveSchema, type PveVersion } from './schema';
+import { demoCluster, type ClusterSpec } from './spec';
 import { z } from 'zod';
 
 /** Default API token: `USER@REALM!TOKENID=SECRET`. */
@@ -169,7 +172,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     res.json({ cleared: n });
   });
   control.get('/state', (_req: Request, res: Response) => {
-    res.json({ ...cluster.snapshot(), calls: Object.fromEntries(calls) });
+    res.json({ ...inspectState(cluster), calls: Object.fromEntries(calls) });
   });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();

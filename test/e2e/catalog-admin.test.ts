@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { sweepSnippets } from '../../src/activities/snippets';
-import { demoCluster } from '../../src/simulator/cluster';
+import { demoCluster } from '../../src/simulator/spec';
 import { createSimulator, DEFAULT_SIM_TOKEN } from '../../src/simulator/server';
 import { sha512Crypt } from '../../src/security/password-hash';
 import { guestOf, runningServer, runOperation, suiteStack } from '../support/lifecycle';

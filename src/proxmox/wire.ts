@@ -1,0 +1,117 @@
+/**
+ * Shapes of the Proxmox VE API answers the client reads, and of the task list query: what
+ * crosses the wire, apart from the client that sends it.
+ */
+import type { TaskState } from './upid';
+
+/** An entry of GET /cluster/resources?type=vm. */
+export interface ClusterVmResource {
+  /** e.g. "qemu/100" */
+  id: string;
+  vmid: number;
+  node: string;
+  status: string;
+  type?: string;
+  name?: string;
+  /** Semicolon-separated tags. */
+  tags?: string;
+  lock?: string;
+  template?: 0 | 1;
+  maxmem?: number;
+  maxcpu?: number;
+  mem?: number;
+  cpu?: number;
+  maxdisk?: number;
+  uptime?: number;
+}
+
+/** GET /nodes/{node}/qemu/{vmid}/status/current. */
+export interface VmStatus {
+  status: 'running' | 'stopped';
+  vmid?: number;
+  qmpstatus?: string;
+  lock?: string;
+  agent?: number;
+  template?: number;
+  name?: string;
+  tags?: string;
+  uptime?: number;
+  cpus?: number;
+  maxmem?: number;
+  mem?: number;
+  [key: string]: unknown;
+}
+
+/** GET /nodes/{node}/qemu/{vmid}/config. */
+export type VmConfig = Record<string, string | number>;
+
+/** GET /nodes/{node}/tasks/{upid}/status. */
+export interface TaskStatus extends TaskState {
+  tokenid?: string;
+  [key: string]: unknown;
+}
+
+/** An entry of GET /nodes/{node}/tasks. */
+export interface TaskListEntry {
+  upid: string;
+  node: string;
+  type: string;
+  id: string;
+  user: string;
+  starttime: number;
+  endtime?: number;
+  /** Exit status for finished tasks. */
+  status?: string;
+  [key: string]: unknown;
+}
+
+/** An entry of GET /nodes. */
+export interface NodeListEntry {
+  node: string;
+  status: 'online' | 'offline' | 'unknown';
+  maxcpu?: number;
+  maxmem?: number;
+  mem?: number;
+  cpu?: number;
+  [key: string]: unknown;
+}
+
+/** GET /nodes/{node}/status. */
+export interface NodeStatus {
+  cpuinfo: { flags?: string; model?: string; cpus?: number; cores?: number; sockets?: number; [key: string]: unknown };
+  memory: { total: number; used: number; free: number; [key: string]: unknown };
+  loadavg?: string[];
+  uptime?: number;
+  cpu?: number;
+  pveversion?: string;
+  [key: string]: unknown;
+}
+
+/** An entry of GET /nodes/{node}/storage. */
+export interface NodeStorage {
+  storage: string;
+  /** Content types, comma separated: `images,rootdir`, `snippets,iso`, … */
+  content?: string;
+  type?: string;
+  [key: string]: unknown;
+}
+
+/** An entry of GET /nodes/{node}/storage/{storage}/content. */
+export interface StorageVolume {
+  /** e.g. local-lvm:vm-101-disk-0 */
+  volid: string;
+  vmid?: number;
+  size?: number;
+  format?: string;
+  content?: string;
+  ctime?: number;
+  [key: string]: unknown;
+}
+
+/** Query of GET /nodes/{node}/tasks. */
+export interface ListTasksOptions {
+  typefilter?: string;
+  vmid?: number;
+  source?: 'active' | 'archive' | 'all';
+  limit?: number;
+}

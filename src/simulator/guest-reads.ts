@@ -1,0 +1,94 @@
+/**
+ * Reads of guests: resource entries, the node's guest list, status, config and the guest agent.
+ */
+import { fail } from './call';
+import type { SimCluster, SimGuest } from './cluster';
+import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './config-values';
+import { configView } from './guest-config';
+
+/** A guest as GET /cluster/resources lists it. */
+export function guestResource(g: SimGuest): Record<string, unknown> {
+  const running = g.status === 'running';
+  const maxmem = memoryMiB(g.config) * MiB;
+  let maxdisk = 0;
+  for (const [k, v] of Object.entries(g.config)) if (DISK_KEY.test(k) && !isCdrom(String(v))) maxdisk += diskSize(String(v));
+  return {
+    id: `qemu/${g.vmid}`,
+    type: 'qemu',
+    vmid: g.vmid,
+    node: g.node,
+    status: g.status,
+    name: String(g.config.name ?? `VM ${g.vmid}`),
+    ...(g.config.tags !== undefined ? { tags: String(g.config.tags) } : {}),
+    ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
+    ...(g.config.template === 1 ? { template: 1 } : {}),
+    ...(g.pool !== undefined ? { pool: g.pool } : {}),
+    maxcpu: vcpus(g.config),
+    maxmem,
+    mem: running ? Math.floor(maxmem * 0.4) : 0,
+    cpu: running ? 0.01 : 0,
+    maxdisk,
+    disk: 0,
+    uptime: running && g.startedAt ? Math.floor((Date.now() - g.startedAt) / 1000) : 0,
+    netin: 0,
+    netout: 0,
+    diskread: 0,
+    diskwrite: 0,
+  };
+}
+
+/** GET /nodes/{node}/qemu. */
+export function qemuList(cluster: SimCluster, node: string): object[] {
+  cluster.checkNode(node);
+  return [...cluster.guests.values()]
+    .filter((g) => g.node === node)
+    .map((g) => {
+      const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = guestResource(g);
+      return { ...entry, cpus: maxcpu };
+    });
+}
+
+/** GET /nodes/{node}/qemu/{vmid}/status/current. */
+export function vmStatus(cluster: SimCluster, node: string, vmid: number): object {
+  const g = cluster.guestOn(node, vmid);
+  const running = g.status === 'running';
+  const r = guestResource(g);
+  return {
+    vmid: g.vmid,
+    name: r.name,
+    status: g.status,
+    qmpstatus: g.status,
+    cpus: vcpus(g.config),
+    maxmem: r.maxmem,
+    mem: r.mem,
+    maxdisk: r.maxdisk,
+    cpu: r.cpu,
+    uptime: r.uptime,
+    netin: 0,
+    netout: 0,
+    diskread: 0,
+    diskwrite: 0,
+    ha: { managed: 0 },
+    ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0' } : {}),
+    ...(bool(String(g.config.agent ?? '0').split(',')[0]?.replace('enabled=', '')) ? { agent: 1 } : {}),
+    ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
+    ...(g.config.template === 1 ? { template: 1 } : {}),
+    ...(g.config.tags !== undefined ? { tags: String(g.config.tags) } : {}),
+  };
+}
+
+/** GET /nodes/{node}/qemu/{vmid}/config. */
+export function getConfig(cluster: SimCluster, node: string, vmid: number): object {
+  return configView(cluster, cluster.guestOn(node, vmid));
+}
+
+/** POST /nodes/{node}/qemu/{vmid}/agent/ping: answers once the guest ran `agentReadyMs`. */
+export function agentPing(cluster: SimCluster, node: string, vmid: number): object {
+  const g = cluster.guestOn(node, vmid);
+  if (g.status !== 'running') throw fail(`VM ${vmid} is not running`);
+  const agent = String(g.config.agent ?? '0');
+  const enabled = bool(/(?:^|,)(?:enabled=)?([^,=]+)(?:,|$)/.exec(agent)?.[1]);
+  if (!enabled) throw fail('No QEMU guest agent configured');
+  if (!g.startedAt || Date.now() - g.startedAt < cluster.settings.agentReadyMs) throw fail('QEMU guest agent is not running');
+  return { result: {} };
+}

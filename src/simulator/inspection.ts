@@ -1,0 +1,39 @@
+/**
+ * What the control API shows of the cluster, beyond what the Proxmox API would.
+ */
+import type { SimCluster } from './cluster';
+import { configView } from './guest-config';
+import { customUserData } from './storage';
+
+/** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[] } {
+  return {
+    guests: [...cluster.guests.values()]
+      .sort((a, b) => a.vmid - b.vmid)
+      .map((g) => ({
+        vmid: g.vmid,
+        node: g.node,
+        name: g.config.name !== undefined ? String(g.config.name) : undefined,
+        status: g.status,
+        tags: g.config.tags !== undefined ? String(g.config.tags) : undefined,
+        lock: g.config.lock !== undefined ? String(g.config.lock) : undefined,
+        template: g.config.template === 1,
+        // The API masks it; the control API shows what the guest will log in with.
+        cipassword: g.config.cipassword !== undefined ? String(g.config.cipassword) : undefined,
+        // The file `cicustom: user=` names, as the guest would read it at its next boot.
+        userData: customUserData(cluster, g),
+        config: configView(cluster, g),
+      })),
+    tasks: cluster.tasks.all().map((t) => ({
+      upid: t.upid,
+      node: t.node,
+      type: t.type,
+      id: t.id,
+      user: t.user,
+      status: t.status,
+      exitstatus: t.exitstatus,
+      startedAtMs: t.startedAtMs,
+      endedAtMs: t.endedAtMs,
+    })),
+  };
+}

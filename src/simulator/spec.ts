@@ -1,0 +1,100 @@
+/**
+ * What a simulated cluster is made of (nodes, storages, bridges, templates, pools), and the demo
+ * cluster the simulator starts with unless told otherwise.
+ */
+
+export interface SimNodeSpec {
+  name: string;
+  status?: 'online' | 'offline';
+  cpus: number;
+  memoryGiB: number;
+  cpuModel?: string;
+  cpuFlags: string[];
+  /** Address the cluster resolves the node name to; default 192.0.2.<11 + position>. */
+  ip?: string;
+}
+
+export interface SimStorageSpec {
+  storage: string;
+  type?: string;
+  shared?: boolean;
+  totalGiB?: number;
+  /** Content types; default `images,rootdir`. */
+  content?: string;
+  /**
+   * For a storage with content `snippets`: the directory its `snippets/` volumes are read from
+   * (e.g. one the control plane also writes to, as a shared storage mounted on both).
+   */
+  snippetsDir?: string;
+}
+
+export interface SimBridgeSpec {
+  iface: string;
+  vlanAware?: boolean;
+}
+
+export interface SimTemplateSpec {
+  vmid: number;
+  node: string;
+  name: string;
+  ostype?: string;
+  diskGiB?: number;
+  storage?: string;
+}
+
+export interface SimPoolSpec {
+  poolid: string;
+  comment?: string;
+}
+
+export interface ClusterSpec {
+  nodes: SimNodeSpec[];
+  storages: SimStorageSpec[];
+  bridges: SimBridgeSpec[];
+  templates: SimTemplateSpec[];
+  /** Resource pools a clone can join (`pool`); members are listed by GET /pools. */
+  pools: SimPoolSpec[];
+}
+
+const BASE_FLAGS =
+  'fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology cpuid pni pclmulqdq';
+const V2_FLAGS = 'ssse3 cx16 sse4_1 sse4_2 popcnt aes lahf_lm';
+const V3_FLAGS = 'fma movbe xsave avx f16c avx2 bmi1 bmi2 abm rdrand';
+
+/** x86-64-v3 capable flags (Haswell-class and later). */
+export const CPU_FLAGS_V3 = `${BASE_FLAGS} ${V2_FLAGS} ${V3_FLAGS}`.split(' ');
+/** x86-64-v2 capable flags (Nehalem/Westmere-class, with AES-NI). */
+export const CPU_FLAGS_V2 = `${BASE_FLAGS} ${V2_FLAGS}`.split(' ');
+
+export const DEMO_TEMPLATE_IMAGES = [
+  { name: 'debian-12', ostype: 'l26' },
+  { name: 'ubuntu-24.04', ostype: 'l26' },
+  { name: 'rocky-9', ostype: 'l26' },
+] as const;
+
+/**
+ * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared),
+ * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 /
+ * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
+ * on pve3.
+ */
+export function demoCluster(): ClusterSpec {
+  const nodes: SimNodeSpec[] = [
+    { name: 'pve1', cpus: 32, memoryGiB: 128, cpuModel: 'AMD EPYC 7302P 16-Core Processor', cpuFlags: CPU_FLAGS_V3 },
+    { name: 'pve2', cpus: 32, memoryGiB: 128, cpuModel: 'AMD EPYC 7302P 16-Core Processor', cpuFlags: CPU_FLAGS_V3 },
+    { name: 'pve3', cpus: 16, memoryGiB: 64, cpuModel: 'Intel(R) Xeon(R) CPU X5670 @ 2.93GHz', cpuFlags: CPU_FLAGS_V2 },
+  ];
+  const templates: SimTemplateSpec[] = [];
+  nodes.forEach((n, i) => {
+    DEMO_TEMPLATE_IMAGES.forEach((img, j) => {
+      templates.push({ vmid: 9000 + i * 10 + j, node: n.name, name: img.name, ostype: img.ostype, diskGiB: 4, storage: 'local-lvm' });
+    });
+  });
+  return {
+    nodes,
+    storages: [{ storage: 'local-lvm', type: 'lvmthin', shared: false, totalGiB: 2048 }],
+    bridges: [{ iface: 'vmbr0', vlanAware: true }],
+    templates,
+    pools: [{ poolid: 'customers', comment: 'guests made for customers' }],
+  };
+}

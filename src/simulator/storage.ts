@@ -1,0 +1,163 @@
+/**
+ * Storages and what is on them: guest disk volumes, volumes a destroy left behind, and snippet
+ * files (cloud-init `cicustom`) read from a directory.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fail, SimHttpError } from './call';
+import type { SimCluster, SimGuest } from './cluster';
+import { DISK_KEY, GiB, diskSize, isCdrom, splitProps } from './config-values';
+
+/** Content types of a storage that names none. */
+const DEFAULT_CONTENT = 'images,rootdir';
+
+function storageUsed(cluster: SimCluster, node: string, storage: string): number {
+  let used = 0;
+  for (const g of cluster.guests.values()) {
+    if (g.node !== node) continue;
+    for (const [k, v] of Object.entries(g.config)) {
+      const text = String(v);
+      if (DISK_KEY.test(k) && text.startsWith(`${storage}:`) && !isCdrom(text)) used += diskSize(text);
+    }
+  }
+  return used;
+}
+
+/** The storage entries of /cluster/resources: every storage on every node. */
+export function storageResources(cluster: SimCluster): object[] {
+  const out: object[] = [];
+  for (const n of cluster.nodes.values()) {
+    for (const s of cluster.storages.values()) {
+      out.push({
+        id: `storage/${n.name}/${s.storage}`,
+        type: 'storage',
+        node: n.name,
+        storage: s.storage,
+        status: n.status === 'online' ? 'available' : 'unknown',
+        plugintype: s.type ?? 'lvmthin',
+        ...(cluster.majorRelease >= 9 ? { shared: s.shared ? 1 : 0 } : {}),
+        content: s.content ?? DEFAULT_CONTENT,
+        maxdisk: (s.totalGiB ?? 1024) * GiB,
+        disk: storageUsed(cluster, n.name, s.storage),
+      });
+    }
+  }
+  return out;
+}
+
+/** GET /nodes/{node}/storage. */
+export function storageList(cluster: SimCluster, node: string): object[] {
+  cluster.checkNode(node);
+  return [...cluster.storages.values()].map((s) => {
+    const total = (s.totalGiB ?? 1024) * GiB;
+    const used = storageUsed(cluster, node, s.storage);
+    return {
+      storage: s.storage,
+      type: s.type ?? 'lvmthin',
+      content: s.content ?? DEFAULT_CONTENT,
+      shared: s.shared ? 1 : 0,
+      active: 1,
+      enabled: 1,
+      total,
+      used,
+      avail: total - used,
+      used_fraction: used / total,
+    };
+  });
+}
+
+/** GET /nodes/{node}/storage/{storage}/content: guest disks and left-behind volumes, or snippet files. */
+export function storageContent(cluster: SimCluster, node: string, storage: string, p: Record<string, string>): object[] {
+  cluster.checkNode(node);
+  if (!cluster.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
+  const spec = cluster.storages.get(storage);
+  if (p.content === 'snippets') return snippetVolumes(storage, spec?.snippetsDir);
+  if (p.content !== undefined && p.content !== 'images') return [];
+  const out: { volid: string; vmid: number; size: number }[] = [];
+  for (const g of cluster.guests.values()) {
+    if (g.node !== node) continue;
+    for (const [k, v] of Object.entries(g.config)) {
+      const text = String(v);
+      if (!DISK_KEY.test(k) || isCdrom(text) || !text.startsWith(`${storage}:`)) continue;
+      const first = splitProps(text).first;
+      const volume = first.slice(storage.length + 1).split('/').pop() ?? '';
+      out.push({ volid: `${storage}:${volume}`, vmid: g.vmid, size: diskSize(text) });
+    }
+  }
+  for (const o of cluster.orphanVolumes) if (o.node === node && o.volid.startsWith(`${storage}:`)) out.push({ volid: o.volid, vmid: o.vmid, size: o.size });
+  return out
+    .filter((x) => p.vmid === undefined || x.vmid === Number(p.vmid))
+    .sort((a, b) => a.volid.localeCompare(b.volid))
+    .map((x) => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
+}
+
+function snippetVolumes(storage: string, directory: string | undefined): object[] {
+  if (!directory || !existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => !name.startsWith('.') && statSync(path.join(directory, name)).isFile())
+    .sort()
+    .map((name) => ({ volid: `${storage}:snippets/${name}`, content: 'snippets', format: 'snippet', size: statSync(path.join(directory, name)).size, ctime: Math.floor(Date.now() / 1000) }));
+}
+
+/** A new disk `<storage>:<size in GiB>` becomes the next free `vm-<vmid>-disk-<n>` volume. */
+export function allocateDisk(cluster: SimCluster, vmid: number, storage: string, sizeGiB: number, rest: string): string {
+  if (!cluster.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
+  const used = new Set<string>();
+  for (const g of cluster.guests.values()) {
+    for (const [k, v] of Object.entries(g.config)) {
+      if (!DISK_KEY.test(k) && !/^unused\d+$/.test(k)) continue;
+      const [store, volume = ''] = (String(v).split(',')[0] as string).split(':');
+      // linked clones name their volume base-<id>-disk-<n>/vm-<id>-disk-<n>
+      used.add(`${store}:${volume.split('/').pop() ?? volume}`);
+    }
+  }
+  let i = 0;
+  while (used.has(`${storage}:vm-${vmid}-disk-${i}`)) i++;
+  return `${storage}:vm-${vmid}-disk-${i}${rest}${/(?:^|,)size=/.test(rest) ? '' : `,size=${sizeGiB}G`}`;
+}
+
+/** The file behind a `<storage>:snippets/<name>` volume, or the refusal Proxmox answers. */
+function snippetFile(cluster: SimCluster, volume: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9._-]*):snippets\/([^/]+)$/.exec(volume);
+  const storage = match ? cluster.storages.get(match[1] as string) : undefined;
+  if (match && !storage) throw fail(`storage '${match[1]}' does not exist`);
+  if (!match || !storage?.snippetsDir || !(storage.content ?? DEFAULT_CONTENT).split(',').includes('snippets')) {
+    throw fail(`volume '${volume}' does not exist`);
+  }
+  const file = path.join(storage.snippetsDir, match[2] as string);
+  if (!existsSync(file)) throw fail(`volume '${volume}' does not exist`);
+  return file;
+}
+
+/** `cicustom: user=<volume>,network=…`: like Proxmox, every volume named must exist on a snippets storage. */
+export function checkCicustom(cluster: SimCluster, value: string): void {
+  for (const part of value.split(',').filter(Boolean)) {
+    const [kind, volume] = part.split('=') as [string, string | undefined];
+    if (!['user', 'network', 'meta', 'vendor'].includes(kind) || !volume) {
+      throw new SimHttpError(400, 'Parameter verification failed.', { cicustom: `invalid format - unknown part '${part}'` });
+    }
+    snippetFile(cluster, volume);
+  }
+}
+
+/** What a guest's cloud-init user data file holds right now (the control API shows it); undefined without `cicustom: user=`. */
+export function customUserData(cluster: SimCluster, g: SimGuest): string | undefined {
+  const user = /(?:^|,)user=([^,]+)/.exec(String(g.config.cicustom ?? ''))?.[1];
+  if (!user) return undefined;
+  try {
+    return readFileSync(snippetFile(cluster, user), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Proxmox only warns when it cannot remove a disk: the guest's volumes stay on the storage. */
+export function leaveVolumesBehind(cluster: SimCluster, guest: SimGuest): void {
+  for (const [k, v] of Object.entries(guest.config)) {
+    const text = String(v);
+    if (!DISK_KEY.test(k) || isCdrom(text)) continue;
+    const [store, volume = ''] = splitProps(text).first.split(':');
+    const volid = `${store}:${volume.split('/').pop() ?? volume}`;
+    cluster.orphanVolumes.push({ node: guest.node, volid, vmid: guest.vmid, size: diskSize(text) });
+  }
+}
