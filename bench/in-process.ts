@@ -1,12 +1,12 @@
 /** The API and the worker in this process, as src/server.ts and src/worker.ts start them. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { createApp } from '../src/api/app';
 import type { Config } from '../src/config';
 import { createDb } from '../src/db/client';
 import { createLogger } from '../src/logger';
 import { secretBoxOf } from '../src/security/secrets';
+import { connectTemporalClient } from '../src/temporal/connection';
 
 export interface Api {
   baseUrl: string;
@@ -16,8 +16,7 @@ export interface Api {
 /** The HTTP API (same app, own database pool and Temporal client), bound to 127.0.0.1 only. */
 export async function startApi(config: Config): Promise<Api> {
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const temporal = new TemporalClient({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const temporal = await connectTemporalClient(config);
   const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets: secretBoxOf(config) });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -29,7 +28,7 @@ export async function startApi(config: Config): Promise<Api> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await connection.close();
+      await temporal.connection.close();
       await db.$disconnect();
     },
   };

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import { Client, Connection } from '@temporalio/client';
 import { createApp } from './api/app';
 import { createMetricsApp } from './api/routes/health';
 import { loadConfig, type Config } from './config';
@@ -9,7 +8,7 @@ import { createDb } from './db/client';
 import { createLogger } from './logger';
 import { runUntilSignalled } from './main';
 import { secretBoxOf } from './security/secrets';
-import { temporalConnectionOptions } from './temporal-connection';
+import { connectTemporalClient } from './temporal/connection';
 
 export interface RunningServer {
   server: Server;
@@ -48,8 +47,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const bootstrap = await ensureBootstrapAdmin(db, config.BOOTSTRAP_ADMIN_TOKEN);
   if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
-  const connection = await Connection.connect(temporalConnectionOptions(config));
-  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const temporal = await connectTemporalClient(config);
   const stopping = new AbortController();
   const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal });
   const server = await listen(app, config.PORT);
@@ -67,7 +65,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       stopping.abort();
       const drainMs = (config.SIGTERM_GRACE_SECONDS * 1000) / 2;
       await Promise.all([closeServer(server, drainMs), metricsServer && closeServer(metricsServer, drainMs)]);
-      await connection.close();
+      await temporal.connection.close();
       await db.$disconnect();
     },
   };

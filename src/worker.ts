@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { proxmoxClientFactory } from './activities/deps';
@@ -7,10 +6,10 @@ import { loadConfig, type Config } from './config';
 import { createDb } from './db/client';
 import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
-import { upsertReconcileSchedules } from './reconcile-schedules';
 import { secretBoxOf } from './security/secrets';
-import { temporalConnectionOptions } from './temporal-connection';
-import { runWebhookDispatcher } from './webhook-dispatcher';
+import { connectTemporalClient, temporalClient, temporalConnectionOptions } from './temporal/connection';
+import { upsertReconcileSchedules } from './temporal/schedules';
+import { runWebhookDispatcher } from './webhooks/dispatcher';
 
 export interface RunningWorker {
   worker: Worker;
@@ -50,7 +49,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   });
-  const dispatcher = runWebhookDispatcher({ db, temporal: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, logger });
+  const dispatcher = runWebhookDispatcher({ db, temporal: temporalClient(connection, config), config, logger });
   const done = worker.run().finally(async () => {
     await dispatcher.stop();
     await connection.close();
@@ -70,18 +69,18 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 
 /** Every connection gets its Reconcile schedule (idempotent); a failure is logged, the worker serves on. */
 async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof createDb>, logger: Logger): Promise<void> {
-  const connection = await Connection.connect(temporalConnectionOptions(config)).catch((error: unknown) => {
+  const client = await connectTemporalClient(config).catch((error: unknown) => {
     logger.error({ err: error }, 'could not reach Temporal to set up the reconcile schedules');
     return null;
   });
-  if (!connection) return;
+  if (!client) return;
   try {
-    const count = await upsertReconcileSchedules(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), db, config);
+    const count = await upsertReconcileSchedules(client, db, config);
     logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS }, 'reconcile schedules are in place');
   } catch (error) {
     logger.error({ err: error }, 'could not set up the reconcile schedules');
   } finally {
-    await connection.close();
+    await client.connection.close();
   }
 }
 

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { PvecpClient } from '../../clients/typescript/index';
-import { provisionWorkflowId } from '../../src/workflows/definitions';
+import { provisionWorkflowId } from '../../src/temporal/workflow-ids';
 import { createServer } from '../instances';
 import type { Options } from '../options';
 import type { Catalog } from '../stack';

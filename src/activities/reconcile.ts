@@ -8,7 +8,8 @@ import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartableWorkflow, type StartIntent } from '../start-intents';
+import { lockUnstartedTask, markWorkflowStarted, readStartIntent, startTaskWorkflow } from '../temporal/start-intents';
+import { withinStartDeadline } from '../temporal/starts';
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
@@ -264,13 +265,17 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
         async (tx) => {
           const task = await lockUnstartedTask(tx, id);
           if (!task?.workflowType) return;
+          const intent = readStartIntent(task);
+          if (!intent) {
+            deps.logger.warn({ taskId: id, workflowType: task.workflowType }, 'a task records a start intent this version cannot start; left alone');
+            return;
+          }
           const instance = await tx.instance.findUniqueOrThrow({ where: { id: task.instanceId }, select: { status: true } });
           const { client } = Context.current();
           // The task's row stays locked meanwhile (the API may be deciding to give up on it): a short deadline.
           const outcome = await withinStartDeadline(client, () =>
             startTaskWorkflow(client, deps.config.TEMPORAL_TASK_QUEUE, {
-              workflowType: task.workflowType as StartableWorkflow,
-              workflowArgs: task.workflowArgs as StartIntent['workflowArgs'],
+              ...intent,
               workflowId: task.workflowId,
               tenantId: task.tenantId,
               status: instance.status,

@@ -7,13 +7,13 @@ import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserv
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { provisionWorkflowId } from '../workflows/definitions';
+import { provisionWorkflowId } from '../temporal/workflow-ids';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import { countCreate } from './rate-limit';
 import type { CreateInstanceBody } from './schemas/instances';
-import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
-import { startCommittedWorkflow } from './start-workflow';
+import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
+import { startCommittedWorkflow } from '../temporal/committed-start';
 import { instanceInclude, type InstanceRow } from './views';
 
 export interface CreateResult {

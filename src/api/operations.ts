@@ -17,14 +17,14 @@ import { newId } from '../domain/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
-import { operationWorkflowId, provisionWorkflowId } from '../workflows/definitions';
+import { operationWorkflowId, provisionWorkflowId } from '../temporal/workflow-ids';
 import type { ApiDeps } from './app';
 import type { Principal } from './auth';
 import { decideParked } from './parked';
 import { findInstance, tenantScope } from './routes/instances';
-import { intentColumns, workflowSummary, type StartIntent } from '../start-intents';
+import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
 import { assertNotArchived } from './create-instance';
-import { startCommittedWorkflow } from './start-workflow';
+import { startCommittedWorkflow } from '../temporal/committed-start';
 import type { InstanceRow } from './views';
 
 export interface OperationAnswer {

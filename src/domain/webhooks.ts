@@ -1,8 +1,5 @@
 /** Webhook rules shared by the API, the activities and the delivery workflow (no I/O here). */
 
-/** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
-export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
-
 /** Longest wait between two attempts of one delivery. */
 export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 

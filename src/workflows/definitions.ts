@@ -1,4 +1,3 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Where a workflow stands, for the Web UI, the CLI and the admin API. */
@@ -18,13 +17,3 @@ export const resolveRollbackUpdate = defineUpdate<string, [{ note: string }]>('r
 /** The same decisions as signals, as earlier versions took them: kept so their histories still replay. */
 export const retryRollbackSignal = defineSignal('retryRollback');
 export const resolveRollbackSignal = defineSignal<[{ note: string }]>('resolveRollback');
-
-export const InstanceIdKey = defineSearchAttributeKey('InstanceId', SearchAttributeType.KEYWORD);
-export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
-export const ProvisionStageKey = defineSearchAttributeKey('ProvisionStage', SearchAttributeType.KEYWORD);
-export const InstanceStatusKey = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);
-
-export const provisionWorkflowId = (instanceId: string) => `provision-${instanceId}`;
-
-/** One lifecycle operation's workflow: unique per task, so an instance's history of operations stays browsable. */
-export const operationWorkflowId = (operation: string, instanceId: string, taskId: string) => `${operation}-${instanceId}-${taskId}`;

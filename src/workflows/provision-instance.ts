@@ -2,7 +2,8 @@ import { CancellationScope, continueAsNew, proxyActivities, setHandler, upsertSe
 import type { Activities } from '../activities';
 import { PROVISION_STAGES, type ProvisionStage } from '../domain/provisioning';
 import { activityOptions, bookkeepingOptions, type Budget } from './activity-options';
-import { InstanceStatusKey, progressQuery, ProvisionStageKey, type ProvisionProgress } from './definitions';
+import { InstanceStatusKey, ProvisionStageKey } from '../temporal/search-attributes';
+import { progressQuery, type ProvisionProgress } from './definitions';
 import { detailsWriter } from './details';
 import { describeFailure, type DescribedFailure } from './failure';
 import { operatorGate, removeGuestOrPark as removeOrPark } from './parking';

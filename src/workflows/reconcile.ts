@@ -6,12 +6,6 @@ import { activityOptions, bookkeepingOptions } from './activity-options';
 
 export type { ReconcileInput } from '../activities/reconcile';
 
-/** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
-export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
-/** An operator's reconcile of one instance; a second request while one runs joins it. */
-export const reconcileInstanceWorkflowId = (instanceId: string) => `reconcile-instance-${instanceId}`;
-export const destroyOrphanWorkflowId = (orphanId: string) => `destroy-orphan-${orphanId}`;
-
 export interface ReconcileSummary {
   connectionId: string;
   instanceId?: string;

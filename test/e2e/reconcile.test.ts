@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProxmoxClient } from '../../src/proxmox';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
-import { reconcileScheduleId } from '../../src/workflows/reconcile';
+import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import { readInstance, runningServer, runOperation, suiteStack } from '../support/lifecycle';
 
 /** Set by a test: the API stops right after committing a task, before starting its workflow, as a crash there would. */

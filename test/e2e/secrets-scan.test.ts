@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
-import { reconcileScheduleId } from '../../src/workflows/reconcile';
+import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import type { TestApi } from '../support/api';
 import { spawnAppProcess, type AppProcess } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';

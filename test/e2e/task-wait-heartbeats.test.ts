@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provisionWorkflowId } from '../../src/workflows/definitions';
+import { provisionWorkflowId } from '../../src/temporal/workflow-ids';
 import { guestsOf, startStack, type Stack } from '../support/stack';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createClient, type PvecpClient } from '../../clients/typescript/index';
 import { createApp, type ApiDeps } from '../../src/api/app';
@@ -11,6 +11,7 @@ import type { Db } from '../../src/db/client';
 import { seedDemoCatalog, type DemoProxmox, type SeedResult } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
 import { secretBoxOf } from '../../src/security/secrets';
+import { connectTemporalClient } from '../../src/temporal/connection';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface StartTestApiOptions {
@@ -116,12 +117,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...options.env,
   });
 
-  let connection: Connection | undefined;
-  let temporal = options.deps?.temporal;
-  if (!temporal) {
-    connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  }
+  // A client given by the test is the test's to close.
+  const ownsTemporal = !options.deps?.temporal;
+  const temporal = options.deps?.temporal ?? (await connectTemporalClient(config));
 
   const deps: ApiDeps = {
     db: database.db,
@@ -190,7 +188,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await connection?.close();
+      if (ownsTemporal) await temporal.connection.close();
       if (ownDatabase) await database.drop();
     },
   };

@@ -5,7 +5,7 @@ import type { SeedResult } from '../../src/db/seed';
 import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type SimulatorOptions } from '../../src/simulator/server';
 import { startWorker, type RunningWorker } from '../../src/worker';
-import { reconcileScheduleId } from '../../src/workflows/reconcile';
+import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
 

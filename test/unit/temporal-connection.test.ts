@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
-import { temporalConnectionOptions } from '../../src/temporal-connection';
+import { temporalConnectionOptions } from '../../src/temporal/connection';
 
 const KEY = randomBytes(32).toString('base64');
 const config = (env: NodeJS.ProcessEnv) => loadConfig({ ENCRYPTION_KEY: KEY, TEMPORAL_ADDRESS: 'temporal.example:7233', ...env });

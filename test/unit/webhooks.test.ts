@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { retryDelayMs, MAX_RETRY_DELAY_MS } from '../../src/domain/webhooks';
-import { checkWebhookUrl, generateWebhookSecret, isPrivateAddress, postWebhook, signWebhook } from '../../src/security/webhooks';
-import { webhookTargetPolicy } from '../../src/webhook-policy';
+import { postWebhook } from '../../src/webhooks/delivery';
+import { webhookTargetPolicy } from '../../src/webhooks/policy';
+import { generateWebhookSecret, signWebhook } from '../../src/webhooks/signing';
+import { checkWebhookUrl, isPrivateAddress } from '../../src/webhooks/targets';
 import { startReceiver } from '../support/webhook-receiver';
 
 describe('webhook signatures', () => {

@@ -7,7 +7,7 @@ import type { Image, ImageTemplate, IpPool, Location, Node, Plan, Prisma, Proxmo
 import type { InstanceStatus } from '../../generated/prisma/enums';
 import { fits, type Sizing } from '../../db/reservations';
 import type { Tx } from '../../db/client';
-import { upsertReconcileSchedule } from '../../reconcile-schedules';
+import { upsertReconcileSchedule } from '../../temporal/schedules';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';

@@ -2,13 +2,13 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
 import type { OrphanGuest } from '../../generated/prisma/client';
-import { destroyOrphanWorkflowId } from '../../workflows/reconcile';
+import { startDestroyOrphan } from '../../temporal/starts';
+import { destroyOrphanWorkflowId } from '../../temporal/workflow-ids';
 import type { ApiDeps } from '../app';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { listOrphansQuery, orphanView } from '../schemas/reconcile';
-import { withinStartDeadline } from '../../start-intents';
 
 const tags = ['admin: orphans'];
 registerRoute({
@@ -104,15 +104,7 @@ export function adminOrphansRouter(deps: ApiDeps): Router {
     );
     if (changed) {
       try {
-        await withinStartDeadline(deps.temporal, () =>
-          deps.temporal.workflow.start('DestroyOrphan', {
-            taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-            workflowId,
-            // A destroy that failed before may be asked again; one that runs is joined.
-            workflowIdConflictPolicy: 'USE_EXISTING',
-            args: [{ orphanId: id, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE }],
-          }),
-        );
+        await startDestroyOrphan(deps.temporal, deps.config, id);
       } catch (error) {
         deps.logger.error({ err: error, orphanId: id }, 'could not start the orphan destroy');
         await db.orphanGuest.updateMany({ where: { id, status: 'destroying' }, data: { status: 'open', workflowId: null } });

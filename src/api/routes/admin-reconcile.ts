@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../domain/errors';
-import { reconcileInstanceWorkflowId, type ReconcileSummary } from '../../workflows/reconcile';
+import { startInstanceReconcile } from '../../temporal/starts';
+import type { ReconcileSummary } from '../../workflows/reconcile';
 import type { ApiDeps } from '../app';
-import { withinStartDeadline } from '../../start-intents';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
@@ -64,14 +64,7 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
     let summary: ReconcileSummary;
     try {
       // Starting gets a short deadline of its own, so an unreachable Temporal is told at once.
-      const handle = await withinStartDeadline(deps.temporal, () =>
-        deps.temporal.workflow.start('Reconcile', {
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          workflowId: reconcileInstanceWorkflowId(id),
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          args: [{ connectionId: instance.connectionId, instanceId: id }],
-        }),
-      );
+      const handle = await startInstanceReconcile(deps.temporal, deps.config, { id, connectionId: instance.connectionId });
       summary = await deps.temporal.connection.withDeadline(Date.now() + RECONCILE_DEADLINE_MS, () => handle.result());
     } catch (error) {
       deps.logger.warn({ err: error, instanceId: id }, 'reconcile of one instance did not complete');

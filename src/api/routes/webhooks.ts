@@ -5,9 +5,10 @@ import type { InstanceEventType } from '../../domain/events';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Prisma, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client';
-import { assertPublic, checkWebhookUrl, generateWebhookSecret, resolveTarget, WebhookTargetError } from '../../security/webhooks';
-import { startDeliveryWorkflow } from '../../webhook-dispatcher';
-import { webhookTargetPolicy } from '../../webhook-policy';
+import { startDeliveryWorkflow } from '../../temporal/starts';
+import { webhookTargetPolicy } from '../../webhooks/policy';
+import { generateWebhookSecret } from '../../webhooks/signing';
+import { assertPublic, checkWebhookUrl, resolveTarget, WebhookTargetError } from '../../webhooks/targets';
 import type { ApiDeps } from '../app';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
@@ -138,7 +139,7 @@ export function webhooksRouter(deps: ApiDeps): Router {
 
   /** Starts the endpoint × instance delivery workflow now rather than at the dispatcher's next round. */
   const kick = (endpointId: string, instanceId: string) =>
-    startDeliveryWorkflow(deps, { endpointId, instanceId }).catch((error: unknown) => deps.logger.warn({ err: error, endpointId }, 'delivery workflow start deferred to the dispatcher'));
+    startDeliveryWorkflow(deps.temporal, deps.config, { endpointId, instanceId }).catch((error: unknown) => deps.logger.warn({ err: error, endpointId }, 'delivery workflow start deferred to the dispatcher'));
 
   router.post('/webhooks', async (req, res) => {
     const who = principal(req);

@@ -1,7 +1,8 @@
-import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
-import type { Config } from './config';
-import type { Db } from './db/client';
-import { reconcileScheduleId } from './workflows/reconcile';
+import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Reconcile } from '../workflows/reconcile';
+import { reconcileScheduleId } from './workflow-ids';
 
 type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
 
@@ -13,7 +14,7 @@ type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TEMPORAL_TASK
 export async function upsertReconcileSchedule(client: Client, config: ScheduleConfig, connectionId: string): Promise<'created' | 'updated'> {
   const scheduleId = reconcileScheduleId(connectionId);
   const spec: ScheduleSpec = { intervals: [{ every: `${config.RECONCILE_INTERVAL_SECONDS}s` }] };
-  const action: ScheduleOptionsAction = {
+  const action: ScheduleOptionsStartWorkflowAction<typeof Reconcile> = {
     type: 'startWorkflow',
     workflowType: 'Reconcile',
     taskQueue: config.TEMPORAL_TASK_QUEUE,

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { Config } from './config';
-import type { Db } from './db/client';
-import { unheldDeliveryGroups } from './db/webhooks';
-import { webhookDeliveryWorkflowId, type DeliverWebhooksInput } from './domain/webhooks';
-import type { Logger } from './logger';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { unheldDeliveryGroups } from '../db/webhooks';
+import type { Logger } from '../logger';
+import { startDeliveryWorkflow } from '../temporal/starts';
 
 /** A delivery attempted or scheduled more recently than this is held by a running delivery workflow. */
 const HELD_FOR_MS = 60_000;
@@ -16,20 +16,8 @@ const HELD_FOR_MS = 60_000;
  */
 export async function dispatchWebhookDeliveries(deps: { db: Db; temporal: Client; config: Config }): Promise<number> {
   const groups = await unheldDeliveryGroups(deps.db, new Date(Date.now() - HELD_FOR_MS));
-  for (const group of groups) await startDeliveryWorkflow(deps, group);
+  for (const group of groups) await startDeliveryWorkflow(deps.temporal, deps.config, group);
   return groups.length;
-}
-
-export async function startDeliveryWorkflow(deps: { temporal: Client; config: Config }, group: { endpointId: string; instanceId: string }): Promise<void> {
-  const input: DeliverWebhooksInput = { ...group, retryInitialMs: deps.config.WEBHOOK_RETRY_INITIAL_MS };
-  await deps.temporal.workflow.start('DeliverWebhooks', {
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowId: webhookDeliveryWorkflowId(group.endpointId, group.instanceId),
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    args: [input],
-    staticSummary: `webhooks of endpoint ${group.endpointId} for server ${group.instanceId}`,
-  });
 }
 
 /** Runs dispatchWebhookDeliveries every WEBHOOK_DISPATCH_INTERVAL_MS until stopped; a failed round is logged and the next one tries again. */

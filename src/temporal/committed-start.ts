@@ -1,8 +1,9 @@
 import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartIntent } from '../start-intents';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from '../api/app';
+import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartIntent } from './start-intents';
+import { withinStartDeadline } from './starts';
 
 export interface CommittedTask {
   instanceId: string;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { TLSConfig } from '@temporalio/client';
-import type { Config } from './config';
+import { Client, Connection, type ConnectionLike, type TLSConfig } from '@temporalio/client';
+import type { Config } from '../config';
 
 export interface TemporalConnectionOptions {
   address: string;
@@ -27,6 +27,16 @@ export function temporalConnectionOptions(config: Config): TemporalConnectionOpt
   }
   if (config.TEMPORAL_API_KEY) options.apiKey = config.TEMPORAL_API_KEY;
   return options;
+}
+
+/** A client of the configured namespace over a given connection (a worker's native one, say). */
+export function temporalClient(connection: ConnectionLike, config: Pick<Config, 'TEMPORAL_NAMESPACE'>): Client {
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+}
+
+/** A client on a connection of its own; whoever asked closes it (`client.connection.close()`). */
+export async function connectTemporalClient(config: Config): Promise<Client> {
+  return temporalClient(await Connection.connect(temporalConnectionOptions(config)), config);
 }
 
 /** Reads a file a setting names; the error names the setting and the path, never the content. */

@@ -1,0 +1,7 @@
+// Workflow code imports these too: nothing here may import more than @temporalio/common.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const InstanceIdKey = defineSearchAttributeKey('InstanceId', SearchAttributeType.KEYWORD);
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const ProvisionStageKey = defineSearchAttributeKey('ProvisionStage', SearchAttributeType.KEYWORD);
+export const InstanceStatusKey = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);

@@ -1,0 +1,117 @@
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowOptions } from '@temporalio/client';
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { OPERATION_STATUS, type Operation } from '../domain/instance-status';
+import type { Prisma } from '../generated/prisma/client';
+import type { InstanceOperation } from '../workflows/instance-operation';
+import type { ProvisionInstance } from '../workflows/provision-instance';
+import { InstanceIdKey, InstanceStatusKey, TenantIdKey } from './search-attributes';
+import { startWorkflow } from './starts';
+
+/**
+ * What a start intent hands its workflow: the workflow's own input, always with the summary (the
+ * line the Web UI lists it by) and never a parked state (only continue-as-new carries one).
+ */
+type IntentArgs<W extends (input: never) => unknown> = Omit<Parameters<W>[0], 'parked' | 'summary'> & { summary: string };
+
+/**
+ * A task's start intent: committed with the task, so that its workflow is started by whoever gets
+ * there first — the API right after its commit, or the reconciler when the API never confirmed
+ * the start (it crashed, or Temporal was briefly away).
+ */
+export type StartIntent =
+  | { workflowType: 'ProvisionInstance'; workflowArgs: IntentArgs<typeof ProvisionInstance> }
+  | { workflowType: 'InstanceOperation'; workflowArgs: IntentArgs<typeof InstanceOperation> };
+
+const intentArgs = { instanceId: z.string(), taskId: z.string(), summary: z.string(), timeoutScale: z.number().optional() };
+
+/** A start intent as the task row holds it (JSON written by intentColumns). */
+const storedIntent = z.discriminatedUnion('workflowType', [
+  z.object({ workflowType: z.literal('ProvisionInstance'), workflowArgs: z.object(intentArgs) }),
+  z.object({
+    workflowType: z.literal('InstanceOperation'),
+    workflowArgs: z.object({
+      ...intentArgs,
+      operation: z.custom<Operation>((value) => typeof value === 'string' && Object.hasOwn(OPERATION_STATUS, value)),
+      shutdownTimeoutSeconds: z.number().optional(),
+    }),
+  }),
+]) satisfies z.ZodType<StartIntent>;
+
+/** The start intent a task row records; null when the row holds none, or none this version can start. */
+export function readStartIntent(columns: { workflowType: string | null; workflowArgs: unknown }): StartIntent | null {
+  if (!columns.workflowType) return null;
+  const parsed = storedIntent.safeParse(columns);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The one line the Web UI and `temporal workflow list` name a task's workflow by; it also heads its current details. */
+export function workflowSummary(o: { operation: string; hostname: string; plan: string; tenantId: string }): string {
+  return `${o.operation} ${o.hostname} (plan ${o.plan}, tenant ${o.tenantId})`;
+}
+
+/** The workflow's static details (markdown): where to look next. */
+function staticDetails(task: TaskStart): string {
+  const { instanceId, taskId, summary } = task.workflowArgs;
+  return [
+    `**${summary}**: server \`${instanceId}\`, task \`${taskId}\`.`,
+    '',
+    `Provider side and failure cause: \`GET /v1/admin/instances/${instanceId}\``,
+    `Progress: \`temporal workflow query --workflow-id ${task.workflowId} --type progress\``,
+  ].join('\n');
+}
+
+/** The task columns that record an intent. */
+export function intentColumns(intent: StartIntent): { workflowType: string; workflowArgs: Prisma.InputJsonValue } {
+  return { workflowType: intent.workflowType, workflowArgs: intent.workflowArgs };
+}
+
+export type TaskStart = StartIntent & {
+  workflowId: string;
+  tenantId: string;
+  /** The instance's status as the workflow starts (search attribute). */
+  status: string;
+};
+
+/**
+ * Starts a task's workflow under its recorded id. With REJECT_DUPLICATE a workflow that exists or
+ * existed under that id (even one that has already finished) answers "already started": a start
+ * that did happen is never doubled, whoever tries again.
+ */
+export async function startTaskWorkflow(client: Client, taskQueue: string, task: TaskStart): Promise<'started' | 'already_started'> {
+  const options: WorkflowOptions = {
+    taskQueue,
+    workflowId: task.workflowId,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    staticSummary: task.workflowArgs.summary,
+    staticDetails: staticDetails(task),
+    typedSearchAttributes: [
+      { key: InstanceIdKey, value: task.workflowArgs.instanceId },
+      { key: TenantIdKey, value: task.tenantId },
+      { key: InstanceStatusKey, value: task.status },
+    ],
+  };
+  try {
+    if (task.workflowType === 'ProvisionInstance') await startWorkflow(client, 'ProvisionInstance', { ...options, args: [task.workflowArgs] });
+    else await startWorkflow(client, 'InstanceOperation', { ...options, args: [task.workflowArgs] });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
+    throw error;
+  }
+}
+
+/** Records that the task's workflow exists; a no-op when that is known already. */
+export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
+  // One statement (updateMany would wrap itself in a transaction of its own).
+  const now = new Date();
+  await db.$executeRaw`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`;
+}
+
+/** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */
+export async function lockUnstartedTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUnique({ where: { id: taskId } });
+  if (!task || task.workflowStartedAt || task.status === 'succeeded' || task.status === 'failed') return null;
+  return task;
+}

@@ -1,0 +1,62 @@
+import type { Client, WorkflowStartOptions } from '@temporalio/client';
+import type { Config } from '../config';
+import type { DeliverWebhooksInput } from '../domain/webhooks';
+// Types only: starting a workflow loads none of its code (which proxies activities at import).
+import type * as workflows from '../workflows';
+import { destroyOrphanWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+
+type Workflows = typeof workflows;
+export type WorkflowType = keyof Workflows;
+
+/** Starts a workflow by its type name, with options (args above all) checked against that workflow's own signature. */
+export function startWorkflow<T extends WorkflowType>(client: Client, workflowType: T, options: WorkflowStartOptions<Workflows[T]>) {
+  return client.workflow.start<Workflows[T]>(workflowType, options);
+}
+
+/** How long one workflow start may take before it counts as failed: the SDK would otherwise keep retrying an unreachable server. */
+const START_DEADLINE_MS = 5_000;
+
+/** Runs one call to Temporal (a workflow start) under the start deadline. */
+export function withinStartDeadline<T>(client: Client, call: () => Promise<T>): Promise<T> {
+  return client.connection.withDeadline(Date.now() + START_DEADLINE_MS, call);
+}
+
+type StartConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'STAGE_TIMEOUT_SCALE'>;
+
+/** An operator's destroy of an orphan guest, under the start deadline. */
+export function startDestroyOrphan(client: Client, config: StartConfig, orphanId: string) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'DestroyOrphan', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: destroyOrphanWorkflowId(orphanId),
+      // A destroy that failed before may be asked again; one that runs is joined.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{ orphanId, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+    }),
+  );
+}
+
+/** An operator's reconcile of one instance, under the start deadline; one already running is joined. */
+export function startInstanceReconcile(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, instance: { id: string; connectionId: string }) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'Reconcile', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: reconcileInstanceWorkflowId(instance.id),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{ connectionId: instance.connectionId, instanceId: instance.id }],
+    }),
+  );
+}
+
+/** The delivery workflow of one endpoint × instance; starting it joins one that runs. */
+export async function startDeliveryWorkflow(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_INITIAL_MS'>, group: { endpointId: string; instanceId: string }): Promise<void> {
+  const input: DeliverWebhooksInput = { ...group, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_MS };
+  await startWorkflow(client, 'DeliverWebhooks', {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowId: webhookDeliveryWorkflowId(group.endpointId, group.instanceId),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    args: [input],
+    staticSummary: `webhooks of endpoint ${group.endpointId} for server ${group.instanceId}`,
+  });
+}

@@ -1,0 +1,15 @@
+// Workflow code imports these too: nothing here may import more than @temporalio/common (here: nothing).
+
+export const provisionWorkflowId = (instanceId: string) => `provision-${instanceId}`;
+
+/** One lifecycle operation's workflow: unique per task, so an instance's history of operations stays browsable. */
+export const operationWorkflowId = (operation: string, instanceId: string, taskId: string) => `${operation}-${instanceId}-${taskId}`;
+
+/** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
+export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
+/** An operator's reconcile of one instance; a second request while one runs joins it. */
+export const reconcileInstanceWorkflowId = (instanceId: string) => `reconcile-instance-${instanceId}`;
+export const destroyOrphanWorkflowId = (orphanId: string) => `destroy-orphan-${orphanId}`;
+
+/** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
+export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
