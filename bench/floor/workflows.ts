@@ -5,7 +5,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { PROVISION_STAGES } from '../../src/domain/provisioning';
-import { stageOptions } from '../../src/workflows/provision-instance';
+import { stageOptions } from '../../src/workflows/stage-pipeline';
 import type { FloorActivities } from './activities';
 
 export async function FloorProvision(): Promise<void> {

@@ -8,6 +8,37 @@ export interface Budget {
   heartbeat?: number;
 }
 
+/**
+ * The budgets of the activities that talk to Proxmox, named for what they wait on (over budget,
+ * the workflow compensates). Those that wait on a Proxmox task heartbeat while they wait.
+ */
+export const BUDGETS = {
+  /** A full clone copies the template's disks: minutes on a big image. */
+  fullClone: { budget: 900, attempt: 600, heartbeat: 30 },
+  /** A config write that may grow the disk (CPU, memory, tag, disk size). */
+  guestConfig: { budget: 300, attempt: 120, heartbeat: 30 },
+  /** A small config write (cloud-init, net0): no storage work, so a shorter budget. */
+  smallConfigWrite: { budget: 180, attempt: 120, heartbeat: 30 },
+  /** A power task (start, stop, reboot, boot) waits for the guest to change state. */
+  guestPower: { budget: 300, attempt: 180, heartbeat: 30 },
+  /** Reading the guest's status until it reports running: each attempt is one short look, retried. */
+  guestStatusCheck: { budget: 300, attempt: 30 },
+  /** Stopping and destroying a guest, then proving its VMID gone. */
+  guestRemoval: { budget: 300, attempt: 120, heartbeat: 30 },
+  /** A resize may grow disks on slow storage: longer than a config write. */
+  resize: { budget: 600, attempt: 300, heartbeat: 30 },
+  /** An online migration copies memory (and local disks): hours on a big guest. */
+  migration: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
+} satisfies Record<string, Budget>;
+
+/** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */
+export function extendedBy(budget: Budget, seconds: number): Budget {
+  return { ...budget, budget: budget.budget + seconds, attempt: budget.attempt + seconds };
+}
+
+/** Seconds one database-only attempt may take: a transaction, or one bounded HTTP call. */
+const BOOKKEEPING_ATTEMPT = 30;
+
 const scaled = (scale: number) => (value: number) => Math.max(1000, Math.round(value * scale * 1000));
 
 function retrying(seconds: (value: number) => number) {
@@ -36,9 +67,15 @@ export function activityOptions(budget: Budget, scale: number, summary?: string)
 export function bookkeepingOptions(scale: number, summary?: string): ActivityOptions {
   const seconds = scaled(scale);
   return {
-    startToCloseTimeout: seconds(30),
+    startToCloseTimeout: seconds(BOOKKEEPING_ATTEMPT),
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: retrying(seconds),
     ...(summary ? { summary } : {}),
   };
 }
+
+/** A reconcile pass is short and the next one comes soon: three quick attempts, no long budget, unscaled. */
+export const RECONCILE_PASS_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+};

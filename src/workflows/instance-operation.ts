@@ -1,26 +1,16 @@
-import { CancellationScope, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { Operation } from '../domain/instance-status';
 import { OPERATION_STATUS } from '../domain/instance-status';
-import type { ProvisionStage } from '../domain/provisioning';
-import { activityOptions, bookkeepingOptions, type Budget } from './activity-options';
-import { InstanceStatusKey, ProvisionStageKey } from '../temporal/search-attributes';
-import { progressQuery, type ProvisionProgress } from './definitions';
-import { detailsWriter } from './details';
+import { activityOptions, BUDGETS, extendedBy, type Budget } from './activity-options';
+import type { ProvisionProgress } from './definitions';
 import { describeOperationFailure } from './operation-failure';
-import { operatorGate, removeGuestOrPark } from './parking';
-import { REMOVAL_BUDGET, STAGE_SUMMARIES, stageOptions } from './provision-instance';
+import { stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
 
-export interface OperationInput {
-  instanceId: string;
-  taskId: string;
+export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
   /** Proxmox's own wait for an ACPI shutdown, in real seconds (not scaled). */
   shutdownTimeoutSeconds?: number;
-  /** Multiplies every time budget; tests run with short ones. */
-  timeoutScale?: number;
-  /** One line naming the server and the operation (the workflow's static summary), heading its current details. */
-  summary?: string;
   /** Set by continue-as-new: a delete parked for an operator, resumed where it waits. */
   parked?: { progress: ProvisionProgress };
 }
@@ -30,25 +20,6 @@ export interface OperationResult {
   failureCode?: string;
 }
 
-/** Budgets in seconds of the activities that talk to Proxmox; database-only ones retry for as long as it takes. */
-const BUDGETS = {
-  power: { budget: 300, attempt: 180, heartbeat: 30 },
-  resize: { budget: 600, attempt: 300, heartbeat: 30 },
-  // An online migration copies memory (and local disks): hours on a big guest.
-  migrate: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
-} satisfies Record<string, Budget>;
-
-/** The provisioning stages a rebuild runs again on the new disk, with the activity of each. */
-const REBUILD_STAGES: [ProvisionStage, 'cloneGuest' | 'configureGuest' | 'applyCloudInit' | 'attachNetwork' | 'bootGuest' | 'verifyGuest' | 'finalizeInstance'][] = [
-  ['clone', 'cloneGuest'],
-  ['configure', 'configureGuest'],
-  ['cloud_init', 'applyCloudInit'],
-  ['network', 'attachNetwork'],
-  ['boot', 'bootGuest'],
-  ['verify', 'verifyGuest'],
-  ['finalize', 'finalizeInstance'],
-];
-
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
  * migrate, rebuild, delete). The API committed its task and holdings before starting this
@@ -56,39 +27,18 @@ const REBUILD_STAGES: [ProvisionStage, 'cloneGuest' | 'configureGuest' | 'applyC
  * whose removal cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
 export async function InstanceOperation(input: OperationInput): Promise<OperationResult> {
-  const scale = input.timeoutScale ?? 1;
   const { operation } = input;
-  const ref = { instanceId: input.instanceId, taskId: input.taskId };
-  const proxy = (budget: Budget, summary: string) => proxyActivities<Activities>(activityOptions(budget, scale, summary));
-  const power = proxy(BUDGETS.power, `${operation}: ask Proxmox`);
-  const removal = proxy(REMOVAL_BUDGET, `${operation}: remove the guest`);
-  const bookkeeping = (summary: string) => proxyActivities<Activities>(bookkeepingOptions(scale, summary));
-  const show = detailsWriter(input.summary);
-
   const progress: ProvisionProgress = input.parked?.progress ?? { stage: operation, completedStages: [], status: OPERATION_STATUS[operation], rollback: { state: 'none', parkedTimes: 0 } };
-  setHandler(progressQuery, () => progress);
-  const gate = operatorGate(progress);
-  const setStatus = (status: string) => {
-    progress.status = status;
-    upsertSearchAttributes([{ key: InstanceStatusKey, value: status }]);
-  };
+  const { scale, ref, removal, bookkeeping, show, setStatus, runStages, removeOrPark } = stagePipeline(input, progress, `${operation}: remove the guest`);
+  const proxy = (budget: Budget, summary: string) => proxyActivities<Activities>(activityOptions(budget, scale, summary));
+  const power = proxy(BUDGETS.guestPower, `${operation}: ask Proxmox`);
+
   if (!input.parked) setStatus(OPERATION_STATUS[operation]);
   show(`${operation}: under way.`);
 
   if (operation === 'delete') {
     if (!input.parked) progress.rollback.state = 'running';
-    const outcome = await removeGuestOrPark({
-      ref,
-      purpose: 'delete',
-      progress,
-      gate,
-      setStatus,
-      removal,
-      bookkeeping,
-      show,
-      resumeParked: input.parked !== undefined,
-      continueAsNew: () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }),
-    });
+    const outcome = await removeOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });
     progress.rollback.state = 'done';
     setStatus('deleted');
@@ -108,7 +58,7 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
       case 'shutdown': {
         // Proxmox waits for the guest in real time; our budget adds that wait to the scaled one.
         const wait = (input.shutdownTimeoutSeconds ?? 60) / scale;
-        await proxy({ budget: BUDGETS.power.budget + wait, attempt: BUDGETS.power.attempt + wait, heartbeat: 30 }, 'shutdown: ACPI, then forced').shutdownGuest(ref);
+        await proxy(extendedBy(BUDGETS.guestPower, wait), 'shutdown: ACPI, then forced').shutdownGuest(ref);
         break;
       }
       case 'reboot':
@@ -118,20 +68,14 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         await proxy(BUDGETS.resize, 'resize: CPU, memory, disk growth').resizeGuest(ref);
         break;
       case 'migrate':
-        await proxy(BUDGETS.migrate, 'migrate: move the guest to its new node').migrateGuest(ref);
+        await proxy(BUDGETS.migration, 'migrate: move the guest to its new node').migrateGuest(ref);
         break;
       case 'rebuild':
         await power.checkGuest(ref);
         await removal.removeGuest({ ...ref, purpose: 'rebuild' });
         guestRemoved = true;
         await bookkeeping('rebuild: discard the old credential').discardCredential(ref);
-        for (const [stage, activity] of REBUILD_STAGES) {
-          progress.stage = stage;
-          upsertSearchAttributes([{ key: ProvisionStageKey, value: stage }]);
-          show(`rebuild, stage ${STAGE_SUMMARIES[stage]}.`);
-          await proxyActivities<Activities>(stageOptions(stage, scale))[activity](ref);
-          progress.completedStages.push(stage);
-        }
+        await runStages('rebuild');
         setStatus('running');
         return { status: 'running' };
     }

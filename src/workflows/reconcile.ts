@@ -1,8 +1,8 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReconcileInput } from '../activities/reconcile';
+import { activityOptions, bookkeepingOptions, BUDGETS, RECONCILE_PASS_OPTIONS } from './activity-options';
 import { removalReason } from './failure';
-import { activityOptions, bookkeepingOptions } from './activity-options';
 
 export type { ReconcileInput } from '../activities/reconcile';
 
@@ -15,11 +15,7 @@ export interface ReconcileSummary {
   housekeeping: Awaited<ReturnType<Activities['housekeeping']>> | null;
 }
 
-// A run is short and the next one comes soon: a few quick attempts, no long budget.
-const quick = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
-});
+const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
@@ -50,11 +46,9 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   };
 }
 
-const REMOVAL = { budget: 300, attempt: 120, heartbeat: 30 };
-
 /** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
 export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
-  const removal = proxyActivities<Activities>(activityOptions(REMOVAL, timeoutScale, 'destroy the orphan guest'));
+  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.guestRemoval, timeoutScale, 'destroy the orphan guest'));
   // Its record must not stay `destroying`: the settlement waits out any database outage.
   const { settleOrphan } = proxyActivities<Activities>(bookkeepingOptions(timeoutScale, 'record the outcome'));
   try {

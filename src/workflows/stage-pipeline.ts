@@ -1,0 +1,94 @@
+import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { ParkingPurpose } from '../activities/rollback';
+import { PROVISION_STAGES, type ProvisionStage } from '../domain/provisioning';
+import { activityOptions, bookkeepingOptions, BUDGETS, type Budget } from './activity-options';
+import { InstanceStatusKey, ProvisionStageKey } from '../temporal/search-attributes';
+import { progressQuery, type ProvisionProgress } from './definitions';
+import { detailsWriter } from './details';
+import { operatorGate, removeGuestOrPark } from './parking';
+
+/** Each stage's activity: a provision runs them in order, a rebuild runs them again on the new disk. */
+const STAGE_ACTIVITIES = {
+  clone: 'cloneGuest',
+  configure: 'configureGuest',
+  cloud_init: 'applyCloudInit',
+  network: 'attachNetwork',
+  boot: 'bootGuest',
+  verify: 'verifyGuest',
+  finalize: 'finalizeInstance',
+} as const satisfies Record<ProvisionStage, keyof Activities>;
+
+/** Each Proxmox stage's budget; finalize only writes to the database, so it retries for as long as that takes. */
+const STAGE_BUDGETS: Record<Exclude<ProvisionStage, 'finalize'>, Budget> = {
+  clone: BUDGETS.fullClone,
+  configure: BUDGETS.guestConfig,
+  cloud_init: BUDGETS.smallConfigWrite,
+  network: BUDGETS.smallConfigWrite,
+  boot: BUDGETS.guestPower,
+  verify: BUDGETS.guestStatusCheck,
+};
+
+/** What each stage's activity shows in the Web UI. */
+const STAGE_SUMMARIES: Record<ProvisionStage, string> = {
+  clone: 'clone: full clone of the image template to our VMID',
+  configure: 'configure: CPU, memory, tag, disk size',
+  cloud_init: 'cloud_init: user, credential, addresses, DNS',
+  network: 'network: net0 on the pool bridge',
+  boot: 'boot: boot order, agent, start',
+  verify: 'verify: the guest reports running',
+  finalize: 'finalize: the reservations become the instance',
+};
+
+/** The activity options of a stage: Proxmox stages by their budget, finalize as bookkeeping. */
+export function stageOptions(stage: ProvisionStage, scale: number) {
+  return stage === 'finalize' ? bookkeepingOptions(scale, STAGE_SUMMARIES[stage]) : activityOptions(STAGE_BUDGETS[stage], scale, STAGE_SUMMARIES[stage]);
+}
+
+/** What every workflow on one instance starts with. */
+export interface InstanceWorkflowInput {
+  instanceId: string;
+  taskId: string;
+  /** Multiplies every time budget; tests run with short ones. */
+  timeoutScale?: number;
+  /** One line naming the server (and the operation), the workflow's static summary, heading its current details. */
+  summary?: string;
+}
+
+/**
+ * What provisioning and instance operations share: the progress query and the operator's
+ * updates (installed here, at the workflow's start), the status, the stages, and the removal of
+ * the guest that parks for an operator when it cannot be proven gone.
+ */
+export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionProgress, removalSummary: string) {
+  const scale = input.timeoutScale ?? 1;
+  const ref = { instanceId: input.instanceId, taskId: input.taskId };
+  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.guestRemoval, scale, removalSummary));
+  const bookkeeping = (summary: string) => proxyActivities<Activities>(bookkeepingOptions(scale, summary));
+  const show = detailsWriter(input.summary);
+  setHandler(progressQuery, () => progress);
+  const gate = operatorGate(progress);
+
+  const setStatus = (status: string) => {
+    progress.status = status;
+    upsertSearchAttributes([{ key: InstanceStatusKey, value: status }]);
+  };
+
+  /** Runs every stage in order; `beforeStage` registers what a stage needs undone if it fails. */
+  async function runStages(label: string, beforeStage?: (stage: ProvisionStage) => void) {
+    for (const stage of PROVISION_STAGES) {
+      progress.stage = stage;
+      upsertSearchAttributes([{ key: ProvisionStageKey, value: stage }]);
+      show(`${label}, stage ${STAGE_SUMMARIES[stage]}.`);
+      beforeStage?.(stage);
+      await proxyActivities<Activities>(stageOptions(stage, scale))[STAGE_ACTIVITIES[stage]](ref);
+      progress.completedStages.push(stage);
+    }
+  }
+
+  /** `resumeParked`: the run was continued while parked; `continueAsNew` carries the workflow's state. */
+  const removeOrPark = (purpose: ParkingPurpose, resumeParked: boolean, continueAsNew: () => Promise<never>) =>
+    removeGuestOrPark({ ref, purpose, progress, gate, setStatus, removal, bookkeeping, show, resumeParked, continueAsNew });
+
+  return { scale, ref, removal, bookkeeping, show, setStatus, runStages, removeOrPark };
+}
