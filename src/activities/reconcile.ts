@@ -12,6 +12,7 @@ import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartD
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
+import { recordAudit } from '../db/audit';
 
 /** One connection, or one instance on it (an operator's "reconcile this one now"). */
 export interface ReconcileInput {
@@ -226,7 +227,7 @@ async function upsertOrphan(deps: ActivityDeps, connectionId: string, guest: Clu
     const id = newId('orph');
     await deps.db.$transaction(async (tx) => {
       await tx.orphanGuest.create({ data: { id, connectionId, node: guest.node, vmid: guest.vmid, name: guest.name ?? null, ownerInstanceId: owner, reason, status: 'open', openKey } });
-      await tx.auditEvent.create({ data: { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } } });
+      await recordAudit(tx, { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } });
     });
     return true;
   } catch (error) {
@@ -280,7 +281,7 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
           if (outcome === 'started') {
             await tx.taskStep.create({ data: { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' } });
           }
-          await tx.auditEvent.create({ data: { tenantId: task.tenantId, instanceId: task.instanceId, action: 'task.workflow_started_late', details: { taskId: id, workflowId: task.workflowId, outcome } } });
+          await recordAudit(tx, { action: 'task.workflow_started_late', tenantId: task.tenantId, instanceId: task.instanceId, details: { taskId: id, workflowId: task.workflowId, outcome } });
           counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;
         },
         { maxWait: 10_000, timeout: 30_000 },

@@ -11,6 +11,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import type { Tx } from './client';
 import { appendEvents } from './events';
+import { recordAudit, type InstanceAuditAction } from './audit';
 
 export class InvalidTransitionError extends Error {
   override name = 'InvalidTransitionError';
@@ -28,7 +29,7 @@ interface Change {
   /** Where the change may start; include `to` itself when repeating it means something (parking again). */
   from: readonly InstanceStatus[];
   /** Audit action; null for moves that only an event describes. */
-  audit: string | null;
+  audit: InstanceAuditAction | null;
   /** The events to append; a function when they depend on where the instance came from. */
   events: InstanceEventType[] | ((from: InstanceStatus) => InstanceEventType[]);
   actorUserId?: string;
@@ -55,14 +56,12 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
   if (!change.from.includes(row.status)) throw new InvalidTransitionError(instanceId, row.status, change.to);
   await tx.instance.update({ where: { id: instanceId }, data: { status: change.to, ...change.set } });
   if (change.audit) {
-    await tx.auditEvent.create({
-      data: {
-        actorUserId: change.actorUserId ?? null,
-        tenantId: row.tenantId,
-        instanceId,
-        action: change.audit,
-        details: { from: row.status, to: change.to, ...change.details } as Prisma.InputJsonValue,
-      },
+    await recordAudit(tx, {
+      action: change.audit,
+      actorUserId: change.actorUserId ?? null,
+      tenantId: row.tenantId,
+      instanceId,
+      details: { from: row.status, to: change.to, ...change.details } as Prisma.InputJsonValue,
     });
   }
   const events = typeof change.events === 'function' ? change.events(row.status) : change.events;
@@ -270,5 +269,5 @@ export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' 
 /** A delete was asked while the instance is parked: the parked removal, once it ends, deletes it. */
 export async function deletionDesired(tx: Tx, instanceId: string, o: { actorUserId: string; during: InstanceStatus; tenantId: string }): Promise<void> {
   await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
-  await tx.auditEvent.create({ data: { actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, action: 'instance.delete', details: { during: o.during } } });
+  await recordAudit(tx, { action: 'instance.delete', actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, details: { during: o.during } });
 }
