@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted } from '../db/instance-state';
+import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted, type TransitionColumns } from '../db/instance-state';
 import {
   chargeResize,
   reserveMigration,
@@ -67,7 +67,7 @@ const inProgress = (status?: string) =>
 /** What an operation changes or holds beyond its task, decided under the instance's lock. */
 interface Preparation {
   params?: Omit<OperationParams, 'previous'>;
-  data?: Prisma.InstanceUncheckedUpdateInput;
+  data?: TransitionColumns;
   previous?: Partial<PreviousState>;
 }
 

@@ -35,9 +35,11 @@ interface Change {
   actorUserId?: string;
   details?: Record<string, unknown>;
   eventData?: Omit<InstanceEventData, 'status' | 'hostname'>;
-  /** Other columns the move sets with the status (failure block, desired state, placement). */
-  set?: Prisma.InstanceUncheckedUpdateInput;
+  set?: TransitionColumns;
 }
+
+/** Other columns a move sets with the status (failure block, desired state, placement); the status is always the move's own. */
+export type TransitionColumns = Omit<Prisma.InstanceUncheckedUpdateInput, 'status'>;
 
 /** The statuses in which a provision may still be under way. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
@@ -54,7 +56,7 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
   if (!row) throw new Error(`instance ${instanceId} does not exist`);
   if (row.status === change.to && !change.from.includes(change.to)) return 'already';
   if (!change.from.includes(row.status)) throw new InvalidTransitionError(instanceId, row.status, change.to);
-  await tx.instance.update({ where: { id: instanceId }, data: { status: change.to, ...change.set } });
+  await tx.instance.update({ where: { id: instanceId }, data: { ...change.set, status: change.to } });
   if (change.audit) {
     await recordAudit(tx, {
       action: change.audit,
@@ -160,7 +162,7 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
 
 /** A customer or admin asked for an operation; its workflow owns the instance until it finishes. */
-export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: Prisma.InstanceUncheckedUpdateInput }) {
+export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: TransitionColumns }) {
   return apply(tx, instanceId, {
     to: OPERATION_STATUS[o.operation],
     from: allowedFrom(o.operation),
@@ -174,7 +176,7 @@ export function operationBegun(tx: Tx, instanceId: string, o: { operation: Opera
 }
 
 /** An operation's workflow never started: the instance is put back as it was. */
-export function operationNotStarted(tx: Tx, instanceId: string, o: { operation: Operation; previous: InstanceStatus; set?: Prisma.InstanceUncheckedUpdateInput }) {
+export function operationNotStarted(tx: Tx, instanceId: string, o: { operation: Operation; previous: InstanceStatus; set?: TransitionColumns }) {
   return apply(tx, instanceId, {
     to: o.previous,
     from: [OPERATION_STATUS[o.operation]],
