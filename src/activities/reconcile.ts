@@ -3,12 +3,13 @@ import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { changedOutside, lost } from '../db/instance-state';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
+import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
 import { newId } from '../domain/ids';
 import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartableWorkflow, type StartIntent } from '../start-intents';
+import { startTaskWorkflow, withinStartDeadline, type StartableWorkflow, type StartIntent } from '../start-intents';
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
@@ -90,10 +91,7 @@ async function applyFinding(deps: ActivityDeps, instanceId: string, finding: Fin
 async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: string }, step: Finding['step']): Promise<void> {
   const taskId = newId('task');
   const name = `reconcile > ${step.what}`;
-  await tx.task.create({
-    data: { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, status: 'succeeded', progress: 100, currentStep: name, workflowId: currentWorkflowId(), finishedAt: new Date() },
-  });
-  await tx.taskStep.create({ data: { taskId, step: name, status: step.status, message: step.message } });
+  await recordSettledTask(tx, { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, workflowId: currentWorkflowId() }, { step: name, status: step.status, message: step.message });
 }
 
 /** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
@@ -279,7 +277,7 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
           );
           await markWorkflowStarted(tx, id);
           if (outcome === 'started') {
-            await tx.taskStep.create({ data: { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' } });
+            await recordStep(tx, { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' });
           }
           await recordAudit(tx, { action: 'task.workflow_started_late', tenantId: task.tenantId, instanceId: task.instanceId, details: { taskId: id, workflowId: task.workflowId, outcome } });
           counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;

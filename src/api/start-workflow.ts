@@ -1,7 +1,8 @@
 import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, withinStartDeadline, type StartIntent } from '../start-intents';
+import { lockUnstartedTask, markWorkflowStarted } from '../db/tasks';
+import { startTaskWorkflow, withinStartDeadline, type StartIntent } from '../start-intents';
 import type { ApiDeps } from './app';
 
 export interface CommittedTask {
