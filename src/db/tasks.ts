@@ -78,6 +78,13 @@ export async function lockUnstartedTask(tx: Tx, taskId: string) {
   return task;
 }
 
+/** Locks the task row; null when the task has ended already (its outcome is recorded). */
+export async function lockOpenTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  return task.status === 'succeeded' || task.status === 'failed' ? null : task;
+}
+
 export interface TaskOutcome {
   status: 'succeeded' | 'failed';
   errorCode?: string;
