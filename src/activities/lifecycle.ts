@@ -1,10 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Tx } from '../db/client';
 import { operationOfTask, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
 import { findOperation } from '../db/operations';
 import { deleted, operationFinished } from '../db/instance-state';
 import { retireHoldings } from '../db/reservations';
-import { finishTask, recordStep } from '../db/tasks';
+import { finishTask, lockOpenTask, recordStep } from '../db/tasks';
 import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import { ProxmoxError } from '../proxmox';
@@ -22,13 +21,6 @@ async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, 
   const { node, vmid } = placement(instance);
   const client = deps.proxmox(instance.connection);
   return { instance, node, vmid, client, step: { instanceId, taskId, stage, node, vmid } };
-}
-
-/** Locks the task row; null when the task has ended already (its outcome is recorded). */
-async function lockOpenTask(tx: Tx, taskId: string) {
-  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
-  const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
-  return task.status === 'succeeded' || task.status === 'failed' ? null : task;
 }
 
 type Guest = Awaited<ReturnType<typeof guestOf>>;

@@ -3,6 +3,7 @@ import type { ActivityDeps } from './deps';
 import { fail, FailureType, fromProxmoxError } from './failures';
 import { ownerOfGuest } from './ownership';
 import { orphanReason } from './reconcile';
+import { recordAudit } from '../db/audit';
 
 export type OrphanRemoval = 'removed' | 'absent' | 'not_orphan';
 
@@ -82,7 +83,7 @@ export function createSettleOrphanActivity(deps: ActivityDeps) {
         : { status: done ? ('destroyed' as const) : ('gone' as const), openKey: null, resolvedAt: new Date(), lastError: done ? null : 'its marker names a live instance again' };
     await deps.db.$transaction(async (tx) => {
       const { count } = await tx.orphanGuest.updateMany({ where: { id: orphanId, status: 'destroying' }, data });
-      if (count > 0) await tx.auditEvent.create({ data: { action: `orphan.${done ? 'destroyed' : outcome === 'failed' ? 'destroy_failed' : 'claimed'}`, details: { orphanId, outcome, ...(error ? { error } : {}) } } });
+      if (count > 0) await recordAudit(tx, { action: `orphan.${done ? 'destroyed' : outcome === 'failed' ? 'destroy_failed' : 'claimed'}`, details: { orphanId, outcome, ...(error ? { error } : {}) } });
     });
   };
 }

@@ -3,16 +3,18 @@ import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { changedOutside, lost } from '../db/instance-state';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
+import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
 import { newId } from '../domain/ids';
 import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
-import { lockUnstartedTask, markWorkflowStarted, readStartIntent, startTaskWorkflow } from '../temporal/start-intents';
+import { readStartIntent, startTaskWorkflow } from '../temporal/start-intents';
 import { withinStartDeadline } from '../temporal/starts';
 import type { ActivityDeps } from './deps';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
+import { recordAudit } from '../db/audit';
 
 /** One connection, or one instance on it (an operator's "reconcile this one now"). */
 export interface ReconcileInput {
@@ -90,10 +92,7 @@ async function applyFinding(deps: ActivityDeps, instanceId: string, finding: Fin
 async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: string }, step: Finding['step']): Promise<void> {
   const taskId = newId('task');
   const name = `reconcile > ${step.what}`;
-  await tx.task.create({
-    data: { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, status: 'succeeded', progress: 100, currentStep: name, workflowId: currentWorkflowId(), finishedAt: new Date() },
-  });
-  await tx.taskStep.create({ data: { taskId, step: name, status: step.status, message: step.message } });
+  await recordSettledTask(tx, { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, workflowId: currentWorkflowId() }, { step: name, status: step.status, message: step.message });
 }
 
 /** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
@@ -227,7 +226,7 @@ async function upsertOrphan(deps: ActivityDeps, connectionId: string, guest: Clu
     const id = newId('orph');
     await deps.db.$transaction(async (tx) => {
       await tx.orphanGuest.create({ data: { id, connectionId, node: guest.node, vmid: guest.vmid, name: guest.name ?? null, ownerInstanceId: owner, reason, status: 'open', openKey } });
-      await tx.auditEvent.create({ data: { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } } });
+      await recordAudit(tx, { action: 'orphan.found', details: { orphanId: id, connectionId, vmid: guest.vmid, node: guest.node, ownerInstanceId: owner, reason } });
     });
     return true;
   } catch (error) {
@@ -283,9 +282,9 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
           );
           await markWorkflowStarted(tx, id);
           if (outcome === 'started') {
-            await tx.taskStep.create({ data: { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' } });
+            await recordStep(tx, { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' });
           }
-          await tx.auditEvent.create({ data: { tenantId: task.tenantId, instanceId: task.instanceId, action: 'task.workflow_started_late', details: { taskId: id, workflowId: task.workflowId, outcome } } });
+          await recordAudit(tx, { action: 'task.workflow_started_late', tenantId: task.tenantId, instanceId: task.instanceId, details: { taskId: id, workflowId: task.workflowId, outcome } });
           counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;
         },
         { maxWait: 10_000, timeout: 30_000 },

@@ -9,6 +9,7 @@ import { guestAt } from './ownership';
 import { runProviderStep } from './provider-step';
 import { removeSnippet } from './snippets';
 import { say } from './steps';
+import { recordAudit } from '../db/audit';
 
 export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
 
@@ -151,7 +152,8 @@ export function createParkInstanceActivity(deps: ActivityDeps) {
 
 /** Records an operator's decision on a parked instance. Converges on retry: an audit row per call is harmless. */
 export function createRecordOperatorNoteActivity(deps: ActivityDeps) {
-  return async function recordOperatorNote({ instanceId, action, note }: { instanceId: string; action: string; note: string }): Promise<void> {
-    await deps.db.auditEvent.create({ data: { instanceId, action, details: { note } } });
+  return async function recordOperatorNote({ instanceId, action, note }: { instanceId: string; action: `${ParkingPurpose}.resolved_by_operator`; note: string }): Promise<void> {
+    const { tenantId } = await deps.db.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { tenantId: true } });
+    await recordAudit(deps.db, { action, tenantId, instanceId, details: { note } });
   };
 }

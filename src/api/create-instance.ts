@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/errors';
 import { idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
 import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
+import { openTask, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -159,21 +160,8 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           },
         });
         await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
-        const task = await tx.task.create({
-          data: {
-            id: taskId,
-            instanceId,
-            activeInstanceId: instanceId,
-            tenantId,
-            type: 'INSTANCE_CREATE',
-            status: 'running',
-            currentStep: RESERVED_STEP.step,
-            progress: RESERVED_STEP.progress,
-            workflowId: provisionWorkflowId(instanceId),
-            ...intentColumns(intent),
-          },
-        });
-        const step = await tx.taskStep.create({ data: { taskId, step: RESERVED_STEP.step, status: 'success', message: RESERVED_STEP.message } });
+        await openTask(tx, { id: taskId, instanceId, tenantId, type: 'INSTANCE_CREATE', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) });
+        await recordStep(tx, { taskId, ...RESERVED_STEP, status: 'success' });
         // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
         const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS, runningLow);
         const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
@@ -191,7 +179,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         const { node } = await placement.reserve(tx, instanceId);
         if (node !== preferred) instance = await tx.instance.update({ where: { id: instanceId }, data: { node, templateVmid: templateOn(node) } });
         const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
-        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [{ ...task, steps: [step] }] } };
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [await tx.task.findUniqueOrThrow({ where: { id: taskId }, include: { steps: true } })] } };
       },
       { maxWait: 20_000, timeout: 30_000 },
     );

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted } from '../db/instance-state';
+import { deleteDuringProvision, deletionDesired, operationBegun, operationNotStarted, type TransitionColumns } from '../db/instance-state';
 import {
   chargeResize,
   reserveMigration,
@@ -10,7 +10,7 @@ import {
   type OperationParams,
   type PreviousState,
 } from '../db/lifecycle';
-import { recordStep } from '../db/tasks';
+import { openTask, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -67,7 +67,7 @@ const inProgress = (status?: string) =>
 /** What an operation changes or holds beyond its task, decided under the instance's lock. */
 interface Preparation {
   params?: Omit<OperationParams, 'previous'>;
-  data?: Prisma.InstanceUncheckedUpdateInput;
+  data?: TransitionColumns;
   previous?: Partial<PreviousState>;
 }
 
@@ -113,18 +113,14 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
           workflowType: 'InstanceOperation',
           workflowArgs: { instanceId, taskId, summary, operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE },
         };
-        await tx.task.create({
-          data: {
-            id: taskId,
-            instanceId,
-            activeInstanceId: instanceId,
-            tenantId: instance.tenantId,
-            type: TASK_TYPES[operation],
-            status: 'pending',
-            workflowId,
-            ...intentColumns(intent),
-            params: params as unknown as Prisma.InputJsonValue,
-          },
+        await openTask(tx, {
+          id: taskId,
+          instanceId,
+          tenantId: instance.tenantId,
+          type: TASK_TYPES[operation],
+          workflowId,
+          ...intentColumns(intent),
+          params: params as unknown as Prisma.InputJsonValue,
         });
         const desiredState = DESIRED[operation];
         await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });

@@ -1,6 +1,7 @@
 import { AppError } from '../domain/errors';
 import type { ApiDeps } from './app';
 import type { InstanceRow } from './views';
+import { recordAudit } from '../db/audit';
 
 /** States with no operation under way: the stored credential is the one of the disk the server runs. */
 const REVEALABLE_STATUSES = ['running', 'stopped'];
@@ -23,7 +24,7 @@ export async function revealCredential(deps: ApiDeps, instance: InstanceRow) {
     if (credential.revealedAt) throw new AppError('CREDENTIAL_ALREADY_REVEALED', 'This credential was already revealed.');
     if (credential.expiresAt.getTime() <= Date.now()) throw new AppError('CREDENTIAL_EXPIRED', 'This credential has expired.');
     await tx.credential.update({ where: { id: credential.id }, data: { revealedAt: new Date(), secretCipher: null } });
-    await tx.auditEvent.create({ data: { tenantId: instance.tenantId, instanceId: instance.id, action: 'credential.revealed' } });
+    await recordAudit(tx, { action: 'credential.revealed', tenantId: instance.tenantId, instanceId: instance.id });
     const password = credential.secretCipher ? deps.secrets.open(credential.secretCipher, instance.id) : undefined;
     return {
       username: credential.username,

@@ -2,6 +2,7 @@ import { newId } from '../domain/ids';
 import { hashToken } from '../security/secrets';
 import type { Db } from './client';
 import { isUniqueViolation } from './errors';
+import { recordAudit } from './audit';
 
 export const BOOTSTRAP_ADMIN_EMAIL = 'admin@localhost';
 
@@ -74,9 +75,7 @@ async function revokeOtherBootstrapTokens(db: Db, currentId: string): Promise<nu
       const { count } = await tx.apiToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: new Date() } });
       if (count === 0) return;
       revoked += 1;
-      await tx.auditEvent.create({
-        data: { actorUserId: null, action: 'token.revoked', details: { userId: token.userId, tokenId: token.id, reason: 'bootstrap token replaced' } },
-      });
+      await recordAudit(tx, { action: 'token.revoked', tenantId: null, details: { userId: token.userId, tokenId: token.id, reason: 'bootstrap token replaced' } });
     });
   }
   return revoked;

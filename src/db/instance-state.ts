@@ -11,6 +11,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import type { Tx } from './client';
 import { appendEvents } from './events';
+import { recordAudit, type InstanceAuditAction } from './audit';
 
 export class InvalidTransitionError extends Error {
   override name = 'InvalidTransitionError';
@@ -28,15 +29,17 @@ interface Change {
   /** Where the change may start; include `to` itself when repeating it means something (parking again). */
   from: readonly InstanceStatus[];
   /** Audit action; null for moves that only an event describes. */
-  audit: string | null;
+  audit: InstanceAuditAction | null;
   /** The events to append; a function when they depend on where the instance came from. */
   events: InstanceEventType[] | ((from: InstanceStatus) => InstanceEventType[]);
   actorUserId?: string;
   details?: Record<string, unknown>;
   eventData?: Omit<InstanceEventData, 'status' | 'hostname'>;
-  /** Other columns the move sets with the status (failure block, desired state, placement). */
-  set?: Prisma.InstanceUncheckedUpdateInput;
+  set?: TransitionColumns;
 }
+
+/** Other columns a move sets with the status (failure block, desired state, placement); the status is always the move's own. */
+export type TransitionColumns = Omit<Prisma.InstanceUncheckedUpdateInput, 'status'>;
 
 /** The statuses in which a provision may still be under way. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
@@ -53,16 +56,14 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
   if (!row) throw new Error(`instance ${instanceId} does not exist`);
   if (row.status === change.to && !change.from.includes(change.to)) return 'already';
   if (!change.from.includes(row.status)) throw new InvalidTransitionError(instanceId, row.status, change.to);
-  await tx.instance.update({ where: { id: instanceId }, data: { status: change.to, ...change.set } });
+  await tx.instance.update({ where: { id: instanceId }, data: { ...change.set, status: change.to } });
   if (change.audit) {
-    await tx.auditEvent.create({
-      data: {
-        actorUserId: change.actorUserId ?? null,
-        tenantId: row.tenantId,
-        instanceId,
-        action: change.audit,
-        details: { from: row.status, to: change.to, ...change.details } as Prisma.InputJsonValue,
-      },
+    await recordAudit(tx, {
+      action: change.audit,
+      actorUserId: change.actorUserId ?? null,
+      tenantId: row.tenantId,
+      instanceId,
+      details: { from: row.status, to: change.to, ...change.details } as Prisma.InputJsonValue,
     });
   }
   const events = typeof change.events === 'function' ? change.events(row.status) : change.events;
@@ -161,7 +162,7 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
 
 /** A customer or admin asked for an operation; its workflow owns the instance until it finishes. */
-export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: Prisma.InstanceUncheckedUpdateInput }) {
+export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: TransitionColumns }) {
   return apply(tx, instanceId, {
     to: OPERATION_STATUS[o.operation],
     from: allowedFrom(o.operation),
@@ -175,7 +176,7 @@ export function operationBegun(tx: Tx, instanceId: string, o: { operation: Opera
 }
 
 /** An operation's workflow never started: the instance is put back as it was. */
-export function operationNotStarted(tx: Tx, instanceId: string, o: { operation: Operation; previous: InstanceStatus; set?: Prisma.InstanceUncheckedUpdateInput }) {
+export function operationNotStarted(tx: Tx, instanceId: string, o: { operation: Operation; previous: InstanceStatus; set?: TransitionColumns }) {
   return apply(tx, instanceId, {
     to: o.previous,
     from: [OPERATION_STATUS[o.operation]],
@@ -270,5 +271,5 @@ export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' 
 /** A delete was asked while the instance is parked: the parked removal, once it ends, deletes it. */
 export async function deletionDesired(tx: Tx, instanceId: string, o: { actorUserId: string; during: InstanceStatus; tenantId: string }): Promise<void> {
   await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
-  await tx.auditEvent.create({ data: { actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, action: 'instance.delete', details: { during: o.during } } });
+  await recordAudit(tx, { action: 'instance.delete', actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, details: { during: o.during } });
 }

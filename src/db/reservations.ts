@@ -324,6 +324,22 @@ export async function reservingTransaction<T>(db: Db, work: (tx: Tx, runningLow:
 }
 
 /**
+ * A provision's reservations become the instance's for good (VMID and addresses assigned,
+ * capacity allocated, volume ready), in one statement; the credential's reveal window, `ttlMs`,
+ * starts now that the server is usable. Each update is conditional on the state it moves from,
+ * so running it again changes nothing.
+ */
+export async function commitHoldings(tx: Tx, instanceId: string, ttlMs: number): Promise<void> {
+  const now = new Date();
+  await tx.$executeRaw`
+    WITH vmid AS (UPDATE vmid_reservations SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+    addresses AS (UPDATE ip_addresses SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+    capacity AS (UPDATE node_allocations SET state = 'allocated', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
+    volume AS (UPDATE volumes SET status = 'ready', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND status = 'pending')
+    UPDATE credentials SET "expiresAt" = ${new Date(now.getTime() + ttlMs)} WHERE "instanceId" = ${instanceId} AND "revealedAt" IS NULL`;
+}
+
+/**
  * Gives back everything an instance holds, each step a no-op when already done, so a retried
  * rollback or delete never releases twice. A given-back VMID or address records when, and is not
  * handed out again before its cooldown. `keepVmid`: a guest we did not create sits on the VMID,

@@ -1,5 +1,6 @@
 import type { SecretBox } from '../security/secrets';
 import type { Db } from './client';
+import { recordAudit } from './audit';
 
 /** One kind of sealed secret: how to read a page of rows not yet under the write key, and how to replace one. */
 interface SealedColumn {
@@ -112,8 +113,6 @@ export async function rotateSecrets(
     }
   } while (changedThisPass > 0 && passes < maxPasses);
   const remaining = (await Promise.all(columns.map((column) => column.countStale()))).reduce((sum, n) => sum + n, 0);
-  await db.auditEvent.create({
-    data: { action: 'secrets.rotated', details: { writeKeyId: secrets.writeKeyId, counts, unreadable: unreadable.size, remaining } },
-  });
+  await recordAudit(db, { action: 'secrets.rotated', details: { writeKeyId: secrets.writeKeyId, counts, unreadable: unreadable.size, remaining } });
   return { writeKeyId: secrets.writeKeyId, counts, unreadable: [...unreadable.values()], remaining, passes };
 }

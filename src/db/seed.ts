@@ -3,6 +3,7 @@ import type { LoginMethod } from '../generated/prisma/enums';
 import { generateApiToken, hashToken, type SecretBox } from '../security/secrets';
 import type { Db } from './client';
 import { isUniqueViolation } from './errors';
+import { recordAudit } from './audit';
 
 /** The demo cluster's nodes and what we may allocate on each. */
 export const DEMO_NODES = ['pve1', 'pve2', 'pve3'] as const;
@@ -159,7 +160,7 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
       });
       await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer' } });
       await tx.apiToken.create({ data: { id: newId('tok'), userId, tokenHash: hashToken(customerToken) } });
-      await tx.auditEvent.create({ data: { tenantId, action: 'catalog.seeded', details: { connectionId, locationId } } });
+      await recordAudit(tx, { action: 'catalog.seeded', tenantId, details: { connectionId, locationId } });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { seeded: false };

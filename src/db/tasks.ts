@@ -33,6 +33,58 @@ export function recordStepSql(input: StepInput, alongside?: Prisma.Sql): Prisma.
     WHERE id = ${input.taskId} AND status IN ('pending', 'running')`;
 }
 
+/** A task as its request commits it: with its start intent, it waits for its workflow. */
+export interface NewTask {
+  id: string;
+  instanceId: string;
+  tenantId: string;
+  type: string;
+  workflowId: string;
+  workflowType: string;
+  workflowArgs: Prisma.InputJsonValue;
+  params?: Prisma.InputJsonValue;
+}
+
+/**
+ * Opens a pending task that holds its instance's one active-task slot: a second open task for the
+ * same instance is a unique violation, which callers answer as "an operation is in progress".
+ */
+export async function openTask(tx: Tx, task: NewTask): Promise<void> {
+  await tx.task.create({ data: { ...task, activeInstanceId: task.instanceId, status: 'pending' } });
+}
+
+/** A task that is over as it is written (what the reconciler applied on its own), with its one step line. */
+export async function recordSettledTask(
+  tx: Tx,
+  task: Pick<NewTask, 'id' | 'instanceId' | 'tenantId' | 'type' | 'workflowId'>,
+  step: Omit<StepInput, 'taskId' | 'progress'>,
+): Promise<void> {
+  await tx.task.create({ data: { ...task, status: 'succeeded', progress: 100, currentStep: step.step, finishedAt: new Date() } });
+  await recordStep(tx, { ...step, taskId: task.id });
+}
+
+/** Records that the task's workflow exists; a no-op when that is known already. */
+export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
+  // One statement (updateMany would wrap itself in a transaction of its own).
+  const now = new Date();
+  await db.$executeRaw`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`;
+}
+
+/** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */
+export async function lockUnstartedTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUnique({ where: { id: taskId } });
+  if (!task || task.workflowStartedAt || task.status === 'succeeded' || task.status === 'failed') return null;
+  return task;
+}
+
+/** Locks the task row; null when the task has ended already (its outcome is recorded). */
+export async function lockOpenTask(tx: Tx, taskId: string) {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  return task.status === 'succeeded' || task.status === 'failed' ? null : task;
+}
+
 export interface TaskOutcome {
   status: 'succeeded' | 'failed';
   errorCode?: string;

@@ -2,7 +2,8 @@ import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
 import type { ApiDeps } from '../api/app';
-import { lockUnstartedTask, markWorkflowStarted, startTaskWorkflow, type StartIntent } from './start-intents';
+import { lockUnstartedTask, markWorkflowStarted } from '../db/tasks';
+import { startTaskWorkflow, type StartIntent } from './start-intents';
 import { withinStartDeadline } from './starts';
 
 export interface CommittedTask {

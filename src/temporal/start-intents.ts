@@ -101,17 +101,3 @@ export async function startTaskWorkflow(client: Client, taskQueue: string, task:
   }
 }
 
-/** Records that the task's workflow exists; a no-op when that is known already. */
-export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
-  // One statement (updateMany would wrap itself in a transaction of its own).
-  const now = new Date();
-  await db.$executeRaw`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`;
-}
-
-/** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */
-export async function lockUnstartedTask(tx: Tx, taskId: string) {
-  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
-  const task = await tx.task.findUnique({ where: { id: taskId } });
-  if (!task || task.workflowStartedAt || task.status === 'succeeded' || task.status === 'failed') return null;
-  return task;
-}

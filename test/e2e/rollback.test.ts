@@ -171,6 +171,10 @@ describe('rollback that cannot prove the guest is gone', () => {
     await expectFullyReleased(stack.api.db, id);
     const audit = await stack.api.db.auditEvent.findMany({ where: { instanceId: id, action: 'rollback.resolved_by_operator' } });
     expect(audit).toHaveLength(1);
+    // The operator's request and the workflow's note both belong to the instance's tenant.
+    const { tenantId } = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
+    const requested = await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'rollback.resolve_requested' } });
+    expect([requested.tenantId, audit[0]?.tenantId]).toEqual([tenantId, tenantId]);
     // What the operator did by hand (qm unlock, qm destroy), the simulator does by a reset.
     await fetch(`${stack.sim.url}/_sim/reset`, { method: 'POST' });
   });

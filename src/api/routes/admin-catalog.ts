@@ -41,6 +41,7 @@ import {
   parseNetwork,
 } from '../schemas/catalog';
 import { imageView, planView } from './catalog';
+import { recordAudit, type PlatformAuditAction } from '../../db/audit';
 
 // ---------- admin views: provider coordinates included, secrets never ----------
 
@@ -117,8 +118,8 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
 /** A reference in the body to an object that does not exist is the caller's input error. */
 const badReference = (fields: Record<string, string>) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields });
 
-async function audit(tx: Tx, actorUserId: string, action: string, details: Prisma.InputJsonObject) {
-  await tx.auditEvent.create({ data: { actorUserId, action, details } });
+async function audit(tx: Tx, actorUserId: string, action: PlatformAuditAction, details: Prisma.InputJsonObject) {
+  await recordAudit(tx, { action, actorUserId, details });
 }
 
 /** `archived` of a PATCH body as the archivedAt column: archiving keeps an earlier date, restoring clears it. */

@@ -17,6 +17,7 @@ import {
   type tenantSchema,
   type userSchema,
 } from '../schemas/identity';
+import { recordAudit } from '../../db/audit';
 
 const quotaOf = (tenant: Tenant) => ({
   instances: tenant.quotaInstances,
@@ -76,7 +77,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
           quotaDiskGiB: body.quota.diskGiB,
         },
       });
-      await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: created.id, action: 'tenant.created', details: { name: created.name } } });
+      await recordAudit(tx, { action: 'tenant.created', actorUserId: actor.userId, tenantId: created.id, details: { name: created.name } });
       return created;
     });
     send(res, tenantView(tenant), {}, 201);
@@ -113,7 +114,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
           throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { tenantId: 'no such tenant' } });
         }
         const created = await tx.user.create({ data: { id: newId('usr'), tenantId, email: body.email, role: body.role } });
-        await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId, action: 'user.created', details: { userId: created.id, role: created.role } } });
+        await recordAudit(tx, { action: 'user.created', actorUserId: actor.userId, tenantId, details: { userId: created.id, role: created.role } });
         return created;
       })
       .catch(conflictOnDuplicate('user', 'email'));
@@ -147,9 +148,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
     const expiresAt = body.expiresAt ? new Date(body.expiresAt) : body.expiresInDays ? new Date(Date.now() + body.expiresInDays * DAY_MS) : null;
     await db.$transaction([
       db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt } }),
-      db.auditEvent.create({
-        data: { actorUserId: actor.userId, tenantId: user.tenantId, action: 'token.issued', details: { userId: user.id, tokenId: id, expiresAt: iso(expiresAt) } },
-      }),
+      recordAudit(db, { action: 'token.issued', actorUserId: actor.userId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: iso(expiresAt) } }),
     ]);
     res.setHeader('Cache-Control', 'no-store');
     send(res, { id, token, name, expiresAt: iso(expiresAt) }, {}, 201);
@@ -170,9 +169,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
       const row = await tx.apiToken.findFirst({ where, include: { user: true } });
       if (!row) throw notFound('token');
       if (count > 0) {
-        await tx.auditEvent.create({
-          data: { actorUserId: actor.userId, tenantId: row.user.tenantId, action: 'token.revoked', details: { userId: row.userId, tokenId: row.id } },
-        });
+        await recordAudit(tx, { action: 'token.revoked', actorUserId: actor.userId, tenantId: row.user.tenantId, details: { userId: row.userId, tokenId: row.id } });
       }
       return row;
     });
@@ -194,7 +191,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
       const row = await tx.user.findUnique({ where: { id: userId } });
       if (!row) throw notFound('user');
       if (count > 0) {
-        await tx.auditEvent.create({ data: { actorUserId: actor.userId, tenantId: row.tenantId, action: disabled ? 'user.disabled' : 'user.enabled', details: { userId } } });
+        await recordAudit(tx, { action: disabled ? 'user.disabled' : 'user.enabled', actorUserId: actor.userId, tenantId: row.tenantId, details: { userId } });
       }
       return row;
     });

@@ -8,6 +8,7 @@ import { registerRoute } from '../openapi';
 import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
 import { toAdminInstanceView } from '../views';
 import { findInstance } from './instances';
+import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: instances'];
 registerRoute({ method: 'get', path: '/v1/admin/instances/:id', summary: 'Get a server with its provider coordinates', tags, admin: true, response: adminInstanceView, errors: ['NOT_FOUND'] });
@@ -47,28 +48,29 @@ export function adminInstancesRouter(deps: ApiDeps): Router {
     send(res, await adminView(pathParam(req, 'id')));
   });
 
-  /** Sends the decision to the workflow of the instance's latest task; the workflow accepts it only while parked. */
-  const decide = async (id: string, decision: ParkedDecision) => {
+  /** Sends the decision to the workflow of the instance's latest task; the workflow accepts it only while parked. Returns the instance's tenant, for the audit row. */
+  const decide = async (id: string, decision: ParkedDecision): Promise<string> => {
     const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
     const task = row.tasks[0];
     if (row.status !== 'rollback_failed' || !task) {
       throw new AppError('INVALID_STATE', 'Only a server in rollback_failed waits for an operator.', { status: row.status });
     }
     await decideParked(deps, task.workflowId, decision);
+    return row.tenantId;
   };
 
   router.post('/instances/:id/rollback/retry', async (req, res) => {
     const id = pathParam(req, 'id');
-    await decide(id, { action: 'retry' });
-    await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.retry_requested' } });
+    const tenantId = await decide(id, { action: 'retry' });
+    await recordAudit(deps.db, { action: 'rollback.retry_requested', actorUserId: principal(req).userId, tenantId, instanceId: id });
     send(res, await adminView(id), {}, 202);
   });
 
   router.post('/instances/:id/rollback/resolve', async (req, res) => {
     const id = pathParam(req, 'id');
     const { note } = parseBody(rollbackResolveBody, req);
-    await decide(id, { action: 'resolve', note });
-    await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, instanceId: id, action: 'rollback.resolve_requested', details: { note } } });
+    const tenantId = await decide(id, { action: 'resolve', note });
+    await recordAudit(deps.db, { action: 'rollback.resolve_requested', actorUserId: principal(req).userId, tenantId, instanceId: id, details: { note } });
     send(res, await adminView(id), {}, 202);
   });
 

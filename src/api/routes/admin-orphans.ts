@@ -9,6 +9,7 @@ import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { listOrphansQuery, orphanView } from '../schemas/reconcile';
+import { recordAudit, type PlatformAuditAction } from '../../db/audit';
 
 const tags = ['admin: orphans'];
 registerRoute({
@@ -75,7 +76,7 @@ export function adminOrphansRouter(deps: ApiDeps): Router {
   );
 
   /** Moves an open orphan on under its row lock; the answer says what it was when it could not. */
-  const transition = (id: string, decide: (row: OrphanGuest) => Partial<OrphanGuest> | null, action: string, actorUserId: string) =>
+  const transition = (id: string, decide: (row: OrphanGuest) => Partial<OrphanGuest> | null, action: PlatformAuditAction, actorUserId: string) =>
     db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM orphan_guests WHERE id = ${id} FOR UPDATE`;
       const row = await tx.orphanGuest.findUnique({ where: { id } });
@@ -83,7 +84,7 @@ export function adminOrphansRouter(deps: ApiDeps): Router {
       const change = decide(row);
       if (!change) return { row, changed: false };
       const updated = await tx.orphanGuest.update({ where: { id }, data: change });
-      await tx.auditEvent.create({ data: { actorUserId, action, details: { orphanId: id, connectionId: row.connectionId, vmid: row.vmid, ownerInstanceId: row.ownerInstanceId } } });
+      await recordAudit(tx, { action, actorUserId, details: { orphanId: id, connectionId: row.connectionId, vmid: row.vmid, ownerInstanceId: row.ownerInstanceId } });
       return { row: updated, changed: true };
     });
 

@@ -11,6 +11,7 @@ import { adminInstanceView } from '../schemas/instances';
 import { adminInstanceListItem, adminListInstancesQuery, reconcileSummaryView } from '../schemas/reconcile';
 import { instanceInclude, toAdminInstanceView, toInstanceView, type InstanceRow } from '../views';
 import { findInstance } from './instances';
+import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: instances'];
 registerRoute({
@@ -70,7 +71,7 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
       deps.logger.warn({ err: error, instanceId: id }, 'reconcile of one instance did not complete');
       throw new AppError('PROVIDER_UNAVAILABLE', 'The server could not be reconciled right now; the periodic reconciler will look at it again.');
     }
-    await deps.db.auditEvent.create({ data: { actorUserId: principal(req).userId, tenantId: instance.tenantId, instanceId: id, action: 'instance.reconcile_requested', details: summary.guests as unknown as Prisma.InputJsonValue } });
+    await recordAudit(deps.db, { action: 'instance.reconcile_requested', actorUserId: principal(req).userId, tenantId: instance.tenantId, instanceId: id, details: summary.guests as unknown as Prisma.InputJsonValue });
     const row = await findInstance(deps.db, admin, id);
     const operations = await deps.db.providerOperation.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
     send(res, toAdminInstanceView(row, operations, row.tasks[0]?.workflowId ?? ''), { startedLate: summary.startedLate, guests: summary.guests });

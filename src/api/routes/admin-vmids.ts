@@ -7,6 +7,7 @@ import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { quarantinedVmidQuerySchema, quarantinedVmidSchema } from '../schemas/vmids';
+import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: VMIDs'];
 registerRoute({
@@ -62,7 +63,7 @@ export function adminVmidsRouter(deps: ApiDeps): Router {
       const row = await tx.vmidReservation.findFirst({ where: { id, state: 'quarantined' } });
       if (!row) throw new AppError('NOT_FOUND', 'No quarantined VMID has this id.');
       await tx.vmidReservation.update({ where: { id }, data: { state: 'free', strangerNode: null, strangerName: null, quarantinedFor: null, quarantinedAt: null } });
-      await tx.auditEvent.create({ data: { actorUserId: principal(req).userId, action: 'vmid.released', details: { connectionId: row.connectionId, vmid: row.vmid } } });
+      await recordAudit(tx, { action: 'vmid.released', actorUserId: principal(req).userId, details: { connectionId: row.connectionId, vmid: row.vmid } });
       return row;
     });
     send(res, quarantinedVmidView(released));

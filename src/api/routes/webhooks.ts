@@ -23,6 +23,7 @@ import {
   webhookListQuery,
   webhookView,
 } from '../schemas/webhooks';
+import { recordAudit } from '../../db/audit';
 
 const tags = ['webhooks'];
 registerRoute({
@@ -162,7 +163,7 @@ export function webhooksRouter(deps: ApiDeps): Router {
       const created = await tx.webhookEndpoint.create({
         data: { id, tenantId, url: body.url, eventTypes: body.eventTypes, secretCipher: deps.secrets.seal(secret, id), createdBy: who.userId },
       });
-      await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId, action: 'webhook.created', details: { webhookId: id, url: body.url } } });
+      await recordAudit(tx, { action: 'webhook.created', actorUserId: who.userId, tenantId, details: { webhookId: id, url: body.url } });
       return created;
     });
     send(res, { ...toWebhookView(row), secret }, {}, 201);
@@ -198,7 +199,7 @@ export function webhooksRouter(deps: ApiDeps): Router {
       // Deliveries kept while it was disabled go out again, each with a fresh retry window.
       if (enabling) await tx.webhookDelivery.updateMany({ where: { endpointId: endpoint.id, status: 'pending' }, data: { nextAttemptAt: null, retryUntil: null } });
       if (body.enabled !== undefined && updated.status !== endpoint.status) {
-        await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: endpoint.tenantId, action: `webhook.${updated.status}`, details: { webhookId: endpoint.id } } });
+        await recordAudit(tx, { action: `webhook.${updated.status}`, actorUserId: who.userId, tenantId: endpoint.tenantId, details: { webhookId: endpoint.id } });
       }
       return updated;
     });
@@ -210,7 +211,7 @@ export function webhooksRouter(deps: ApiDeps): Router {
     const endpoint = await findEndpoint(db, who, pathParam(req, 'id'));
     await db.$transaction(async (tx) => {
       await tx.webhookEndpoint.delete({ where: { id: endpoint.id } });
-      await tx.auditEvent.create({ data: { actorUserId: who.userId, tenantId: endpoint.tenantId, action: 'webhook.deleted', details: { webhookId: endpoint.id, url: endpoint.url } } });
+      await recordAudit(tx, { action: 'webhook.deleted', actorUserId: who.userId, tenantId: endpoint.tenantId, details: { webhookId: endpoint.id, url: endpoint.url } });
     });
     res.status(204).end();
   });

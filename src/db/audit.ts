@@ -1,0 +1,81 @@
+/**
+ * The one writer of audit rows. Every action in the trail is named here; the stored strings are
+ * the ones queries and operators rely on, so they never change. The entry's action decides what
+ * it must carry: an instance's action names the instance and its tenant, a tenant's its tenant,
+ * a user's, token's or webhook endpoint's its owner's tenant (null for the platform's own).
+ */
+import type { Operation } from '../domain/instance-status';
+import type { Prisma } from '../generated/prisma/client';
+import type { WebhookEndpointStatus } from '../generated/prisma/enums';
+import type { Db, Tx } from './client';
+
+/** What happened to one instance: a status transition, an operation, or an operator's act on it. */
+export type InstanceAuditAction =
+  | 'instance.create'
+  | 'instance.ready'
+  | 'instance.failed'
+  | 'instance.rollback_parked'
+  | 'instance.deleted'
+  | 'instance.lost'
+  | 'instance.found_again'
+  | 'instance.changed_outside'
+  | 'instance.reconcile_requested'
+  | `instance.${Operation}`
+  | `instance.${Operation}.not_started`
+  | `instance.${Operation}.${'succeeded' | 'failed'}`
+  | 'credential.revealed'
+  | 'rollback.retry_requested'
+  | 'rollback.resolve_requested'
+  | `${'rollback' | 'delete'}.resolved_by_operator`
+  | 'task.workflow_started_late';
+
+/** What happened to a tenant itself. */
+export type TenantAuditAction = 'tenant.created' | 'catalog.seeded';
+
+/** What happened to a user, a token or a webhook endpoint: its tenant's, or the platform's (no tenant) for administrators and platform-wide endpoints. */
+export type OwnedAuditAction =
+  | 'user.created'
+  | 'user.enabled'
+  | 'user.disabled'
+  | 'token.issued'
+  | 'token.revoked'
+  | 'webhook.created'
+  | `webhook.${WebhookEndpointStatus}`
+  | 'webhook.deleted';
+
+/** What happened to the platform: catalog, clusters, orphan guests, VMIDs, keys. */
+export type PlatformAuditAction =
+  | `${'plan' | 'image' | 'connection' | 'location' | 'ip_pool'}.${'created' | 'updated'}`
+  | 'node.updated'
+  | `orphan.${'found' | 'destroy_requested' | 'forgotten' | 'destroyed' | 'destroy_failed' | 'claimed'}`
+  | 'vmid.released'
+  | 'secrets.rotated';
+
+
+interface Common {
+  /** Null when the system acted on its own (a workflow, the reconciler, a start-up task). */
+  actorUserId?: string | null;
+  details?: Prisma.InputJsonValue;
+}
+
+export type AuditEntry =
+  | (Common & { action: InstanceAuditAction; tenantId: string; instanceId: string })
+  | (Common & { action: TenantAuditAction; tenantId: string })
+  | (Common & { action: OwnedAuditAction; tenantId: string | null })
+  | (Common & { action: PlatformAuditAction });
+
+/**
+ * Appends one row to the audit trail. Returned unawaited as Prisma's own promise, so it can also
+ * be one statement of a `$transaction([...])` batch.
+ */
+export function recordAudit(db: Db | Tx, entry: AuditEntry): Prisma.PrismaPromise<unknown> {
+  return db.auditEvent.create({
+    data: {
+      action: entry.action,
+      actorUserId: entry.actorUserId ?? null,
+      tenantId: 'tenantId' in entry ? entry.tenantId : null,
+      instanceId: 'instanceId' in entry ? entry.instanceId : null,
+      details: entry.details,
+    },
+  });
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordAudit } from '../../src/db/audit';
+import { becameRunning, operationBegun, provisioningStarted, type TransitionColumns } from '../../src/db/instance-state';
+import { seedDemoCatalog } from '../../src/db/seed';
+import { newId } from '../../src/domain/ids';
+import { SecretBox } from '../../src/security/secrets';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+let database: TestDatabase;
+let seed: { tenantId: string; userId: string; connectionId: string; locationId: string; planId: string; imageId: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const seeded = await seedDemoCatalog(database.db, new SecretBox(randomBytes(32).toString('base64')), {
+    proxmoxUrl: 'http://127.0.0.1:1',
+    tokenId: 'root@pam!test',
+    tokenSecret: 'secret',
+    plaintextLab: true,
+  });
+  if (!seeded.seeded) throw new Error('the test database was not empty');
+  seed = { ...seeded, planId: Object.values(seeded.plans)[0] as string, imageId: Object.values(seeded.images)[0] as string };
+});
+
+afterAll(() => database?.drop());
+
+async function pendingInstance(): Promise<string> {
+  const id = newId('inst');
+  await database.db.instance.create({
+    data: {
+      id,
+      tenantId: seed.tenantId,
+      userId: seed.userId,
+      hostname: `h-${id.slice(-6)}`,
+      status: 'pending',
+      desiredState: 'running',
+      planId: seed.planId,
+      locationId: seed.locationId,
+      imageId: seed.imageId,
+      connectionId: seed.connectionId,
+      username: 'debian',
+      sshKeys: [],
+      credentialType: 'PASSWORD',
+      chargedVcpus: 1,
+      chargedMemoryMiB: 1024,
+      chargedDiskGiB: 10,
+    },
+  });
+  return id;
+}
+
+describe('audit rows', () => {
+  it('an instance action carries the instance and its tenant', async () => {
+    const instanceId = await pendingInstance();
+    await recordAudit(database.db, { action: 'rollback.retry_requested', actorUserId: seed.userId, tenantId: seed.tenantId, instanceId });
+    const row = await database.db.auditEvent.findFirstOrThrow({ where: { instanceId, action: 'rollback.retry_requested' } });
+    expect(row).toMatchObject({ tenantId: seed.tenantId, actorUserId: seed.userId, details: null });
+  });
+
+  it('an instance action without its tenant does not compile', () => {
+    // @ts-expect-error an instance's action names its tenant
+    const entry: Parameters<typeof recordAudit>[1] = { action: 'credential.revealed', instanceId: 'inst_x' };
+    expect(entry.action).toBe('credential.revealed');
+  });
+
+  it('a platform action has no tenant or instance', async () => {
+    await recordAudit(database.db, { action: 'vmid.released', details: { vmid: 1234 } });
+    const row = await database.db.auditEvent.findFirstOrThrow({ where: { action: 'vmid.released' } });
+    expect(row).toMatchObject({ tenantId: null, instanceId: null, actorUserId: null, details: { vmid: 1234 } });
+  });
+
+  it('a transition audits with the instance tenant', async () => {
+    const instanceId = await pendingInstance();
+    await database.db.$transaction((tx) => provisioningStarted(tx, instanceId));
+    await database.db.$transaction((tx) => becameRunning(tx, instanceId));
+    const row = await database.db.auditEvent.findFirstOrThrow({ where: { instanceId, action: 'instance.ready' } });
+    expect(row).toMatchObject({ tenantId: seed.tenantId, details: { from: 'provisioning', to: 'running' } });
+  });
+});
+
+describe('instance transitions', () => {
+  it('write their own status whatever the columns beside it say', async () => {
+    const instanceId = await pendingInstance();
+    await database.db.$transaction((tx) => provisioningStarted(tx, instanceId));
+    await database.db.$transaction((tx) => becameRunning(tx, instanceId));
+    // A caller that gets around the type still cannot choose the status.
+    const set = { status: 'failed', desiredState: 'stopped' } as TransitionColumns;
+    await database.db.$transaction((tx) => operationBegun(tx, instanceId, { operation: 'stop', actorUserId: seed.userId, taskId: newId('task'), set }));
+    const row = await database.db.instance.findUniqueOrThrow({ where: { id: instanceId } });
+    expect(row).toMatchObject({ status: 'stopping', desiredState: 'stopped' });
+  });
+
+  it('cannot be given a status by the types', () => {
+    // @ts-expect-error the status is the transition's own
+    const set: TransitionColumns = { status: 'failed' };
+    expect(set).toBeDefined();
+  });
+});
