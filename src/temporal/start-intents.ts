@@ -1,6 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowOptions } from '@temporalio/client';
 import { z } from 'zod';
-import type { Db, Tx } from '../db/client';
 import { OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import type { Prisma } from '../generated/prisma/client';
 import type { InstanceOperation } from '../workflows/instance-operation';
