@@ -8,7 +8,7 @@ import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import type { Principal } from './auth';
 import { countCreate } from './rate-limit';
 import type { CreateInstanceBody } from './schemas/instances';

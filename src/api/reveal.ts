@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import type { InstanceRow } from './views';
 
 /** States with no operation under way: the stored credential is the one of the disk the server runs. */

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { ApiToken, Tenant, User } from '../../generated/prisma/client';
 import { generateApiToken, hashToken } from '../../security/secrets';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import { listHandler, parseBody, pathParam, send } from '../http';

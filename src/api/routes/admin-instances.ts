@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { AppError } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { decideParked, type ParkedDecision } from '../parked';
 import { registerRoute } from '../openapi';
 import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
 import { toAdminInstanceView } from '../views';
-import { findInstance } from './instances';
+import { findInstance } from '../instance-lookup';
 
 const tags = ['admin: instances'];
 registerRoute({ method: 'get', path: '/v1/admin/instances/:id', summary: 'Get a server with its provider coordinates', tags, admin: true, response: adminInstanceView, errors: ['NOT_FOUND'] });

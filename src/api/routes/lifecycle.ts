@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';

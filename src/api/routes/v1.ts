@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { requireAdmin } from '../auth';
 import { adminCatalogRouter } from './admin-catalog';
 import { adminIdentityRouter } from './admin-identity';

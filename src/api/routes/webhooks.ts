@@ -9,7 +9,7 @@ import { startDeliveryWorkflow } from '../../temporal/starts';
 import { webhookTargetPolicy } from '../../webhooks/policy';
 import { generateWebhookSecret } from '../../webhooks/signing';
 import { assertPublic, checkWebhookUrl, resolveTarget, WebhookTargetError } from '../../webhooks/targets';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
 import { registerRoute, registry } from '../openapi';
