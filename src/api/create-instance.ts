@@ -6,7 +6,7 @@ import { provisionFailed, scheduled } from '../db/instance-state';
 import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
 import type { ApiDeps } from './deps';
 import type { Principal } from './auth';

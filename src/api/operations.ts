@@ -13,7 +13,7 @@ import {
 import { recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';

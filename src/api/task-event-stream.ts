@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../domain/errors';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { parse } from './http';
 import { sequenceSchema } from './openapi';
 

@@ -2,10 +2,11 @@ import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { newId } from '../../security/ids';
 import type { Image, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
 import type { InstanceStatus } from '../../generated/prisma/enums';
 import { fits, type Sizing } from '../../db/reservations';
+import { canonicalAddress } from '../../net/ip';
 import type { Tx } from '../../db/client';
 import { upsertReconcileSchedule } from '../../temporal/schedules';
 import type { ApiDeps } from '../deps';
@@ -26,7 +27,6 @@ import {
   updateLocationSchema,
   updateNodeSchema,
   updatePlanSchema,
-  canonicalAddress,
   createConnectionRequestSchema,
   createImageSchema,
   createIpPoolSchema,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { InstanceEventType } from '../../domain/events';
 import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { newId } from '../../security/ids';
 import type { Prisma, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client';
 import { startDeliveryWorkflow } from '../../temporal/starts';
 import { webhookTargetPolicy } from '../../webhooks/policy';
