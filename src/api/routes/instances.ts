@@ -6,7 +6,7 @@ import { principal, requireCustomer } from '../auth';
 import { createInstance } from '../create-instance';
 import { findInstance, tenantScope } from '../instance-lookup';
 import { parse, parseBody, parseQuery, pathParam, send } from '../http';
-import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
+import { afterCursor, newestFirst, pageOf, registerReads, registerRoute } from '../openapi';
 import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
 import { instanceInclude, toInstanceView } from '../views';
 import { lastEventIdHeader, streamTaskEvents } from '../task-event-stream';
@@ -26,8 +26,7 @@ registerRoute({
   alsoStatuses: [200],
   errors: ['CONFLICT', 'QUOTA_EXCEEDED', 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'RATE_LIMITED', 'CAPACITY_UNAVAILABLE', 'PROVIDER_UNAVAILABLE', 'FORBIDDEN'],
 });
-registerRoute({ method: 'get', path: '/v1/instances', summary: 'List servers, newest first', tags, request: { query: listInstancesQuery }, response: instanceView, list: true });
-registerRoute({ method: 'get', path: '/v1/instances/:id', summary: 'Get a server', tags, response: instanceView, errors: ['NOT_FOUND'] });
+registerReads({ path: '/v1/instances', tags, view: instanceView, query: listInstancesQuery, listSummary: 'List servers, newest first', itemSummary: 'Get a server' });
 registerRoute({
   method: 'get',
   path: '/v1/instances/:id/events',

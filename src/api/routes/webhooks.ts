@@ -12,7 +12,7 @@ import { assertPublic, checkWebhookUrl, resolveTarget, WebhookTargetError } from
 import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { registerRoute, registry } from '../openapi';
+import { registerReads, registerRoute, registry } from '../openapi';
 import { instanceEventSchema } from '../schemas/events';
 import {
   createdWebhookView,
@@ -35,8 +35,14 @@ registerRoute({
   status: 201,
   errors: ['FORBIDDEN', 'NOT_FOUND'],
 });
-registerRoute({ method: 'get', path: '/v1/webhooks', summary: "The caller's endpoints, newest first (admins: every endpoint)", tags, request: { query: webhookListQuery }, response: webhookView, list: true });
-registerRoute({ method: 'get', path: '/v1/webhooks/:id', summary: 'One endpoint, with its status and why it was disabled', tags, response: webhookView, errors: ['NOT_FOUND'] });
+registerReads({
+  path: '/v1/webhooks',
+  tags,
+  view: webhookView,
+  query: webhookListQuery,
+  listSummary: "The caller's endpoints, newest first (admins: every endpoint)",
+  itemSummary: 'One endpoint, with its status and why it was disabled',
+});
 registerRoute({
   method: 'patch',
   path: '/v1/webhooks/:id',
