@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../db/errors';
 import { mergeCloudConfig, parseCloudConfig } from '../domain/cloud-config';
-import { newId } from '../domain/ids';
-import { parseCidr } from '../domain/ip';
+import { newId } from '../security/ids';
+import { parseCidr } from '../net/ip';
 import { sha512Crypt } from '../security/password-hash';
 import { generatePassword } from '../security/secrets';
 import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef, type LoadedInstance } from './context';

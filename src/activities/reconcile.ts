@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors';
 import { changedOutside, lost } from '../db/instance-state';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';

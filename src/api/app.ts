@@ -1,10 +1,6 @@
 import express from 'express';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { Logger } from '../logger';
-import type { SecretBox } from '../security/secrets';
 import { authenticate } from './auth';
+import type { ApiDeps } from './deps';
 import { errorHandler, notFoundRoute } from './errors';
 import { rejectUnsafeText, requireJsonBody } from './input';
 import { httpMetrics } from './metrics';
@@ -12,21 +8,6 @@ import { rateLimitedReads } from './rate-limit';
 import { healthRouter } from './routes/health';
 import { openapiRouter } from './routes/openapi';
 import { v1Router } from './routes/v1';
-
-export interface ApiDeps {
-  db: Db;
-  temporal: Client;
-  config: Config;
-  logger: Logger;
-  secrets: SecretBox;
-  /**
-   * Runs between a task's commit and its workflow start. Tests use it to stop the API right there,
-   * as a crash would; the reconciler then starts the workflow from the task's recorded intent.
-   */
-  afterCommit?: (taskId: string) => Promise<void>;
-  /** Aborted when the process is stopping: open event streams end with `event: close` (reason `shutting_down`). */
-  stopping?: AbortSignal;
-}
 
 /** Answers of the authenticated API are never stored by a cache: some carry secrets (a revealed password, a new token). */
 const noStore: express.RequestHandler = (_req, res, next) => {

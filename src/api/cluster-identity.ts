@@ -1,7 +1,7 @@
 import { AppError } from '../domain/errors';
 import type { Node, ProxmoxConnection } from '../generated/prisma/client';
 import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../proxmox';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 
 /** How a connection reaches Proxmox VE; the secret in plaintext, for this check only. */
 export interface ConnectionTarget {

@@ -7,9 +7,9 @@ import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserv
 import { openTask, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import type { Principal } from './auth';
 import { countCreate } from './rate-limit';
 import type { CreateInstanceBody } from './schemas/instances';

@@ -289,6 +289,23 @@ export function registerCollection(spec: CollectionSpec): void {
   registerRoute({ ...common, method: 'get', path: spec.path, summary: `List ${spec.noun}s, newest first`, request: { query: spec.query ?? listQuerySchema }, response: spec.view, list: true });
 }
 
+export interface ReadsSpec {
+  /** Full path of the collection; an item is at `<path>/:id`. */
+  path: string;
+  tags: readonly string[];
+  /** One item, as read and as listed. */
+  view: z.ZodType;
+  query: z.ZodObject;
+  listSummary: string;
+  itemSummary: string;
+}
+
+/** Documents a collection's list (GET, newest first) and item (GET `/:id`, 404 when unknown) routes. */
+export function registerReads(spec: ReadsSpec): void {
+  registerRoute({ method: 'get', path: spec.path, summary: spec.listSummary, tags: spec.tags, request: { query: spec.query }, response: spec.view, list: true });
+  registerRoute({ method: 'get', path: `${spec.path}/:id`, summary: spec.itemSummary, tags: spec.tags, response: spec.view, errors: ['NOT_FOUND'] });
+}
+
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
 
 /**

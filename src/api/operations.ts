@@ -13,15 +13,15 @@ import {
 import { openTask, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
 import { operationWorkflowId, provisionWorkflowId } from '../temporal/workflow-ids';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import type { Principal } from './auth';
 import { decideParked } from './parked';
-import { findInstance, tenantScope } from './routes/instances';
+import { findInstance, tenantScope } from './instance-lookup';
 import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
 import { assertNotArchived } from './create-instance';
 import { startCommittedWorkflow } from '../temporal/committed-start';

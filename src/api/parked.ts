@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { AppError } from '../domain/errors';
 import { resolveRollbackUpdate, retryRollbackUpdate } from '../workflows/definitions';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 
 /** How long the API waits for a worker to take an operator's decision. */
 const DECISION_DEADLINE_MS = 10_000;

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import type { ApiDeps } from './app';
+import type { ApiDeps } from './deps';
 import type { InstanceRow } from './views';
 import { recordAudit } from '../db/audit';
 

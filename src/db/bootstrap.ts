@@ -1,4 +1,4 @@
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { hashToken } from '../security/secrets';
 import type { Db } from './client';
 import { isUniqueViolation } from './errors';

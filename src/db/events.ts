@@ -1,5 +1,5 @@
 import type { InstanceEventData, InstanceEventType } from '../domain/events';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import type { Tx } from './client';
 import { createWebhookDeliveries, webhookEndpointsFor } from './webhooks';
 

@@ -1,4 +1,4 @@
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { Prisma } from '../generated/prisma/client';
 import type { OperationStatus } from '../generated/prisma/enums';
 import type { Db } from './client';

@@ -1,6 +1,6 @@
 import { AppError } from '../domain/errors';
-import { newId } from '../domain/ids';
-import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../domain/ip';
+import { newId } from '../security/ids';
+import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../net/ip';
 import type { Sizing } from '../domain/sizing';
 import type { IpAddress } from '../generated/prisma/client';
 import type { Db, Tx } from './client';

@@ -1,4 +1,4 @@
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import type { LoginMethod } from '../generated/prisma/enums';
 import { generateApiToken, hashToken, type SecretBox } from '../security/secrets';
 import type { Db } from './client';

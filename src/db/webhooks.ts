@@ -1,5 +1,5 @@
 import type { InstanceEventType } from '../domain/events';
-import { newId } from '../domain/ids';
+import { newId } from '../security/ids';
 import { isDelivered } from '../domain/webhooks';
 import type { InstanceEvent } from '../generated/prisma/client';
 import type { Db, Tx } from './client';

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client';
 import { finishTask } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import type { ApiDeps } from '../api/app';
+import type { ApiDeps } from '../api/deps';
 import { lockUnstartedTask, markWorkflowStarted } from '../db/tasks';
 import { startTaskWorkflow, type StartIntent } from './start-intents';
 import { withinStartDeadline } from './starts';

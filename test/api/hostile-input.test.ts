@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
-import { newId } from '../../src/domain/ids';
+import { newId } from '../../src/security/ids';
 import type { InstanceStatus } from '../../src/generated/prisma/enums';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api';
 import { freePort } from '../support/ports';

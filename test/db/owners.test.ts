@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/db/audit';
 import { becameRunning, operationBegun, provisioningStarted, type TransitionColumns } from '../../src/db/instance-state';
 import { seedDemoCatalog } from '../../src/db/seed';
-import { newId } from '../../src/domain/ids';
+import { newId } from '../../src/security/ids';
 import { SecretBox } from '../../src/security/secrets';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, pageOf } from '../../src/api/openapi';
-import { canonicalAddress, createConnectionSchema, createIpPoolSchema, networksOverlap, parseNetwork, TOKEN_ID_PATTERN } from '../../src/api/schemas/catalog';
+import { createConnectionSchema, createIpPoolSchema, networksOverlap, parseNetwork, TOKEN_ID_PATTERN } from '../../src/api/schemas/catalog';
+import { canonicalAddress } from '../../src/net/ip';
 import { createUserSchema } from '../../src/api/schemas/identity';
 import { AppError } from '../../src/domain/errors';
 

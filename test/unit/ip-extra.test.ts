@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, cidrSize, cidrsOverlap, formatCidr, lastUsableOrdinal, parseCidr } from '../../src/domain/ip';
+import { canonicalAddress, cidrSize, cidrsOverlap, formatCidr, lastUsableOrdinal, parseCidr } from '../../src/net/ip';
 
 describe('formatCidr', () => {
   it('writes the network address in its shortest form, then the prefix', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressAt, addressToBigInt, bigIntToAddress, cidrContains, lastUsableOrdinal, ordinalOf, parseCidr } from '../../src/domain/ip';
+import { addressAt, addressToBigInt, bigIntToAddress, cidrContains, lastUsableOrdinal, ordinalOf, parseCidr } from '../../src/net/ip';
 
 describe('parseCidr', () => {
   it('reads an IPv4 network', () => {

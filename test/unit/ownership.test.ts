@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/domain/ids';
+import { newId } from '../../src/security/ids';
 import { guestDescription, isReservedGuestName, legacyGuestName, mayBeOurs, ownerOf, ownershipMarker } from '../../src/domain/ownership';
 
 describe('which instance a guest belongs to', () => {

@@ -2,28 +2,25 @@ import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import type { Image, ImageTemplate, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
+import { newId } from '../../security/ids';
+import type { Image, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
 import type { InstanceStatus } from '../../generated/prisma/enums';
 import { fits, type Sizing } from '../../db/reservations';
+import { canonicalAddress } from '../../net/ip';
 import type { Tx } from '../../db/client';
 import { upsertReconcileSchedule } from '../../temporal/schedules';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
 import { assertNoVmidOverlap, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
-import { listHandler, parseBody, pathParam, send } from '../http';
+import { listHandler, type PageArgs, parseBody, pathParam, send } from '../http';
+import type { Cursor } from '../openapi';
+import { adminConnectionView, adminImageView, adminIpPoolView, adminLocationView, adminNodeView, adminPlanView } from '../catalog-views';
 import {
-  type adminConnectionSchema,
-  type adminImageSchema,
-  type adminIpPoolSchema,
-  type adminLocationSchema,
-  type adminPlanSchema,
   adminListQuerySchema,
   ipPoolProblems,
   type Network,
-  type nodeSchema,
   type snippetsSchema,
   updateConnectionSchema,
   updateImageSchema,
@@ -31,7 +28,6 @@ import {
   updateLocationSchema,
   updateNodeSchema,
   updatePlanSchema,
-  canonicalAddress,
   createConnectionRequestSchema,
   createImageSchema,
   createIpPoolSchema,
@@ -40,78 +36,7 @@ import {
   networksOverlap,
   parseNetwork,
 } from '../schemas/catalog';
-import { imageView, planView } from './catalog';
 import { recordAudit, type PlatformAuditAction } from '../../db/audit';
-
-// ---------- admin views: provider coordinates included, secrets never ----------
-
-const isoOrNull = (at: Date | null) => at?.toISOString() ?? null;
-
-export const adminPlanView = (plan: Plan): z.infer<typeof adminPlanSchema> => ({
-  ...planView(plan),
-  defaultUsername: plan.defaultUsername,
-  createdAt: plan.createdAt.toISOString(),
-  archivedAt: isoOrNull(plan.archivedAt),
-});
-
-export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z.infer<typeof adminImageSchema> => ({
-  ...imageView(image),
-  templates: image.templates
-    .map((t) => ({ id: t.id, connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid }))
-    .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
-  createdAt: image.createdAt.toISOString(),
-  archivedAt: isoOrNull(image.archivedAt),
-});
-
-export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Node[] }): z.infer<typeof adminConnectionSchema> => ({
-  id: connection.id,
-  name: connection.name,
-  url: connection.url,
-  tokenId: connection.tokenId,
-  hasTokenSecret: connection.tokenSecretCipher.length > 0,
-  clusterName: connection.clusterName,
-  vmidRange: { start: connection.vmidStart, end: connection.vmidEnd },
-  nodes: connection.nodes.map(adminNodeView).sort((a, b) => a.name.localeCompare(b.name)),
-  storage: connection.storage,
-  caCert: connection.caCert,
-  insecureTls: connection.insecureTls,
-  plaintextLab: connection.plaintextLab,
-  snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
-  createdAt: connection.createdAt.toISOString(),
-  archivedAt: isoOrNull(connection.archivedAt),
-});
-
-export const adminNodeView = (n: Node): z.infer<typeof nodeSchema> => ({
-  id: n.id,
-  name: n.name,
-  vcpus: n.vcpus,
-  memoryMiB: n.memoryMiB,
-  diskGiB: n.diskGiB,
-  enabled: n.enabled,
-  draining: n.draining,
-});
-
-export const adminIpPoolView = (pool: IpPool): z.infer<typeof adminIpPoolSchema> => ({
-  id: pool.id,
-  cidr: pool.cidr,
-  family: pool.family === 6 ? (6 as const) : (4 as const),
-  gateway: pool.gateway,
-  bridge: pool.bridge,
-  vlan: pool.vlan,
-  dns: pool.dns,
-  locationId: pool.locationId,
-  createdAt: pool.createdAt.toISOString(),
-  archivedAt: isoOrNull(pool.archivedAt),
-});
-
-export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z.infer<typeof adminLocationSchema> => ({
-  id: location.id,
-  name: location.name,
-  connectionId: location.connectionId,
-  ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
-  createdAt: location.createdAt.toISOString(),
-  archivedAt: isoOrNull(location.archivedAt),
-});
 
 // ---------- helpers ----------
 
@@ -130,6 +55,10 @@ const archiveChange = (archived: boolean | undefined, current: Date | null) =>
 const archivedFilter = (query: z.infer<typeof adminListQuerySchema>) =>
   query.archived === undefined ? {} : { archivedAt: query.archived === 'true' ? { not: null } : null };
 
+/** A GET handler for an admin list: `fetch` reads a page whose `where` also holds the `?archived=` filter. */
+const adminListHandler = <Row extends Cursor>(fetch: (page: PageArgs & { where: ReturnType<typeof archivedFilter> }) => Promise<Row[]>, view: (row: Row) => unknown) =>
+  listHandler((page, query: z.infer<typeof adminListQuerySchema>) => fetch({ ...page, where: { ...page.where, ...archivedFilter(query) } }), view, adminListQuerySchema);
+
 /** Fields whose values are secret or bulky: an audit row names them, never their value. */
 const UNAUDITED_VALUES = new Set(['tokenSecret', 'caCert', 'snippets', 'templates']);
 
@@ -146,6 +75,33 @@ function changesOf(before: Record<string, unknown>, body: Record<string, unknown
 
 /** The row's archived state as a PATCH body would say it, so `changesOf` compares like with like. */
 const asBody = <T extends { archivedAt: Date | null }>(row: T) => ({ ...row, archived: row.archivedAt !== null });
+
+/** The PATCH of one catalog type: how its row is locked and named, and what its own rules add. */
+interface RowUpdate<S extends z.ZodType<{ archived?: boolean }>, Current extends { archivedAt: Date | null }, Row, Checked> {
+  schema: S;
+  duplicate: Parameters<typeof conflictOnDuplicate>;
+  /** Reads the row `FOR UPDATE`: none or one. */
+  lock: (tx: Tx, id: string) => Promise<Current[]>;
+  /** What a 404 calls it. */
+  noun: string;
+  action: PlatformAuditAction;
+  /** The audit detail that names the row, e.g. `planId`. */
+  subject: string;
+  check?: (id: string, body: z.infer<S>) => Promise<Checked>;
+  /**
+   * Refuses what the type's rules forbid and writes the update: `fields` is the body without
+   * `archived`, `archive` its archivedAt column, `changes` what the audit row will record.
+   */
+  apply: (
+    tx: Tx,
+    update: { id: string; current: Current; fields: Omit<z.infer<S>, 'archived'>; archive: ReturnType<typeof archiveChange>; changes: ReturnType<typeof changesOf>; checked: Checked },
+  ) => Promise<Row>;
+  /** The row as a PATCH body would say it, for `changesOf`; `asBody` unless a field needs its own reading. */
+  asBody?: (current: Current) => Record<string, unknown>;
+  /** Audit details beyond the changed fields. */
+  moreDetails?: (current: Current, checked: Checked) => Prisma.InputJsonObject;
+  view: (row: Row) => unknown;
+}
 
 /** Every template names a node of a known connection. */
 async function assertTemplateNodes(tx: Tx, templates: { connectionId: string; node: string }[]): Promise<void> {
@@ -264,25 +220,30 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     };
 
   /**
-   * A PATCH handler for `/:id`: `update` runs in one transaction (it locks and reads the row,
-   * refuses what the rules forbid, writes the audit row), a duplicate is 409 CONFLICT, the answer
-   * is 200 with `view`. `check` runs first, outside the transaction (e.g. asking Proxmox).
+   * A PATCH handler for `/:id` of a catalog row. In one transaction it locks the row (404 when
+   * there is none), lets `apply` refuse what the type's rules forbid and write the update, and
+   * writes the `action` audit row with what the body changed; a duplicate is 409 CONFLICT, the
+   * answer is 200 with `view`. `check` runs first, outside the transaction (e.g. asking Proxmox).
    */
   const updateHandler =
-    <S extends z.ZodType, Row, Checked = undefined>(
-      schema: S,
-      duplicate: Parameters<typeof conflictOnDuplicate>,
-      update: (tx: Tx, id: string, body: z.infer<S>, actorUserId: string, checked: Checked) => Promise<Row>,
-      view: (row: Row) => unknown,
-      check?: (id: string, body: z.infer<S>) => Promise<Checked>,
-    ) =>
+    <S extends z.ZodType<{ archived?: boolean }>, Current extends { archivedAt: Date | null }, Row, Checked = undefined>(spec: RowUpdate<S, Current, Row, Checked>) =>
     async (req: Request, res: Response): Promise<void> => {
-      const body = parseBody(schema, req);
+      const body = parseBody(spec.schema, req);
       const id = pathParam(req, 'id');
       const actor = principal(req);
-      const checked = (await check?.(id, body)) as Checked;
-      const row = await db.$transaction((tx) => update(tx, id, body, actor.userId, checked)).catch(conflictOnDuplicate(...duplicate));
-      send(res, view(row));
+      const checked = (await spec.check?.(id, body)) as Checked;
+      const row = await db
+        .$transaction(async (tx) => {
+          const [current] = await spec.lock(tx, id);
+          if (!current) throw notFound(spec.noun);
+          const { archived, ...fields } = body;
+          const changes = changesOf((spec.asBody ?? asBody)(current), body);
+          const updated = await spec.apply(tx, { id, current, fields, archive: archiveChange(archived, current.archivedAt), changes, checked });
+          await audit(tx, actor.userId, spec.action, { [spec.subject]: id, ...changes, ...spec.moreDetails?.(current, checked) });
+          return updated;
+        })
+        .catch(conflictOnDuplicate(...spec.duplicate));
+      send(res, spec.view(row));
     };
 
   // ---------- plans ----------
@@ -301,19 +262,19 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/plans', listHandler((page, query) => db.plan.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) } }), adminPlanView, adminListQuerySchema));
+  router.get('/plans', adminListHandler((page) => db.plan.findMany(page), adminPlanView));
 
   /** Sizes are what servers were built and charged with: they stay while any server uses the plan. */
   router.patch(
     '/plans/:id',
-    updateHandler(
-      updatePlanSchema,
-      ['plan'],
-      async (tx, id, body, actorUserId) => {
-        const [plan] = await tx.$queryRaw<Plan[]>`SELECT * FROM plans WHERE id = ${id} FOR UPDATE`;
-        if (!plan) throw notFound('plan');
-        const { archived, ...fields } = body;
-        const changes = changesOf(asBody(plan), body);
+    updateHandler({
+      schema: updatePlanSchema,
+      duplicate: ['plan'],
+      lock: (tx, id) => tx.$queryRaw<Plan[]>`SELECT * FROM plans WHERE id = ${id} FOR UPDATE`,
+      noun: 'plan',
+      action: 'plan.updated',
+      subject: 'planId',
+      apply: async (tx, { id, fields, archive, changes }) => {
         const sizeChanged = changes.changed.filter((key) => ['vcpus', 'memoryMiB', 'diskGiB'].includes(key));
         if (sizeChanged.length > 0) {
           const instances = await tx.instance.count({ where: { planId: id, ...LIVE_INSTANCE } });
@@ -324,12 +285,10 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             });
           }
         }
-        const updated = await tx.plan.update({ where: { id }, data: { ...fields, ...archiveChange(archived, plan.archivedAt) } });
-        await audit(tx, actorUserId, 'plan.updated', { planId: id, ...changes });
-        return updated;
+        return tx.plan.update({ where: { id }, data: { ...fields, ...archive } });
       },
-      adminPlanView,
-    ),
+      view: adminPlanView,
+    }),
   );
 
   // ---------- images ----------
@@ -362,21 +321,19 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get(
-    '/images',
-    listHandler((page, query) => db.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { templates: true } }), adminImageView, adminListQuerySchema),
-  );
+  router.get('/images', adminListHandler((page) => db.image.findMany({ ...page, include: { templates: true } }), adminImageView));
 
   /** Login rules and templates apply to creates and rebuilds from now on; servers already made keep their login. */
   router.patch(
     '/images/:id',
-    updateHandler(
-      updateImageSchema,
-      ['image'],
-      async (tx, id, body, actorUserId) => {
-        const [image] = await tx.$queryRaw<Image[]>`SELECT * FROM images WHERE id = ${id} FOR UPDATE`;
-        if (!image) throw notFound('image');
-        const { archived, templates = [], ...fields } = body;
+    updateHandler({
+      schema: updateImageSchema,
+      duplicate: ['image'],
+      lock: (tx, id) => tx.$queryRaw<Image[]>`SELECT * FROM images WHERE id = ${id} FOR UPDATE`,
+      noun: 'image',
+      action: 'image.updated',
+      subject: 'imageId',
+      apply: async (tx, { id, current: image, fields: { templates = [], ...fields }, archive }) => {
         const defaultUsername = fields.defaultUsername === undefined ? image.defaultUsername : fields.defaultUsername;
         if (defaultUsername === 'root' && !(fields.rootAllowed ?? image.rootAllowed)) throw badReference({ defaultUsername: 'root requires rootAllowed' });
         await assertTemplateNodes(tx, templates);
@@ -387,12 +344,10 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             update: { templateVmid: t.templateVmid },
           });
         }
-        const updated = await tx.image.update({ where: { id }, data: { ...fields, ...archiveChange(archived, image.archivedAt) }, include: { templates: true } });
-        await audit(tx, actorUserId, 'image.updated', { imageId: id, ...changesOf(asBody(image), body) });
-        return updated;
+        return tx.image.update({ where: { id }, data: { ...fields, ...archive }, include: { templates: true } });
       },
-      adminImageView,
-    ),
+      view: adminImageView,
+    }),
   );
 
   // ---------- connections ----------
@@ -451,14 +406,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get(
-    '/connections',
-    listHandler(
-      (page, query) => db.proxmoxConnection.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { nodes: true } }),
-      adminConnectionView,
-      adminListQuerySchema,
-    ),
-  );
+  router.get('/connections', adminListHandler((page) => db.proxmoxConnection.findMany({ ...page, include: { nodes: true } }), adminConnectionView));
 
   /**
    * New URL, token or TLS settings are saved only once Proxmox answered GET /cluster/status with
@@ -468,34 +416,14 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
    */
   router.patch(
     '/connections/:id',
-    updateHandler(
-      updateConnectionSchema,
-      ['connection'],
-      async (tx, id, body, actorUserId, identity: ClusterIdentity | undefined) => {
-        const [connection] = await tx.$queryRaw<ProxmoxConnection[]>`SELECT * FROM proxmox_connections WHERE id = ${id} FOR UPDATE`;
-        if (!connection) throw notFound('connection');
-        const { archived, tokenSecret, snippets, force: _force, ...fields } = body;
-        const updated = await tx.proxmoxConnection.update({
-          where: { id },
-          data: {
-            ...fields,
-            ...(tokenSecret !== undefined ? { tokenSecretCipher: deps.secrets.seal(tokenSecret, id) } : {}),
-            ...(identity ? { clusterName: identity.clusterName } : {}),
-            ...snippetsColumns(snippets),
-            ...archiveChange(archived, connection.archivedAt),
-          },
-          include: { nodes: true },
-        });
-        const current = { ...asBody(connection), tokenSecret: undefined, snippets: adminConnectionView({ ...connection, nodes: [] }).snippets };
-        await audit(tx, actorUserId, 'connection.updated', {
-          connectionId: id,
-          ...changesOf(current, body),
-          ...(identity && identity.clusterName !== connection.clusterName ? { clusterName: { before: connection.clusterName, after: identity.clusterName } } : {}),
-        });
-        return updated;
-      },
-      adminConnectionView,
-      async (id, body) => {
+    updateHandler({
+      schema: updateConnectionSchema,
+      duplicate: ['connection'],
+      lock: (tx, id) => tx.$queryRaw<ProxmoxConnection[]>`SELECT * FROM proxmox_connections WHERE id = ${id} FOR UPDATE`,
+      noun: 'connection',
+      action: 'connection.updated',
+      subject: 'connectionId',
+      check: async (id, body) => {
         const connection = await db.proxmoxConnection.findUnique({ where: { id }, include: { nodes: true } });
         if (!connection) throw notFound('connection');
         await checkSnippets(body.snippets);
@@ -525,7 +453,23 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         if (body.snippets && node) await assertSnippetsStorage(target, node.name, body.snippets.storage);
         return identity;
       },
-    ),
+      apply: (tx, { id, fields: { tokenSecret, snippets, force: _force, ...fields }, archive, checked: identity }) =>
+        tx.proxmoxConnection.update({
+          where: { id },
+          data: {
+            ...fields,
+            ...(tokenSecret !== undefined ? { tokenSecretCipher: deps.secrets.seal(tokenSecret, id) } : {}),
+            ...(identity ? { clusterName: identity.clusterName } : {}),
+            ...snippetsColumns(snippets),
+            ...archive,
+          },
+          include: { nodes: true },
+        }),
+      asBody: (connection) => ({ ...asBody(connection), tokenSecret: undefined, snippets: adminConnectionView({ ...connection, nodes: [] }).snippets }),
+      moreDetails: (connection, identity) =>
+        identity && identity.clusterName !== connection.clusterName ? { clusterName: { before: connection.clusterName, after: identity.clusterName } } : {},
+      view: adminConnectionView,
+    }),
   );
 
   /**
@@ -578,27 +522,23 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get(
-    '/locations',
-    listHandler((page, query) => db.location.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) }, include: { ipPools: true } }), adminLocationView, adminListQuerySchema),
-  );
+  router.get('/locations', adminListHandler((page) => db.location.findMany({ ...page, include: { ipPools: true } }), adminLocationView));
 
   router.patch(
     '/locations/:id',
-    updateHandler(
-      updateLocationSchema,
-      ['location'],
-      async (tx, id, body, actorUserId) => {
-        const [location] = await tx.$queryRaw<Location[]>`SELECT * FROM locations WHERE id = ${id} FOR UPDATE`;
-        if (!location) throw notFound('location');
-        const { archived, addIpPools = [], ...fields } = body;
+    updateHandler({
+      schema: updateLocationSchema,
+      duplicate: ['location'],
+      lock: (tx, id) => tx.$queryRaw<Location[]>`SELECT * FROM locations WHERE id = ${id} FOR UPDATE`,
+      noun: 'location',
+      action: 'location.updated',
+      subject: 'locationId',
+      apply: async (tx, { id, fields: { addIpPools = [], ...fields }, archive }) => {
         await claimPools(tx, id, addIpPools, 'addIpPools');
-        const updated = await tx.location.update({ where: { id }, data: { ...fields, ...archiveChange(archived, location.archivedAt) }, include: { ipPools: true } });
-        await audit(tx, actorUserId, 'location.updated', { locationId: id, ...changesOf(asBody(location), body) });
-        return updated;
+        return tx.location.update({ where: { id }, data: { ...fields, ...archive }, include: { ipPools: true } });
       },
-      adminLocationView,
-    ),
+      view: adminLocationView,
+    }),
   );
 
   // ---------- IP pools ----------
@@ -630,7 +570,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
     ),
   );
 
-  router.get('/ip-pools', listHandler((page, query) => db.ipPool.findMany({ ...page, where: { ...page.where, ...archivedFilter(query) } }), adminIpPoolView, adminListQuerySchema));
+  router.get('/ip-pools', adminListHandler((page) => db.ipPool.findMany(page), adminIpPoolView));
 
   /**
    * The network may change only while no address was ever handed out from the pool; a new
@@ -638,13 +578,14 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
    */
   router.patch(
     '/ip-pools/:id',
-    updateHandler(
-      updateIpPoolSchema,
-      ['pool', 'cidr'],
-      async (tx, id, body, actorUserId) => {
-        const [pool] = await tx.$queryRaw<IpPool[]>`SELECT * FROM ip_pools WHERE id = ${id} FOR UPDATE`;
-        if (!pool) throw notFound('IP pool');
-        const { archived, ...fields } = body;
+    updateHandler({
+      schema: updateIpPoolSchema,
+      duplicate: ['pool', 'cidr'],
+      lock: (tx, id) => tx.$queryRaw<IpPool[]>`SELECT * FROM ip_pools WHERE id = ${id} FOR UPDATE`,
+      noun: 'IP pool',
+      action: 'ip_pool.updated',
+      subject: 'poolId',
+      apply: async (tx, { id, current: pool, fields, archive }) => {
         const cidr = fields.cidr ?? pool.cidr;
         const gateway = fields.gateway ?? pool.gateway;
         const problems = ipPoolProblems({ cidr, gateway, family: pool.family === 6 ? 6 : 4 });
@@ -668,21 +609,19 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           const freed = slot ? await tx.ipAddress.deleteMany({ where: { id: slot.id, state: 'free' } }) : null;
           if (freed?.count === 0) throw new AppError('CONFLICT', 'A server holds that address.', { fields: { gateway: 'held by a server' } });
         }
-        const updated = await tx.ipPool.update({
+        return tx.ipPool.update({
           where: { id },
           data: {
             ...fields,
             cidr: net.cidr,
             gateway: newGateway,
             ...(fields.dns ? { dns: fields.dns.map(canonicalAddress) } : {}),
-            ...archiveChange(archived, pool.archivedAt),
+            ...archive,
           },
         });
-        await audit(tx, actorUserId, 'ip_pool.updated', { poolId: id, ...changesOf(asBody(pool), body) });
-        return updated;
       },
-      adminIpPoolView,
-    ),
+      view: adminIpPoolView,
+    }),
   );
 
   return router;

@@ -1,10 +1,10 @@
 import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { newId } from '../../security/ids';
 import type { ApiToken, Tenant, User } from '../../generated/prisma/client';
 import { generateApiToken, hashToken } from '../../security/secrets';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import { listHandler, parseBody, pathParam, send } from '../http';

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { AppError } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { decideParked, type ParkedDecision } from '../parked';
 import { registerRoute } from '../openapi';
 import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
 import { toAdminInstanceView } from '../views';
-import { findInstance } from './instances';
+import { findInstance } from '../instance-lookup';
 import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: instances'];

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../domain/errors';
 import type { OrphanGuest } from '../../generated/prisma/client';
 import { startDestroyOrphan } from '../../temporal/starts';
 import { destroyOrphanWorkflowId } from '../../temporal/workflow-ids';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';

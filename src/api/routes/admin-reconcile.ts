@@ -3,14 +3,14 @@ import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../domain/errors';
 import { startInstanceReconcile } from '../../temporal/starts';
 import type { ReconcileSummary } from '../../workflows/reconcile';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { adminInstanceView } from '../schemas/instances';
 import { adminInstanceListItem, adminListInstancesQuery, reconcileSummaryView } from '../schemas/reconcile';
 import { instanceInclude, toAdminInstanceView, toInstanceView, type InstanceRow } from '../views';
-import { findInstance } from './instances';
+import { findInstance } from '../instance-lookup';
 import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: instances'];

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../../domain/errors';
 import type { VmidReservation } from '../../generated/prisma/client';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';

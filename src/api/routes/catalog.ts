@@ -1,39 +1,9 @@
 import { Router } from 'express';
-import type { z } from 'zod';
-import type { Image, IpPool, Location, Plan } from '../../generated/prisma/client';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { listHandler } from '../http';
 // Imported for its side effect too: it registers these paths in the OpenAPI document.
 import '../schemas/catalog';
-import type { imageSchema, locationSchema, planSchema } from '../schemas/catalog';
-
-// Customer views: what to choose from, never where it lives (no nodes, VMIDs, connections,
-// storage, bridges, VLANs or URLs).
-
-export const planView = (plan: Plan): z.infer<typeof planSchema> => ({
-  id: plan.id,
-  name: plan.name,
-  vcpus: plan.vcpus,
-  memoryMiB: plan.memoryMiB,
-  diskGiB: plan.diskGiB,
-});
-
-export const imageView = (image: Image): z.infer<typeof imageSchema> => ({
-  id: image.id,
-  name: image.name,
-  os: image.os,
-  version: image.version,
-  loginMethods: image.loginMethods,
-  defaultUsername: image.defaultUsername,
-  rootAllowed: image.rootAllowed,
-});
-
-export const locationView = (location: Location & { ipPools: Pick<IpPool, 'family'>[] }): z.infer<typeof locationSchema> => ({
-  id: location.id,
-  name: location.name,
-  ipv4: location.ipPools.some((pool) => pool.family === 4),
-  ipv6: location.ipPools.some((pool) => pool.family === 6),
-});
+import { imageView, locationView, planView } from '../catalog-views';
 
 /** The catalog as any authenticated principal sees it. */
 export function catalogRouter(deps: ApiDeps): Router {

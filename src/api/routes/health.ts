@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { AppError } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { errorHandler, notFoundRoute } from '../errors';
 import { metricsRegistry } from '../metrics';
 import { registerRoute } from '../openapi';

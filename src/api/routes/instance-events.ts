@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { InstanceEvent } from '../../generated/prisma/client';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseQuery, send } from '../http';
 import { registerRoute } from '../openapi';

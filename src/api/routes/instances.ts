@@ -1,15 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
-import { AppError, notFound } from '../../domain/errors';
-import type { ApiDeps } from '../app';
-import { principal, requireCustomer, type Principal } from '../auth';
+import { AppError } from '../../domain/errors';
+import type { ApiDeps } from '../deps';
+import { principal, requireCustomer } from '../auth';
 import { createInstance } from '../create-instance';
+import { findInstance, tenantScope } from '../instance-lookup';
 import { parse, parseBody, parseQuery, pathParam, send } from '../http';
-import { afterCursor, newestFirst, pageOf, registerRoute } from '../openapi';
+import { afterCursor, newestFirst, pageOf, registerReads, registerRoute } from '../openapi';
 import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
-import { instanceInclude, toInstanceView, type InstanceRow } from '../views';
-import { lastEventIdHeader, streamTaskEvents } from './events';
+import { instanceInclude, toInstanceView } from '../views';
+import { lastEventIdHeader, streamTaskEvents } from '../task-event-stream';
 import { revealCredential } from '../reveal';
 
 const tags = ['instances'];
@@ -26,8 +26,7 @@ registerRoute({
   alsoStatuses: [200],
   errors: ['CONFLICT', 'QUOTA_EXCEEDED', 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'RATE_LIMITED', 'CAPACITY_UNAVAILABLE', 'PROVIDER_UNAVAILABLE', 'FORBIDDEN'],
 });
-registerRoute({ method: 'get', path: '/v1/instances', summary: 'List servers, newest first', tags, request: { query: listInstancesQuery }, response: instanceView, list: true });
-registerRoute({ method: 'get', path: '/v1/instances/:id', summary: 'Get a server', tags, response: instanceView, errors: ['NOT_FOUND'] });
+registerReads({ path: '/v1/instances', tags, view: instanceView, query: listInstancesQuery, listSummary: 'List servers, newest first', itemSummary: 'Get a server' });
 registerRoute({
   method: 'get',
   path: '/v1/instances/:id/events',
@@ -51,17 +50,6 @@ registerRoute({
   response: revealView,
   errors: ['NOT_FOUND', 'INVALID_STATE', 'CREDENTIAL_ALREADY_REVEALED', 'CREDENTIAL_EXPIRED', 'FORBIDDEN'],
 });
-
-/** Another tenant's server is NOT_FOUND, never FORBIDDEN. */
-export function tenantScope(who: Pick<Principal, 'userId' | 'role' | 'tenantId'>): { tenantId?: string } {
-  return who.role === 'admin' ? {} : { tenantId: who.tenantId ?? '-' };
-}
-
-export async function findInstance(db: Db, who: Pick<Principal, 'userId' | 'role' | 'tenantId'>, id: string): Promise<InstanceRow> {
-  const row = await db.instance.findFirst({ where: { id, ...tenantScope(who) }, include: instanceInclude });
-  if (!row) throw notFound('server');
-  return row;
-}
 
 export function instancesRouter(deps: ApiDeps): Router {
   const router = Router();

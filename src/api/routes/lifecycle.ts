@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
@@ -16,20 +16,22 @@ const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'PROVIDER_U
 
 /** A customer's operation on `/instances/:id<suffix>`: documented, and answered with the server and its task. */
 interface LifecycleRoute<B extends z.ZodType = z.ZodType> {
-  method: 'post' | 'delete';
+  /** POST unless said otherwise. */
+  method?: 'post' | 'delete';
   suffix: string;
   summary: string;
   description?: string;
   /** The documented request body; without one, an empty object is all that is accepted. */
   body?: B;
-  errors: ErrorCode[];
+  /** Error codes besides `busy`, which every operation may answer. */
+  errors?: ErrorCode[];
   run(deps: ApiDeps, who: Principal, instanceId: string, body: z.infer<B>): Promise<OperationAnswer>;
 }
 
 const route = <B extends z.ZodType>(spec: LifecycleRoute<B>): LifecycleRoute => spec;
 
 const power = (operation: 'start' | 'stop' | 'shutdown' | 'reboot', summary: string) =>
-  route({ method: 'post', suffix: `/${operation}`, summary, errors: [...busy], run: (deps, who, id) => requestPowerOperation(deps, who, id, operation) });
+  route({ suffix: `/${operation}`, summary, run: (deps, who, id) => requestPowerOperation(deps, who, id, operation) });
 
 const ROUTES: LifecycleRoute[] = [
   power('start', 'Power a stopped server on'),
@@ -37,21 +39,19 @@ const ROUTES: LifecycleRoute[] = [
   power('shutdown', 'Shut a running server down (ACPI; forced stop after the timeout)'),
   power('reboot', 'Restart a running server'),
   route({
-    method: 'post',
     suffix: '/resize',
     summary: 'Move a stopped server to another plan',
     description: 'CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.',
     body: resizeBody,
-    errors: [...busy, 'QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE'],
+    errors: ['QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE'],
     run: (deps, who, id, { planId }) => requestResize(deps, who, id, planId),
   }),
   route({
-    method: 'post',
     suffix: '/rebuild',
     summary: 'Replace the disk with a fresh one from an image',
     description: 'Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.',
     body: rebuildBody,
-    errors: [...busy, 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED'],
+    errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED'],
     run: (deps, who, id, { imageId }) => requestRebuild(deps, who, id, imageId),
   }),
   route({
@@ -61,14 +61,14 @@ const ROUTES: LifecycleRoute[] = [
     description:
       'Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. ' +
       'A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task.',
-    errors: [...busy],
     run: (deps, who, id) => requestDelete(deps, who, id),
   }),
 ];
 
-for (const { method, suffix, summary, description, body, errors } of ROUTES) {
+for (const { method = 'post', suffix, summary, description, body, errors = [] } of ROUTES) {
   const alsoStatuses = method === 'delete' ? [200] : [];
-  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, alsoStatuses, errors });
+  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, alsoStatuses, errors: [...busy, ...errors] });
+
 }
 registerRoute({
   method: 'post',
@@ -89,7 +89,7 @@ const reply = (res: Response, result: OperationAnswer) => send(res, toInstanceVi
 /** Lifecycle operations on a server: customers on their own, admins on any. */
 export function lifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
-  for (const { method, suffix, body, run } of ROUTES) {
+  for (const { method = 'post', suffix, body, run } of ROUTES) {
     router[method](`/instances/:id${suffix}`, rateLimited(deps, 'operation'), async (req, res) => {
       const parsed = parseBody(body ?? emptyBody, req);
       reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed));

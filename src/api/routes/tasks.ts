@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { notFound } from '../../domain/errors';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { taskView } from '../schemas/instances';
 import { toTaskView } from '../views';
-import { tenantScope } from './instances';
+import { tenantScope } from '../instance-lookup';
 
 registerRoute({ method: 'get', path: '/v1/tasks/:id', summary: 'Get a task and its step thread', tags: ['tasks'], response: taskView, errors: ['NOT_FOUND'] });
 

@@ -1,15 +1,16 @@
 import { Router } from 'express';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { requireAdmin } from '../auth';
 import { adminCatalogRouter } from './admin-catalog';
 import { adminIdentityRouter } from './admin-identity';
+// Routes are documented in the order their modules load: the instance routes before the admin ones.
+import { instancesRouter } from './instances';
 import { adminInstancesRouter } from './admin-instances';
 import { adminVmidsRouter } from './admin-vmids';
 import { adminOrphansRouter } from './admin-orphans';
 import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
-import { instancesRouter } from './instances';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';

@@ -3,16 +3,16 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { InstanceEventType } from '../../domain/events';
 import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { newId } from '../../security/ids';
 import type { Prisma, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client';
 import { startDeliveryWorkflow } from '../../temporal/starts';
 import { webhookTargetPolicy } from '../../webhooks/policy';
 import { generateWebhookSecret } from '../../webhooks/signing';
 import { assertPublic, checkWebhookUrl, resolveTarget, WebhookTargetError } from '../../webhooks/targets';
-import type { ApiDeps } from '../app';
+import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { registerRoute, registry } from '../openapi';
+import { registerReads, registerRoute, registry } from '../openapi';
 import { instanceEventSchema } from '../schemas/events';
 import {
   createdWebhookView,
@@ -36,8 +36,14 @@ registerRoute({
   status: 201,
   errors: ['FORBIDDEN', 'NOT_FOUND'],
 });
-registerRoute({ method: 'get', path: '/v1/webhooks', summary: "The caller's endpoints, newest first (admins: every endpoint)", tags, request: { query: webhookListQuery }, response: webhookView, list: true });
-registerRoute({ method: 'get', path: '/v1/webhooks/:id', summary: 'One endpoint, with its status and why it was disabled', tags, response: webhookView, errors: ['NOT_FOUND'] });
+registerReads({
+  path: '/v1/webhooks',
+  tags,
+  view: webhookView,
+  query: webhookListQuery,
+  listSummary: "The caller's endpoints, newest first (admins: every endpoint)",
+  itemSummary: 'One endpoint, with its status and why it was disabled',
+});
 registerRoute({
   method: 'patch',
   path: '/v1/webhooks/:id',

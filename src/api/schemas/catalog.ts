@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../domain/ip';
+import { addressToBigInt, type Cidr, cidrContains, cidrSize, cidrsOverlap, formatCidr, ordinalOf, parseCidr } from '../../net/ip';
 import type { ErrorCode } from '../../domain/errors';
 import { isSafeLine, USERNAME_PATTERN } from '../../domain/validation';
 import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute } from '../openapi';
@@ -23,8 +23,6 @@ const absolutePathSchema = z.string().max(1024).regex(/^\/[^\0]*$/, 'an absolute
 const nodeNameSchema = z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a Proxmox VE node name');
 
 // ---------- addresses ----------
-
-export { canonicalAddress } from '../../domain/ip';
 
 export interface Network extends Cidr {
   /** Canonical text: the network address in its shortest form, then the prefix length. */

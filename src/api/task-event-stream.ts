@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import { AppError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import { parse } from '../http';
-import { sequenceSchema } from '../openapi';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { AppError } from '../domain/errors';
+import { newId } from '../security/ids';
+import { parse } from './http';
+import { sequenceSchema } from './openapi';
 
 const POLL_MS = 250;
 

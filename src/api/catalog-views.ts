@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
+import type {
+  adminConnectionSchema,
+  adminImageSchema,
+  adminIpPoolSchema,
+  adminLocationSchema,
+  adminPlanSchema,
+  imageSchema,
+  locationSchema,
+  nodeSchema,
+  planSchema,
+} from './schemas/catalog';
+
+// Customer views: what to choose from, never where it lives (no nodes, VMIDs, connections,
+// storage, bridges, VLANs or URLs).
+
+export const planView = (plan: Plan): z.infer<typeof planSchema> => ({
+  id: plan.id,
+  name: plan.name,
+  vcpus: plan.vcpus,
+  memoryMiB: plan.memoryMiB,
+  diskGiB: plan.diskGiB,
+});
+
+export const imageView = (image: Image): z.infer<typeof imageSchema> => ({
+  id: image.id,
+  name: image.name,
+  os: image.os,
+  version: image.version,
+  loginMethods: image.loginMethods,
+  defaultUsername: image.defaultUsername,
+  rootAllowed: image.rootAllowed,
+});
+
+export const locationView = (location: Location & { ipPools: Pick<IpPool, 'family'>[] }): z.infer<typeof locationSchema> => ({
+  id: location.id,
+  name: location.name,
+  ipv4: location.ipPools.some((pool) => pool.family === 4),
+  ipv6: location.ipPools.some((pool) => pool.family === 6),
+});
+
+// Admin views: provider coordinates included, secrets never.
+
+const isoOrNull = (at: Date | null) => at?.toISOString() ?? null;
+
+export const adminPlanView = (plan: Plan): z.infer<typeof adminPlanSchema> => ({
+  ...planView(plan),
+  defaultUsername: plan.defaultUsername,
+  createdAt: plan.createdAt.toISOString(),
+  archivedAt: isoOrNull(plan.archivedAt),
+});
+
+export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z.infer<typeof adminImageSchema> => ({
+  ...imageView(image),
+  templates: image.templates
+    .map((t) => ({ id: t.id, connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid }))
+    .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
+  createdAt: image.createdAt.toISOString(),
+  archivedAt: isoOrNull(image.archivedAt),
+});
+
+export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Node[] }): z.infer<typeof adminConnectionSchema> => ({
+  id: connection.id,
+  name: connection.name,
+  url: connection.url,
+  tokenId: connection.tokenId,
+  hasTokenSecret: connection.tokenSecretCipher.length > 0,
+  clusterName: connection.clusterName,
+  vmidRange: { start: connection.vmidStart, end: connection.vmidEnd },
+  nodes: connection.nodes.map(adminNodeView).sort((a, b) => a.name.localeCompare(b.name)),
+  storage: connection.storage,
+  caCert: connection.caCert,
+  insecureTls: connection.insecureTls,
+  plaintextLab: connection.plaintextLab,
+  snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
+  createdAt: connection.createdAt.toISOString(),
+  archivedAt: isoOrNull(connection.archivedAt),
+});
+
+export const adminNodeView = (n: Node): z.infer<typeof nodeSchema> => ({
+  id: n.id,
+  name: n.name,
+  vcpus: n.vcpus,
+  memoryMiB: n.memoryMiB,
+  diskGiB: n.diskGiB,
+  enabled: n.enabled,
+  draining: n.draining,
+});
+
+export const adminIpPoolView = (pool: IpPool): z.infer<typeof adminIpPoolSchema> => ({
+  id: pool.id,
+  cidr: pool.cidr,
+  family: pool.family === 6 ? (6 as const) : (4 as const),
+  gateway: pool.gateway,
+  bridge: pool.bridge,
+  vlan: pool.vlan,
+  dns: pool.dns,
+  locationId: pool.locationId,
+  createdAt: pool.createdAt.toISOString(),
+  archivedAt: isoOrNull(pool.archivedAt),
+});
+
+export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z.infer<typeof adminLocationSchema> => ({
+  id: location.id,
+  name: location.name,
+  connectionId: location.connectionId,
+  ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
+  createdAt: location.createdAt.toISOString(),
+  archivedAt: isoOrNull(location.archivedAt),
+});
