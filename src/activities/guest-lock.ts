@@ -21,7 +21,7 @@ export interface CloneSite {
 async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<boolean> {
   const active = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
   if (active.length === 0) return false;
-  const theirs = await deps.db.providerOperation.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
+  const theirs = await deps.db.providerCall.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
   return active.length > theirs;
 }
 

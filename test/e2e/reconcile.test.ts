@@ -273,16 +273,16 @@ describe('the reconciler', () => {
     });
     await db.rateLimitEvent.createMany({ data: [{ userId: stack.customer.userId, action: 'housekeeping-test', at: hourAgo(2) }, { userId: stack.customer.userId, action: 'housekeeping-test' }] });
     const create = await db.task.findFirstOrThrow({ where: { instanceId: id, type: 'INSTANCE_CREATE' } });
-    const clone = await db.providerOperation.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'clone' } } });
-    const start = await db.providerOperation.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'start' } } });
+    const clone = await db.providerCall.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'clone' } } });
+    const start = await db.providerCall.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'start' } } });
     // Left open as a worker that died between its call and its bookkeeping would leave them.
-    await db.providerOperation.update({ where: { id: clone.id }, data: { status: 'running', exitStatus: null } });
-    await db.providerOperation.update({ where: { id: start.id }, data: { status: 'issuing', upid: null, exitStatus: null } });
+    await db.providerCall.update({ where: { id: clone.id }, data: { status: 'running', exitStatus: null } });
+    await db.providerCall.update({ where: { id: start.id }, data: { status: 'issuing', upid: null, exitStatus: null } });
     const audits = await db.auditEvent.count();
 
     await expect.poll(async () => (await db.credential.findUniqueOrThrow({ where: { instanceId: id } })).secretCipher, { timeout: 30_000 }).toBeNull();
-    await expect.poll(async () => (await db.providerOperation.findUniqueOrThrow({ where: { id: start.id } })).status, { timeout: 30_000 }).toBe('unknown');
-    await expect.poll(async () => db.providerOperation.findUniqueOrThrow({ where: { id: clone.id } }), { timeout: 30_000 }).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
+    await expect.poll(async () => (await db.providerCall.findUniqueOrThrow({ where: { id: start.id } })).status, { timeout: 30_000 }).toBe('unknown');
+    await expect.poll(async () => db.providerCall.findUniqueOrThrow({ where: { id: clone.id } }), { timeout: 30_000 }).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
     expect((await db.idempotencyKey.findMany({ where: { userId: stack.customer.userId } })).map((k) => k.key)).toEqual(['new-key']);
     expect(await db.rateLimitEvent.count({ where: { action: 'housekeeping-test' } })).toBe(1);
     expect(await db.auditEvent.count()).toBeGreaterThanOrEqual(audits);

@@ -22,7 +22,7 @@ function scripted(resources: { lock?: string }[][], clones: string[], recordedBy
   } as unknown as ProxmoxClient;
   const deps = {
     config: { TASK_POLL_INTERVAL_MS: 1 },
-    db: { providerOperation: { count: async () => clones.filter((upid) => recordedByOthers.includes(upid)).length } },
+    db: { providerCall: { count: async () => clones.filter((upid) => recordedByOthers.includes(upid)).length } },
   } as unknown as ActivityDeps;
   return { client, deps, waitedOn, reads: () => reads };
 }
