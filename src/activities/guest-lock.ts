@@ -52,15 +52,15 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
   }
 }
 
-/** Waits for the tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
-export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
+/** Waits for the Proxmox tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
+export async function waitForProxmoxTasksOnGuest(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
   const beat = heartbeatOfThisActivity();
-  for (const task of await client.listTasks(node, { vmid, source: 'active' })) {
-    await client.waitForTask(task.upid, {
+  for (const proxmoxTask of await client.listTasks(node, { vmid, source: 'active' })) {
+    await client.waitForProxmoxTask(proxmoxTask.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed: true,
-      onPoll: () => beat({ waitingFor: task.upid }),
+      onPoll: () => beat({ waitingFor: proxmoxTask.upid }),
     });
   }
 }

@@ -98,7 +98,7 @@ async function waitFor(
   const beat = heartbeatOfThisActivity();
   beat({ upid });
   try {
-    const result = await client.waitForTask(upid, {
+    const result = await client.waitForProxmoxTask(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed,

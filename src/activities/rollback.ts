@@ -4,7 +4,7 @@ import { finishTask, recordStep } from '../db/tasks';
 import { loadInstance, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { guestAfterClone, waitForGuestTasks } from './guest-lock';
+import { guestAfterClone, waitForProxmoxTasksOnGuest } from './guest-lock';
 import { guestAt } from './ownership';
 import { runProviderCall } from './provider-call';
 import { removeSnippet } from './snippets';
@@ -49,7 +49,7 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
   const where = guest.node;
   await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
   // Another task of ours holds the guest (a start, a migration): let it finish first.
-  if (guest.lock) await waitForGuestTasks(deps, client, where, vmid);
+  if (guest.lock) await waitForProxmoxTasksOnGuest(deps, client, where, vmid);
   const callKey = { instanceId, taskId, phase: purpose, node: where, vmid };
   await runProviderCall(deps, client, {
     ...callKey,
