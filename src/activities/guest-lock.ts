@@ -6,7 +6,7 @@ import { fail, FailureType } from './failures';
 import { guestAt, type GuestAtVmid } from './ownership';
 
 export interface CloneSite {
-  /** Where the clone runs: the template's node (its task is listed there, under the template's VMID). */
+  /** Where the clone runs: the template's node (its Proxmox task is listed there, under the template's VMID). */
   node: string;
   templateVmid: number;
   /** The guest the clone creates. */
@@ -27,7 +27,7 @@ async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site
 
 /**
  * The guest at the site's VMID once no clone is still creating it (undefined when there is
- * none). It waits on the guest's own `clone` lock, never on another guest's task, heartbeating
+ * none). It waits on the guest's own `clone` lock, never on another guest's Proxmox task, heartbeating
  * and stopping when the activity is cancelled. A lock that no running clone can explain is
  * stale on a second look: an API token cannot clear it, so an operator must (`qm unlock`).
  */

@@ -156,7 +156,7 @@ export function createResizeActivity(deps: ActivityDeps) {
 
 /**
  * After a failed resize: CPU and memory back to the old plan, so the guest has no more than is
- * charged (a disk that grew stays grown; its step runs last, after the config).
+ * charged (a disk that grew stays grown; its call runs last, after the config).
  * Converges on retry: the config write is compared with the guest's config first.
  */
 export function createUndoResizeActivity(deps: ActivityDeps) {

@@ -48,7 +48,7 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
   if (guest.owner !== instanceId) return 'not_ours';
   const where = guest.node;
   await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
-  // Another task of ours holds the guest (a start, a migration): let it finish first.
+  // A Proxmox task of ours holds the guest (a start, a migration): let it finish first.
   if (guest.lock) await waitForProxmoxTasksOnGuest(deps, client, where, vmid);
   const callKey = { instanceId, taskId, phase: purpose, node: where, vmid };
   await runProviderCall(deps, client, {
