@@ -100,7 +100,7 @@ export const configSchema = z.object({
   /** Scales every stage's time budget (tests shorten them). */
   STAGE_TIMEOUT_SCALE: z.coerce.number().positive().default(1),
   /**
-   * Task waiting pace (see NodeTaskWatcher): a node's task list is read at most every fifth of
+   * Task waiting pace (see ProxmoxTaskWatcher): a node's task list is read at most every fifth of
    * this, and a task polled on its own (fallback) at most this far apart.
    */
   TASK_POLL_INTERVAL_MS: integer(500),

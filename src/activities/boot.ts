@@ -1,7 +1,7 @@
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
-import { powerOn, writeConfig } from './guest-steps';
-import { runProviderStep } from './provider-step';
+import { powerOn, writeConfig } from './guest-calls';
+import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
 const BOOT_SETTINGS = { boot: 'order=scsi0', agent: 1, onboot: 1 };
@@ -15,9 +15,9 @@ export function createBootActivity(deps: ActivityDeps) {
     const instance = await loadInstance(deps.db, instanceId);
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
-    const step = { instanceId, taskId, stage: 'boot', node, vmid };
+    const callKey = { instanceId, taskId, phase: 'boot', node, vmid };
     await say(deps, taskId, 'boot', 'starting the server', 'processing', 'Powering the server on.');
-    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'bootconfig', BOOT_SETTINGS) });
-    await runProviderStep(deps, client, { ...step, ...powerOn(client, node, vmid), reportsDone: stepLine(taskId, 'boot', 'starting the server', 'success', 'The server is powered on.') });
+    await runProviderCall(deps, client, { ...callKey, ...writeConfig(client, node, vmid, 'bootconfig', BOOT_SETTINGS) });
+    await runProviderCall(deps, client, { ...callKey, ...powerOn(client, node, vmid), reportsDone: stepLine(taskId, 'boot', 'starting the server', 'success', 'The server is powered on.') });
   };
 }

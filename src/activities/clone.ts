@@ -6,7 +6,7 @@ import { heartbeat, loadInstance, placement, type InstanceRef } from './context'
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { guestAfterClone, type CloneSite } from './guest-lock';
-import { runProviderStep } from './provider-step';
+import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
 /** The image (its name) and its templates, one per connection and node. */
@@ -60,10 +60,10 @@ export function createCloneActivity(deps: ActivityDeps) {
       const { node, vmid } = placement(instance);
       const site: CloneSite = { node, vmid, templateVmid: template.templateVmid };
       try {
-        await runProviderStep(deps, client, {
+        await runProviderCall(deps, client, {
           instanceId,
           taskId,
-          stage: 'clone',
+          phase: 'clone',
           kind: 'clone',
           node,
           vmid,

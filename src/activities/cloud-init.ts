@@ -7,7 +7,7 @@ import { generatePassword } from '../security/secrets';
 import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { runProviderStep } from './provider-step';
+import { runProviderCall } from './provider-call';
 import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
 import { say, stepLine } from './steps';
 
@@ -85,10 +85,10 @@ export function createCloudInitActivity(deps: ActivityDeps) {
     if (instance.sshKeys.length) params.sshkeys = instance.sshKeys.join('\n');
     if (dns.length) params.nameserver = dns.join(' ');
     if (instance.userData !== null) params.cicustom = await writeUserData(instance, password);
-    await runProviderStep(deps, client, {
+    await runProviderCall(deps, client, {
       instanceId,
       taskId,
-      stage: 'cloud_init',
+      phase: 'cloud_init',
       kind: 'cloudinit',
       node,
       vmid,

@@ -2,8 +2,8 @@ import { OWNERSHIP_TAG } from '../domain/ownership';
 import type { CpuBaselineCache } from '../proxmox';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
-import { growDisk, writeConfig } from './guest-steps';
-import { runProviderStep } from './provider-step';
+import { growDisk, writeConfig } from './guest-calls';
+import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
 /**
@@ -15,13 +15,13 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     const instance = await loadInstance(deps.db, instanceId, { plan: true, volumes: true });
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
-    const step = { instanceId, taskId, stage: 'configure', node, vmid };
+    const callKey = { instanceId, taskId, phase: 'configure', node, vmid };
 
     await say(deps, taskId, 'configure', 'sizing the server', 'processing', `Setting ${instance.plan.vcpus} vCPU and ${instance.plan.memoryMiB} MiB of memory.`);
     const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client);
     const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG };
-    await runProviderStep(deps, client, {
-      ...step,
+    await runProviderCall(deps, client, {
+      ...callKey,
       ...writeConfig(client, node, vmid, 'config', desired),
       reportsDone: stepLine(taskId, 'configure', 'sizing the server', 'success', 'CPU and memory are set.'),
     });
@@ -29,8 +29,8 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     const volume = instance.volumes.find((v) => v.kind === 'root');
     const sizeGiB = volume?.sizeGiB ?? instance.plan.diskGiB;
     await say(deps, taskId, 'configure', 'growing the disk', 'processing', `Growing the disk to ${sizeGiB} GiB.`);
-    await runProviderStep(deps, client, {
-      ...step,
+    await runProviderCall(deps, client, {
+      ...callKey,
       ...growDisk(client, node, vmid, sizeGiB),
       reportsDone: stepLine(taskId, 'configure', 'growing the disk', 'success', `The disk is ${sizeGiB} GiB.`),
     });

@@ -8,7 +8,7 @@ export function fail(type: string, message: string, details: Record<string, unkn
   return ApplicationFailure.create({ type, message, details: [details], nonRetryable: NON_RETRYABLE_TYPES.includes(type) });
 }
 
-/** Another task holds the guest ("VM N is locked (…)", "can't lock file … - got timeout"): the write did not happen. */
+/** Another Proxmox task holds the guest ("VM N is locked (…)", "can't lock file … - got timeout"): the write did not happen. */
 function isLockContention(error: ProxmoxError | ProxmoxTaskError): boolean {
   return error.isLocked || error.isLockTimeout;
 }
@@ -21,9 +21,9 @@ function isLockContention(error: ProxmoxError | ProxmoxTaskError): boolean {
  * |---|---|
  * | a call saying the guest "does not exist" | GUEST_LOST |
  * | any other failed read (GET): a read changes nothing | retried |
- * | a write or task refused for lock contention | retried; the retry re-reads provider truth before writing again |
+ * | a write or Proxmox task refused for lock contention | retried; the retry re-reads provider truth before writing again |
  * | a write failing transiently (5xx contention, timeouts, dropped answers) | retried, likewise |
- * | any other failed task | PROVIDER_TASK_FAILED |
+ * | any other failed Proxmox task | PROVIDER_TASK_FAILED |
  * | any other refused write | PROVIDER_REJECTED |
  *
  * A stale `clone` lock is not told apart here: the removal finds it (GUEST_LOCKED, `qm unlock`).

@@ -6,7 +6,7 @@ import { fail, FailureType } from './failures';
 import { guestAt, type GuestAtVmid } from './ownership';
 
 export interface CloneSite {
-  /** Where the clone runs: the template's node (its task is listed there, under the template's VMID). */
+  /** Where the clone runs: the template's node (its Proxmox task is listed there, under the template's VMID). */
   node: string;
   templateVmid: number;
   /** The guest the clone creates. */
@@ -21,13 +21,13 @@ export interface CloneSite {
 async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<boolean> {
   const active = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
   if (active.length === 0) return false;
-  const theirs = await deps.db.providerOperation.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
+  const theirs = await deps.db.providerCall.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
   return active.length > theirs;
 }
 
 /**
  * The guest at the site's VMID once no clone is still creating it (undefined when there is
- * none). It waits on the guest's own `clone` lock, never on another guest's task, heartbeating
+ * none). It waits on the guest's own `clone` lock, never on another guest's Proxmox task, heartbeating
  * and stopping when the activity is cancelled. A lock that no running clone can explain is
  * stale on a second look: an API token cannot clear it, so an operator must (`qm unlock`).
  */
@@ -52,15 +52,15 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
   }
 }
 
-/** Waits for the tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
-export async function waitForGuestTasks(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
+/** Waits for the Proxmox tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
+export async function waitForProxmoxTasksOnGuest(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
   const beat = heartbeatOfThisActivity();
-  for (const task of await client.listTasks(node, { vmid, source: 'active' })) {
-    await client.waitForTask(task.upid, {
+  for (const proxmoxTask of await client.listTasks(node, { vmid, source: 'active' })) {
+    await client.waitForProxmoxTask(proxmoxTask.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed: true,
-      onPoll: () => beat({ waitingFor: task.upid }),
+      onPoll: () => beat({ waitingFor: proxmoxTask.upid }),
     });
   }
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { operationOfTask, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
-import { findOperation } from '../db/operations';
+import { findProviderCall } from '../db/provider-calls';
 import { deleted, operationFinished } from '../db/instance-state';
 import { retireHoldings } from '../db/reservations';
 import { finishTask, lockOpenTask, recordStep } from '../db/tasks';
@@ -10,25 +10,25 @@ import { ProxmoxError } from '../proxmox';
 import { loadInstance, placement, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { growDisk, powerOff, powerOn, writeConfig, type GuestCall } from './guest-steps';
+import { growDisk, powerOff, powerOn, writeConfig, type GuestCall } from './guest-calls';
 import { guestAt, ourGuestAt } from './ownership';
-import { runProviderStep } from './provider-step';
+import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
-/** The guest an operation works on, with what every step needs. */
-async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, stage: string) {
+/** The guest an operation works on, with what every provider call needs; `phase` is the operation's name. */
+async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, phase: string) {
   const instance = await loadInstance(deps.db, instanceId);
   const { node, vmid } = placement(instance);
   const client = deps.proxmox(instance.connection);
-  return { instance, node, vmid, client, step: { instanceId, taskId, stage, node, vmid } };
+  return { instance, node, vmid, client, callKey: { instanceId, taskId, phase, node, vmid } };
 }
 
 type Guest = Awaited<ReturnType<typeof guestOf>>;
 
-/** One provider step, said in the task's thread as `<stage> > <what>`: processing before, success after. */
-async function saidStep(deps: ActivityDeps, { client, step }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
-  await say(deps, step.taskId, step.stage, what, 'processing', before);
-  await runProviderStep(deps, client, { ...step, ...call, reportsDone: stepLine(step.taskId, step.stage, what, 'success', after) });
+/** One provider call, said in the task's thread as `<phase> > <what>`: processing before, success after. */
+async function saidCall(deps: ActivityDeps, { client, callKey }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
+  await say(deps, callKey.taskId, callKey.phase, what, 'processing', before);
+  await runProviderCall(deps, client, { ...callKey, ...call, reportsDone: stepLine(callKey.taskId, callKey.phase, what, 'success', after) });
 }
 
 async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {
@@ -65,7 +65,7 @@ export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance)
 export function createStartActivity(deps: ActivityDeps) {
   return async function startGuest(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'start');
-    await saidStep(deps, guest, 'starting the server', ['Powering the server on.', 'The server is powered on.'], powerOn(guest.client, guest.node, guest.vmid));
+    await saidCall(deps, guest, 'starting the server', ['Powering the server on.', 'The server is powered on.'], powerOn(guest.client, guest.node, guest.vmid));
   };
 }
 
@@ -76,25 +76,25 @@ export function createStartActivity(deps: ActivityDeps) {
 export function createStopActivity(deps: ActivityDeps) {
   return async function stopGuest(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'stop');
-    await saidStep(deps, guest, 'stopping the server', ['Powering the server off.', 'The server is powered off.'], powerOff(guest.client, guest.node, guest.vmid));
+    await saidCall(deps, guest, 'stopping the server', ['Powering the server off.', 'The server is powered off.'], powerOff(guest.client, guest.node, guest.vmid));
   };
 }
 
 /**
  * shutdown: ACPI shutdown with Proxmox's own timeout; if the guest does not go down in time
  * (the task fails), a forced stop follows, said as a warning.
- * Converges on retry: each call is a recorded step; a shutdown recorded as failed goes straight to the stop; a stopped guest counts as done.
+ * Converges on retry: each call is a recorded provider call; a shutdown recorded as failed goes straight to the stop; a stopped guest counts as done.
  */
 export function createShutdownActivity(deps: ActivityDeps) {
   return async function shutdownGuest(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'shutdown');
+    const { client, node, vmid, callKey } = await guestOf(deps, ref, 'shutdown');
     const seconds = deps.config.SHUTDOWN_TIMEOUT_SECONDS;
     await say(deps, ref.taskId, 'shutdown', 'shutting down', 'processing', 'Asking the operating system to shut down.');
-    const earlier = await findOperation(deps.db, ref.taskId, 'shutdown');
+    const earlier = await findProviderCall(deps.db, ref.taskId, 'shutdown');
     if (earlier?.status !== 'failed') {
       try {
-        await runProviderStep(deps, client, {
-          ...step,
+        await runProviderCall(deps, client, {
+          ...callKey,
           kind: 'shutdown',
           isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
           issue: () => client.shutdownVm(node, vmid, { timeoutSeconds: seconds, forceStop: false }),
@@ -106,7 +106,7 @@ export function createShutdownActivity(deps: ActivityDeps) {
       }
     }
     await say(deps, ref.taskId, 'shutdown', 'forcing a stop', 'warning', `The server did not shut down within ${seconds} seconds, so it is being powered off.`);
-    await runProviderStep(deps, client, { ...step, ...powerOff(client, node, vmid) });
+    await runProviderCall(deps, client, { ...callKey, ...powerOff(client, node, vmid) });
     await say(deps, ref.taskId, 'shutdown', 'shutting down', 'success', 'The server is powered off.');
   };
 }
@@ -120,10 +120,10 @@ export function createRebootActivity(deps: ActivityDeps) {
   return async function rebootGuest(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'reboot');
     const { client, node, vmid } = guest;
-    await saidStep(deps, guest, 'restarting the server', ['Restarting the server.', 'The server restarted.'], {
+    await saidCall(deps, guest, 'restarting the server', ['Restarting the server.', 'The server restarted.'], {
       kind: 'reboot',
       isDone: async () => {
-        const asked = await findOperation(deps.db, ref.taskId, 'reboot');
+        const asked = await findProviderCall(deps.db, ref.taskId, 'reboot');
         if (asked?.status !== 'issuing') return false;
         const status = await client.vmStatus(node, vmid);
         const secondsSinceAsked = (Date.now() - asked.updatedAt.getTime()) / 1000;
@@ -143,29 +143,29 @@ export function createResizeActivity(deps: ActivityDeps) {
     const guest = await guestOf(deps, ref, 'resize');
     const { client, node, vmid } = guest;
     const { to } = await requiredParams(deps, ref.taskId, 'resize', 'resize');
-    await saidStep(
+    await saidCall(
       deps,
       guest,
       'sizing the server',
       [`Setting ${to.vcpus} vCPU and ${to.memoryMiB} MiB of memory.`, 'CPU and memory are set.'],
       writeConfig(client, node, vmid, 'config', { sockets: 1, cores: to.vcpus, memory: to.memoryMiB }),
     );
-    await saidStep(deps, guest, 'growing the disk', [`Growing the disk to ${to.diskGiB} GiB.`, `The disk is ${to.diskGiB} GiB.`], growDisk(client, node, vmid, to.diskGiB));
+    await saidCall(deps, guest, 'growing the disk', [`Growing the disk to ${to.diskGiB} GiB.`, `The disk is ${to.diskGiB} GiB.`], growDisk(client, node, vmid, to.diskGiB));
   };
 }
 
 /**
  * After a failed resize: CPU and memory back to the old plan, so the guest has no more than is
- * charged (a disk that grew stays grown; its step runs last, after the config).
+ * charged (a disk that grew stays grown; its call runs last, after the config).
  * Converges on retry: the config write is compared with the guest's config first.
  */
 export function createUndoResizeActivity(deps: ActivityDeps) {
   return async function undoResize(ref: InstanceRef): Promise<void> {
-    const { client, node, vmid, step } = await guestOf(deps, ref, 'resize');
+    const { client, node, vmid, callKey } = await guestOf(deps, ref, 'resize');
     const resize = (await paramsOf(deps, ref.taskId)).resize;
     if (!resize) return;
     const { from } = resize;
-    await runProviderStep(deps, client, { ...step, ...writeConfig(client, node, vmid, 'config-undo', { sockets: 1, cores: from.vcpus, memory: from.memoryMiB }) });
+    await runProviderCall(deps, client, { ...callKey, ...writeConfig(client, node, vmid, 'config-undo', { sockets: 1, cores: from.vcpus, memory: from.memoryMiB }) });
     await say(deps, ref.taskId, 'resize', 'restoring the old size', 'warning', `The resize did not complete; the server has ${from.vcpus} vCPU and ${from.memoryMiB} MiB again.`);
   };
 }
@@ -179,7 +179,7 @@ export function createMigrateActivity(deps: ActivityDeps) {
     const guest = await guestOf(deps, ref, 'migrate');
     const { client, node, vmid } = guest;
     const { targetNode } = await requiredParams(deps, ref.taskId, 'migrate', 'migration');
-    await saidStep(deps, guest, 'moving the server', ['Moving the server to another host.', 'The server runs on its new host.'], {
+    await saidCall(deps, guest, 'moving the server', ['Moving the server to another host.', 'The server runs on its new host.'], {
       kind: 'migrate',
       isDone: async () => (await client.clusterResources()).find((r) => r.vmid === vmid)?.node === targetNode,
       issue: async () => {

@@ -3,7 +3,7 @@ import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef } from './con
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { parseNetLine } from './guest-config';
-import { runProviderStep } from './provider-step';
+import { runProviderCall } from './provider-call';
 import { say } from './steps';
 
 /**
@@ -28,10 +28,10 @@ export function createNetworkActivity(deps: ActivityDeps) {
     };
     // The config isDone read; an unchanged NIC's MAC is read from it instead of asking again.
     let seen: VmConfig | undefined;
-    const { skipped } = await runProviderStep(deps, client, {
+    const { skipped } = await runProviderCall(deps, client, {
       instanceId,
       taskId,
-      stage: 'network',
+      phase: 'network',
       kind: 'net0',
       node,
       vmid,

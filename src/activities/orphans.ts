@@ -22,12 +22,12 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     const { vmid, connection } = orphan;
     const client = deps.proxmox(connection);
     const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
-    /** `resumed`: the task was not issued by this attempt. */
+    /** `resumed`: the Proxmox task was not issued by this attempt. */
     const poll = async (upid: string, resumed: boolean) => {
       const beat = heartbeatOfThisActivity();
       beat({ upid });
       try {
-        return await client.waitForTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => beat({ upid }) });
+        return await client.waitForProxmoxTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => beat({ upid }) });
       } catch (error) {
         throw fromProxmoxError(error, { kind: 'orphan-removal', vmid, upid });
       }
@@ -41,8 +41,8 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
       const instance = owner ? await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } }) : null;
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {
-        // A task holds the guest (someone is working on it): let it finish first.
-        for (const task of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(task.upid, true);
+        // A Proxmox task holds the guest (someone is working on it): let it finish first.
+        for (const proxmoxTask of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(proxmoxTask.upid, true);
         guest = await findGuest();
         if (!guest) return 'absent';
       }

@@ -295,7 +295,7 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
 }
 
 /**
- * Closes provider-operation records left `issuing`/`running` by tasks that have ended, with what
+ * Closes provider calls left `issuing`/`running` by tasks that have ended, with what
  * Proxmox says of their UPID (`unknown` when there is no UPID, or Proxmox no longer knows it).
  * Converges on retry: each record is closed only while it is still open.
  */
@@ -303,26 +303,27 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
   return async function closeFinishedOperations({ connectionId }: ReconcileInput): Promise<{ closed: number }> {
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const client = deps.proxmox(connection);
-    const open = await deps.db.providerOperation.findMany({
+    const open = await deps.db.providerCall.findMany({
       where: { status: { in: ['issuing', 'running'] }, task: { status: { in: ['succeeded', 'failed'] } }, instance: { connectionId } },
       take: 100,
     });
     let closed = 0;
-    for (const op of open) {
+    for (const call of open) {
       let outcome: { status: 'succeeded' | 'failed' | 'unknown'; exitStatus: string | null } | null = { status: 'unknown', exitStatus: null };
-      if (op.upid) {
+      if (call.upid) {
         try {
-          const task = await client.taskStatus(op.upid);
-          outcome = task.status === 'stopped' && task.exitstatus ? { status: parseExitStatus(task.exitstatus).ok ? 'succeeded' : 'failed', exitStatus: task.exitstatus } : null;
+          const proxmoxTask = await client.taskStatus(call.upid);
+          outcome =
+            proxmoxTask.status === 'stopped' && proxmoxTask.exitstatus ? { status: parseExitStatus(proxmoxTask.exitstatus).ok ? 'succeeded' : 'failed', exitStatus: proxmoxTask.exitstatus } : null;
         } catch (error) {
           if (!isNotFound(error)) {
-            deps.logger.warn({ err: error, operationId: op.id, upid: op.upid }, 'could not read a provider task; looked at again next time');
+            deps.logger.warn({ err: error, providerCallId: call.id, upid: call.upid }, 'could not read a Proxmox task; looked at again next time');
             continue;
           }
         }
       }
       if (!outcome) continue; // still running on Proxmox: looked at again next time
-      const { count } = await deps.db.providerOperation.updateMany({ where: { id: op.id, status: { in: ['issuing', 'running'] } }, data: outcome });
+      const { count } = await deps.db.providerCall.updateMany({ where: { id: call.id, status: { in: ['issuing', 'running'] } }, data: outcome });
       closed += count;
     }
     return { closed };

@@ -4,9 +4,9 @@ import { finishTask, recordStep } from '../db/tasks';
 import { loadInstance, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
-import { guestAfterClone, waitForGuestTasks } from './guest-lock';
+import { guestAfterClone, waitForProxmoxTasksOnGuest } from './guest-lock';
 import { guestAt } from './ownership';
-import { runProviderStep } from './provider-step';
+import { runProviderCall } from './provider-call';
 import { removeSnippet } from './snippets';
 import { say } from './steps';
 import { recordAudit } from '../db/audit';
@@ -14,7 +14,7 @@ import { recordAudit } from '../db/audit';
 export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
 
 export interface RemoveGuestInput extends InstanceRef {
-  /** Names the provider operations of this removal, unique within the task. */
+  /** Names the provider calls of this removal, unique within the task. */
   purpose: 'rollback' | 'delete' | 'rebuild';
 }
 
@@ -23,7 +23,7 @@ export interface RemoveGuestInput extends InstanceRef {
  * /cluster/resources. A guest that is not provably ours (our VMID and our ownership marker, or
  * the legacy name) is never touched. The instance's user-data snippet, ours by its name, goes
  * once the guest is gone (a rebuild writes a new one).
- * Converges on retry: each call is a recorded provider step, a guest already gone counts as removed, and so does a missing snippet.
+ * Converges on retry: each call is a recorded provider call, a guest already gone counts as removed, and so does a missing snippet.
  */
 export function createRemoveGuestActivity(deps: ActivityDeps) {
   return async function removeGuest({ instanceId, taskId, purpose }: RemoveGuestInput): Promise<RemovalOutcome> {
@@ -48,11 +48,11 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
   if (guest.owner !== instanceId) return 'not_ours';
   const where = guest.node;
   await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
-  // Another task of ours holds the guest (a start, a migration): let it finish first.
-  if (guest.lock) await waitForGuestTasks(deps, client, where, vmid);
-  const step = { instanceId, taskId, stage: purpose, node: where, vmid };
-  await runProviderStep(deps, client, {
-    ...step,
+  // A Proxmox task of ours holds the guest (a start, a migration): let it finish first.
+  if (guest.lock) await waitForProxmoxTasksOnGuest(deps, client, where, vmid);
+  const callKey = { instanceId, taskId, phase: purpose, node: where, vmid };
+  await runProviderCall(deps, client, {
+    ...callKey,
     kind: `${purpose}-stop`,
     isDone: async () => {
       const now = await findGuest();
@@ -60,8 +60,8 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
     },
     issue: () => client.stopVm(where, vmid),
   });
-  const destroyed = await runProviderStep(deps, client, {
-    ...step,
+  const destroyed = await runProviderCall(deps, client, {
+    ...callKey,
     kind: `${purpose}-destroy`,
     isDone: async () => !(await findGuest()),
     issue: () => client.destroyVm(where, vmid),

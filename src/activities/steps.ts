@@ -3,24 +3,20 @@ import { PROVISION_STAGES, stageProgress, type ProvisionStage } from '../domain/
 import type { StepStatus } from '../generated/prisma/enums';
 import type { ActivityDeps } from './deps';
 
-/** The line `<stage> > <what>` of the task's step thread; a stage's `processing` line sets its progress. */
-export function stepLine(taskId: string, stage: ProvisionStage | string, what: string, status: StepStatus, message: string): StepInput {
-  const progress = status === 'processing' && isStage(stage) ? stageProgress(stage) : undefined;
-  return { taskId, step: `${stage} > ${what}`, status, message, progress };
+/**
+ * The line `<phase> > <what>` of the task's step thread. The phase is a provisioning stage, an
+ * operation's name or a removal's purpose; a stage's `processing` line sets the task's progress.
+ */
+export function stepLine(taskId: string, phase: string, what: string, status: StepStatus, message: string): StepInput {
+  const progress = status === 'processing' && isStage(phase) ? stageProgress(phase) : undefined;
+  return { taskId, step: `${phase} > ${what}`, status, message, progress };
 }
 
-/** Writes `<stage> > <what>` to the task's step thread. */
-export function say(
-  deps: ActivityDeps,
-  taskId: string,
-  stage: ProvisionStage | string,
-  what: string,
-  status: StepStatus,
-  message: string,
-): Promise<void> {
-  return recordStep(deps.db, stepLine(taskId, stage, what, status, message));
+/** Writes `<phase> > <what>` to the task's step thread. */
+export function say(deps: ActivityDeps, taskId: string, phase: string, what: string, status: StepStatus, message: string): Promise<void> {
+  return recordStep(deps.db, stepLine(taskId, phase, what, status, message));
 }
 
-function isStage(stage: string): stage is ProvisionStage {
-  return (PROVISION_STAGES as readonly string[]).includes(stage);
+function isStage(phase: string): phase is ProvisionStage {
+  return (PROVISION_STAGES as readonly string[]).includes(phase);
 }

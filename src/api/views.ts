@@ -52,7 +52,7 @@ export function toInstanceView(row: InstanceRow): z.infer<typeof instanceView> {
 /** The admin's view: everything, provider coordinates included. */
 export function toAdminInstanceView(
   row: InstanceRow,
-  operations: { stage: string; kind: string; node: string; upid: string | null; status: string; exitStatus: string | null }[],
+  providerCalls: { phase: string; kind: string; node: string; upid: string | null; status: string; exitStatus: string | null }[],
   workflowId: string,
 ): z.infer<typeof adminInstanceView> {
   return {
@@ -66,7 +66,7 @@ export function toAdminInstanceView(
       storage: row.connection.storage,
       macAddress: row.macAddress,
       workflowId,
-      operations: operations.map(({ stage, kind, node, upid, status, exitStatus }) => ({ stage, kind, node, upid, status, exitStatus })),
+      operations: providerCalls.map(({ phase, kind, node, upid, status, exitStatus }) => ({ stage: phase, kind, node, upid, status, exitStatus })),
     },
     failureCause: row.failureCause ?? null,
   };

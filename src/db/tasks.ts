@@ -4,7 +4,7 @@ import type { Db, Tx } from './client';
 
 export interface StepInput {
   taskId: string;
-  /** `<stage> > <step>`, e.g. `clone > cloning the image template`. */
+  /** `<phase> > <what>`, e.g. `clone > cloning the image template` (see stepLine). */
   step: string;
   status: StepStatus;
   message: string;

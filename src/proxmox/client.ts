@@ -15,17 +15,17 @@ import https from 'node:https';
 import { delay } from './delay';
 import { ProxmoxError } from './errors';
 import { isUpid, parseUpid } from './upid';
-import { NodeTaskWatcher } from './task-watcher';
-import type { TaskResult, WaitForTaskOptions } from './tasks';
+import { ProxmoxTaskWatcher } from './task-watcher';
+import type { ProxmoxTaskResult, WaitForProxmoxTaskOptions } from './tasks';
 import type {
   ClusterVmResource,
-  ListTasksOptions,
+  ListProxmoxTasksOptions,
   NodeListEntry,
   NodeStatus,
   NodeStorage,
   StorageVolume,
-  TaskListEntry,
-  TaskStatus,
+  ProxmoxTaskListEntry,
+  ProxmoxTaskStatus,
   VmConfig,
   VmStatus,
 } from './wire';
@@ -158,8 +158,8 @@ export class ProxmoxClient {
   private readonly retryBaseDelayMs: number;
   private readonly logger: ProxmoxClientOptions['logger'];
   private readonly maxResponseBytes: number;
-  /** One per node, shared by every wait on this client (see NodeTaskWatcher). */
-  private readonly taskWatchers = new Map<string, NodeTaskWatcher>();
+  /** One per node, shared by every wait on this client (see ProxmoxTaskWatcher). */
+  private readonly taskWatchers = new Map<string, ProxmoxTaskWatcher>();
 
   constructor(opts: ProxmoxClientOptions) {
     let base: URL;
@@ -531,15 +531,15 @@ export class ProxmoxClient {
   // ---------------------------------------------------------------- tasks
 
   /** GET /nodes/{node-in-the-UPID}/tasks/{upid}/status */
-  async taskStatus(upid: string, call?: CallOptions): Promise<TaskStatus> {
+  async taskStatus(upid: string, call?: CallOptions): Promise<ProxmoxTaskStatus> {
     if (!isUpid(upid)) throw new TypeError('not a Proxmox task id');
     const node = upid.split(':')[1] as string;
-    return this.request<TaskStatus>('GET', '/nodes/{node}/tasks/{upid}/status', { node, upid }, {}, call);
+    return this.request<ProxmoxTaskStatus>('GET', '/nodes/{node}/tasks/{upid}/status', { node, upid }, {}, call);
   }
 
-  async listTasks(node: string, o: ListTasksOptions = {}, call?: CallOptions): Promise<TaskListEntry[]> {
+  async listTasks(node: string, o: ListProxmoxTasksOptions = {}, call?: CallOptions): Promise<ProxmoxTaskListEntry[]> {
     assertNode(node);
-    const data = await this.request<TaskListEntry[]>(
+    const data = await this.request<ProxmoxTaskListEntry[]>(
       'GET',
       '/nodes/{node}/tasks',
       { node },
@@ -551,13 +551,13 @@ export class ProxmoxClient {
 
   /**
    * Waits until a task stops, watched by its node's task watcher. "OK" and "WARNINGS: N" resolve;
-   * other exits throw ProxmoxTaskError (the guarantees of waitForTask in tasks.ts).
+   * other exits throw ProxmoxTaskError (the guarantees of waitForProxmoxTask in tasks.ts).
    */
-  waitForTask(upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
+  waitForProxmoxTask(upid: string, opts: WaitForProxmoxTaskOptions = {}): Promise<ProxmoxTaskResult> {
     const { node } = parseUpid(upid);
     let watcher = this.taskWatchers.get(node);
     if (!watcher) {
-      watcher = new NodeTaskWatcher(this, node);
+      watcher = new ProxmoxTaskWatcher(this, node);
       this.taskWatchers.set(node, watcher);
     }
     return watcher.wait(upid, opts);

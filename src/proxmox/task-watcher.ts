@@ -4,12 +4,12 @@
  */
 import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
-import { MIN_READ_GAP_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
+import { MIN_READ_GAP_MS, waitForProxmoxTask as pollTaskStatus, type ProxmoxTaskResult, type ProxmoxTaskStatusReader, type WaitForProxmoxTaskOptions } from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
-import type { ListTasksOptions, TaskListEntry, TaskStatus } from './wire';
+import type { ListProxmoxTasksOptions, ProxmoxTaskListEntry, ProxmoxTaskStatus } from './wire';
 
-export interface TaskListReader extends TaskStatusReader {
-  listTasks(node: string, o?: ListTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskListEntry[]>;
+export interface ProxmoxTaskListReader extends ProxmoxTaskStatusReader {
+  listTasks(node: string, o?: ListProxmoxTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ProxmoxTaskListEntry[]>;
 }
 
 /**
@@ -33,21 +33,21 @@ const ACTIVE_LIST_LIMIT = 1_000;
 
 interface Waiter {
   upid: string;
-  opts: WaitForTaskOptions;
+  opts: WaitForProxmoxTaskOptions;
   waitStart: number;
   deadline: number;
-  /** The task's start as far as pacing goes (see waitForTask). */
+  /** The task's start as far as pacing goes (see waitForProxmoxTask). */
   taskStart: number;
   tickCeilingMs: number;
   /** When the next tick should cover this task. */
   nextTickAt: number;
   lastDirectReadAt: number;
   lastStatus?: string;
-  settle: (outcome: { result: TaskResult } | { error: unknown } | { handOver: true }) => void;
+  settle: (outcome: { result: ProxmoxTaskResult } | { error: unknown } | { handOver: true }) => void;
 }
 
 /** Proxmox lists a running task with status "RUNNING" (the simulator with none) and no end time. */
-function listedRunning(entry: TaskListEntry | undefined): boolean {
+function listedRunning(entry: ProxmoxTaskListEntry | undefined): boolean {
   return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
 
@@ -64,10 +64,10 @@ function tickDelay(taskAgeMs: number, ceilingMs: number): number {
  * status read per finished task and one per running task every 4 × `pollIntervalMs`.
  *
  * A task the list cannot show (another user's, past the list's limit) is handed to per-task status
- * polling (waitForTask), and so is every task of a node whose list was refused or was caught
+ * polling (waitForProxmoxTask), and so is every task of a node whose list was refused or was caught
  * showing a finished task as running: those nodes are polled per task from then on.
  */
-export class NodeTaskWatcher {
+export class ProxmoxTaskWatcher {
   private readonly waiters = new Map<string, Waiter>();
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -78,7 +78,7 @@ export class NodeTaskWatcher {
   private readonly endedAt = new Map<string, number>();
 
   constructor(
-    private readonly reader: TaskListReader,
+    private readonly reader: ProxmoxTaskListReader,
     private readonly node: string,
   ) {}
 
@@ -87,7 +87,7 @@ export class NodeTaskWatcher {
     return this.waiters.size;
   }
 
-  wait(upid: string, opts: WaitForTaskOptions = {}): Promise<TaskResult> {
+  wait(upid: string, opts: WaitForProxmoxTaskOptions = {}): Promise<ProxmoxTaskResult> {
     const waitStart = Date.now();
     if (this.listUntrusted) return pollTaskStatus(this.reader, upid, opts, waitStart);
     const { signal } = opts;
@@ -95,7 +95,7 @@ export class NodeTaskWatcher {
     const parsed = parseUpid(upid);
     const pollIntervalMs = opts.pollIntervalMs ?? 500;
     const timeoutMs = opts.timeoutMs ?? 600_000;
-    return new Promise<TaskResult>((resolve, reject) => {
+    return new Promise<ProxmoxTaskResult>((resolve, reject) => {
       const waiter: Waiter = {
         upid,
         opts,
@@ -157,7 +157,7 @@ export class NodeTaskWatcher {
   private async readAndSettle(): Promise<void> {
     const covered = [...this.waiters.values()];
     const listStart = Date.now();
-    let entries: Map<string, TaskListEntry>;
+    let entries: Map<string, ProxmoxTaskListEntry>;
     try {
       const list = await this.reader.listTasks(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT });
       entries = new Map(list.map((e) => [e.upid, e]));
@@ -185,7 +185,7 @@ export class NodeTaskWatcher {
   }
 
   /** One tick's look at one task: the list's word while it runs, a status read once it ended. */
-  private async check(w: Waiter, entry: TaskListEntry | undefined): Promise<void> {
+  private async check(w: Waiter, entry: ProxmoxTaskListEntry | undefined): Promise<void> {
     if (this.waiters.get(w.upid) !== w) return;
     const runningInList = listedRunning(entry);
     const started = Date.now();
@@ -193,7 +193,7 @@ export class NodeTaskWatcher {
       return this.report(w, this.listedStatus(w));
     }
     w.lastDirectReadAt = started;
-    let status: TaskStatus;
+    let status: ProxmoxTaskStatus;
     try {
       status = await this.reader.taskStatus(w.upid, { timeoutMs: Math.max(1, w.deadline - started) });
     } catch (e) {
@@ -216,12 +216,12 @@ export class NodeTaskWatcher {
     }
   }
 
-  private listedStatus(w: Waiter): TaskStatus {
+  private listedStatus(w: Waiter): ProxmoxTaskStatus {
     return { upid: w.upid, ...parseUpid(w.upid), status: 'running' };
   }
 
-  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForTask), not the tick. */
-  private report(w: Waiter, status: TaskStatus): void {
+  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForProxmoxTask), not the tick. */
+  private report(w: Waiter, status: ProxmoxTaskStatus): void {
     w.lastStatus = status.status;
     try {
       w.opts.onPoll?.(status);

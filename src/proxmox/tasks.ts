@@ -4,23 +4,23 @@
 import { abortReason, delay } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { parseExitStatus, parseUpid } from './upid';
-import type { TaskStatus } from './wire';
+import type { ProxmoxTaskStatus } from './wire';
 
-export interface TaskResult {
+export interface ProxmoxTaskResult {
   upid: string;
   exitstatus: string;
   /** N from "WARNINGS: N"; 0 for "OK". */
   warnings: number;
 }
 
-export interface WaitForTaskOptions {
+export interface WaitForProxmoxTaskOptions {
   signal?: AbortSignal;
   /** Ceiling of the delay between status reads; default 500 ms. */
   pollIntervalMs?: number;
   /** Overall budget; default 10 minutes. */
   timeoutMs?: number;
   /** Called with every status read. */
-  onPoll?: (status: TaskStatus) => void;
+  onPoll?: (status: ProxmoxTaskStatus) => void;
   /** How long after the wait began a "no such task" answer is taken for a task not shown yet; default 5 s. */
   noSuchTaskGraceMs?: number;
   /**
@@ -30,8 +30,8 @@ export interface WaitForTaskOptions {
   resumed?: boolean;
 }
 
-export interface TaskStatusReader {
-  taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskStatus>;
+export interface ProxmoxTaskStatusReader {
+  taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ProxmoxTaskStatus>;
 }
 
 /** The first read of a task just created (most configuration tasks end within tens of ms), and the shortest gap between two reads. */
@@ -59,12 +59,12 @@ function nextPollDelay(taskAgeMs: number, ceilingMs: number): number {
  * `waitStart` is when the wait began: a wait a node's task watcher hands over keeps its deadline
  * and its "no such task" window.
  */
-export async function waitForTask(
-  client: TaskStatusReader,
+export async function waitForProxmoxTask(
+  client: ProxmoxTaskStatusReader,
   upid: string,
-  opts: WaitForTaskOptions = {},
+  opts: WaitForProxmoxTaskOptions = {},
   waitStart = Date.now(),
-): Promise<TaskResult> {
+): Promise<ProxmoxTaskResult> {
   const parsed = parseUpid(upid);
   const ceilingMs = opts.pollIntervalMs ?? 500;
   const timeoutMs = opts.timeoutMs ?? 600_000;
@@ -82,7 +82,7 @@ export async function waitForTask(
     if (signal?.aborted) throw abortReason(signal);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ProxmoxTaskTimeoutError(upid, timeoutMs, lastStatus);
-    let status: TaskStatus | undefined;
+    let status: ProxmoxTaskStatus | undefined;
     try {
       status = await client.taskStatus(upid, { signal, timeoutMs: Math.max(1, remaining) });
     } catch (e) {

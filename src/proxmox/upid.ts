@@ -20,7 +20,7 @@ export interface Upid {
 }
 
 /** A task as Proxmox reports it: its UPID, the fields the UPID encodes, and whether it ended. */
-export interface TaskState extends Upid {
+export interface ProxmoxTaskState extends Upid {
   upid: string;
   status: 'running' | 'stopped';
   /** Set once stopped: "OK", "WARNINGS: N" or an error text. */

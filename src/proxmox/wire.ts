@@ -2,7 +2,7 @@
  * Shapes of the Proxmox VE API answers the client reads, and of the task list query: what
  * crosses the wire, apart from the client that sends it.
  */
-import type { TaskState } from './upid';
+import type { ProxmoxTaskState } from './upid';
 
 /** An entry of GET /cluster/resources?type=vm. */
 export interface ClusterVmResource {
@@ -46,13 +46,13 @@ export interface VmStatus {
 export type VmConfig = Record<string, string | number>;
 
 /** GET /nodes/{node}/tasks/{upid}/status. */
-export interface TaskStatus extends TaskState {
+export interface ProxmoxTaskStatus extends ProxmoxTaskState {
   tokenid?: string;
   [key: string]: unknown;
 }
 
 /** An entry of GET /nodes/{node}/tasks. */
-export interface TaskListEntry {
+export interface ProxmoxTaskListEntry {
   upid: string;
   node: string;
   type: string;
@@ -109,7 +109,7 @@ export interface StorageVolume {
 }
 
 /** Query of GET /nodes/{node}/tasks. */
-export interface ListTasksOptions {
+export interface ListProxmoxTasksOptions {
   typefilter?: string;
   vmid?: number;
   source?: 'active' | 'archive' | 'all';

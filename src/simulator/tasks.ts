@@ -3,9 +3,9 @@
  * UPID that goes running -> stopped after its type's duration (`taskMs`), ending "OK",
  * "WARNINGS: N" or an error text.
  */
-import { formatUpid, type TaskState } from '../proxmox/upid';
+import { formatUpid, type ProxmoxTaskState } from '../proxmox/upid';
 
-export interface SimTask extends TaskState {
+export interface SimTask extends ProxmoxTaskState {
   endtime?: number;
   /** Status reads still to be answered "no such task". */
   hiddenPolls: number;

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Where a workflow stands, for the Web UI, the CLI and the admin API. */
 export interface ProvisionProgress {
+  /** The provisioning stage running, or the operation's name; called `stage` in the progress query and in recorded histories. */
   stage: string | null;
   completedStages: string[];
   status: string;

@@ -19,19 +19,19 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
- * against instances, provider-operation records of ended tasks, database chores. The parts run side
+ * against instances, provider calls of ended tasks, database chores. The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
 export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary> {
   const whole = !input.instanceId;
-  const [startedLate, guests, operations, housekeeping] = await Promise.allSettled([
+  const [startedLate, guests, providerCalls, housekeeping] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
     whole ? quick.housekeeping() : Promise.resolve(null),
   ]);
-  const failures = [startedLate, guests, operations, housekeeping].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => removalReason(f.reason)).join('; ')}`, 'RECONCILE_FAILED');
   }
@@ -41,7 +41,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     ...(input.instanceId ? { instanceId: input.instanceId } : {}),
     startedLate: value(startedLate),
     guests: value(guests),
-    operationsClosed: value(operations).closed,
+    operationsClosed: value(providerCalls).closed,
     housekeeping: value(housekeeping),
   };
 }

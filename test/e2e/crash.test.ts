@@ -24,15 +24,15 @@ describe('a worker killed mid-provision', () => {
   });
 
   const calls = async (call: string) => (await stack.sim.state()).calls[call] ?? 0;
-  const operation = (instanceId: string, kind: string) => stack.api.db.providerOperation.findFirst({ where: { instanceId, kind } });
+  const providerCall = (instanceId: string, kind: string) => stack.api.db.providerCall.findFirst({ where: { instanceId, kind } });
 
   it('resumes polling the recorded UPID when the worker dies while the clone runs', async () => {
     await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs: 4000 }) });
     const clonesBefore = await calls(CLONE_CALL);
     worker = stack.spawnWorkerProcess();
     const id = (await stack.create({ hostname: 'crash-polling' })).body.data.id as string;
-    await expect.poll(async () => (await operation(id, 'clone'))?.upid ?? null, { timeout: 60_000, interval: 50 }).toMatch(/^UPID:/);
-    const recorded = (await operation(id, 'clone'))!.upid;
+    await expect.poll(async () => (await providerCall(id, 'clone'))?.upid ?? null, { timeout: 60_000, interval: 50 }).toMatch(/^UPID:/);
+    const recorded = (await providerCall(id, 'clone'))!.upid;
     await worker.kill();
     await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs: 20 }) });
 
@@ -40,7 +40,7 @@ describe('a worker killed mid-provision', () => {
     const running = await stack.waitForStatus(id, ['running', 'failed'], 90_000);
     expect(running.status).toBe('running');
     expect(await calls(CLONE_CALL)).toBe(clonesBefore + 1);
-    expect((await operation(id, 'clone'))?.upid).toBe(recorded);
+    expect((await providerCall(id, 'clone'))?.upid).toBe(recorded);
     expect(guestsOf(await stack.sim.state(), id)).toHaveLength(1);
   });
 
@@ -53,7 +53,7 @@ describe('a worker killed mid-provision', () => {
     await expect
       .poll(async () => guestsOf(await stack.sim.state(), id).length > 0, { timeout: 60_000, interval: 50 })
       .toBe(true);
-    expect(await operation(id, 'clone')).toMatchObject({ status: 'issuing', upid: null });
+    expect(await providerCall(id, 'clone')).toMatchObject({ status: 'issuing', upid: null });
     await worker.kill();
 
     worker = stack.spawnWorkerProcess();
@@ -68,7 +68,7 @@ describe('a worker killed mid-provision', () => {
     const destroysBefore = await calls(DESTROY_CALL);
     worker = stack.spawnWorkerProcess();
     const id = (await stack.create({ hostname: 'crash-rollback' })).body.data.id as string;
-    await expect.poll(async () => (await operation(id, 'rollback-destroy'))?.status ?? null, { timeout: 60_000, interval: 50 }).toBe('issuing');
+    await expect.poll(async () => (await providerCall(id, 'rollback-destroy'))?.status ?? null, { timeout: 60_000, interval: 50 }).toBe('issuing');
     await worker.kill();
 
     worker = stack.spawnWorkerProcess();

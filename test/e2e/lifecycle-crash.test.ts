@@ -16,10 +16,10 @@ describe('lifecycle operations survive a worker crash', () => {
 
   const running = (hostname: string) => runningServer(stack, { hostname }, 60_000);
 
-  /** Waits until the step's UPID is recorded, then kills the worker and starts another. */
+  /** Waits until the provider call's UPID is recorded, then kills the worker and starts another. */
   const crashWhilePolling = async (taskId: string, kind: string) => {
     await expect
-      .poll(async () => (await stack.api.db.providerOperation.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 20_000, interval: 25 })
+      .poll(async () => (await stack.api.db.providerCall.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 20_000, interval: 25 })
       .not.toBeNull();
     await worker.kill();
     worker = stack.spawnWorkerProcess();

@@ -129,7 +129,7 @@ describe('the reconciler', () => {
     const id = await runningServer(stack, { hostname: 'stopped-outside' }, 60_000);
     const { node, vmid } = await placementOf(id);
     const client = proxmox();
-    await client.waitForTask(await client.stopVm(node, vmid));
+    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
 
     const stopped = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(stopped.task).toMatchObject({ type: 'INSTANCE_RECONCILE', status: 'succeeded' });
@@ -146,8 +146,8 @@ describe('the reconciler', () => {
     const id = await runningServer(stack, { hostname: 'vanished' }, 60_000);
     const { node, vmid } = await placementOf(id);
     const client = proxmox();
-    await client.waitForTask(await client.stopVm(node, vmid));
-    await client.waitForTask(await client.destroyVm(node, vmid));
+    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
+    await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
 
     const lost = await stack.waitForStatus(id, ['lost'], 30_000);
     expect(lost.failure).toEqual({ code: 'GUEST_LOST', message: expect.stringContaining('disappeared') });
@@ -166,12 +166,12 @@ describe('the reconciler', () => {
     const { node, vmid, template } = await placementOf(id);
     const client = proxmox();
     const { name } = (await stack.sim.state()).guests.find((g) => g.vmid === vmid) ?? {};
-    await client.waitForTask(await client.stopVm(node, vmid));
-    await client.waitForTask(await client.destroyVm(node, vmid));
+    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
+    await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
     await stack.waitForStatus(id, ['lost'], 30_000);
 
     // Someone restored it (from a backup, say): our guest, at our VMID, powered off.
-    await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
+    await client.waitForProxmoxTask(await client.cloneVm(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
     const back = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(back.failure).toBeNull();
     expect(back.task?.steps).toEqual([expect.objectContaining({ step: 'reconcile > found again', status: 'success' })]);
@@ -185,10 +185,10 @@ describe('the reconciler', () => {
     // The swap happens between two runs: a run in the middle would see the VMID empty instead.
     await schedule().pause('swapping the guest');
     try {
-      await client.waitForTask(await client.stopVm(node, vmid));
-      await client.waitForTask(await client.destroyVm(node, vmid));
-      await client.waitForTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
-      await client.waitForTask(await client.startVm(node, vmid));
+      await client.waitForProxmoxTask(await client.stopVm(node, vmid));
+      await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
+      await client.waitForProxmoxTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
+      await client.waitForProxmoxTask(await client.startVm(node, vmid));
     } finally {
       await schedule().unpause();
     }
@@ -211,7 +211,7 @@ describe('the reconciler', () => {
     const markedGuest = async (vmid: number) => {
       const owner = `inst_${randomBytes(12).toString('hex')}`;
       const client = proxmox();
-      await client.waitForTask(await client.cloneVm('pve1', 9000, { newid: vmid, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
+      await client.waitForProxmoxTask(await client.cloneVm('pve1', 9000, { newid: vmid, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
       await client.setVmConfigSync('pve1', vmid, { tags: 'pvecp' });
       return owner;
     };
@@ -273,16 +273,16 @@ describe('the reconciler', () => {
     });
     await db.rateLimitEvent.createMany({ data: [{ userId: stack.customer.userId, action: 'housekeeping-test', at: hourAgo(2) }, { userId: stack.customer.userId, action: 'housekeeping-test' }] });
     const create = await db.task.findFirstOrThrow({ where: { instanceId: id, type: 'INSTANCE_CREATE' } });
-    const clone = await db.providerOperation.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'clone' } } });
-    const start = await db.providerOperation.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'start' } } });
+    const clone = await db.providerCall.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'clone' } } });
+    const start = await db.providerCall.findUniqueOrThrow({ where: { taskId_kind: { taskId: create.id, kind: 'start' } } });
     // Left open as a worker that died between its call and its bookkeeping would leave them.
-    await db.providerOperation.update({ where: { id: clone.id }, data: { status: 'running', exitStatus: null } });
-    await db.providerOperation.update({ where: { id: start.id }, data: { status: 'issuing', upid: null, exitStatus: null } });
+    await db.providerCall.update({ where: { id: clone.id }, data: { status: 'running', exitStatus: null } });
+    await db.providerCall.update({ where: { id: start.id }, data: { status: 'issuing', upid: null, exitStatus: null } });
     const audits = await db.auditEvent.count();
 
     await expect.poll(async () => (await db.credential.findUniqueOrThrow({ where: { instanceId: id } })).secretCipher, { timeout: 30_000 }).toBeNull();
-    await expect.poll(async () => (await db.providerOperation.findUniqueOrThrow({ where: { id: start.id } })).status, { timeout: 30_000 }).toBe('unknown');
-    await expect.poll(async () => db.providerOperation.findUniqueOrThrow({ where: { id: clone.id } }), { timeout: 30_000 }).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
+    await expect.poll(async () => (await db.providerCall.findUniqueOrThrow({ where: { id: start.id } })).status, { timeout: 30_000 }).toBe('unknown');
+    await expect.poll(async () => db.providerCall.findUniqueOrThrow({ where: { id: clone.id } }), { timeout: 30_000 }).toMatchObject({ status: 'succeeded', exitStatus: 'OK', upid: clone.upid });
     expect((await db.idempotencyKey.findMany({ where: { userId: stack.customer.userId } })).map((k) => k.key)).toEqual(['new-key']);
     expect(await db.rateLimitEvent.count({ where: { action: 'housekeeping-test' } })).toBe(1);
     expect(await db.auditEvent.count()).toBeGreaterThanOrEqual(audits);
@@ -326,7 +326,7 @@ describe('the reconciler', () => {
         if (running) await stack.api.temporal.workflow.getHandle(running.workflow.workflowId).result();
         const { node, vmid } = await placementOf(id);
         const client = proxmox();
-        await client.waitForTask(await client.stopVm(node, vmid));
+        await client.waitForProxmoxTask(await client.stopVm(node, vmid));
 
         const res = await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, admin());
         expect(res.status).toBe(200);

@@ -71,7 +71,7 @@ describe('rollback after a failed provisioning stage', () => {
     await stack.sim.fault({ op: 'start', mode: 'delay', delayMs: 1500 });
     const created = await stack.create({ hostname: 'verify-fails' });
     const id = created.body.data.id as string;
-    await expect.poll(() => stack.api.db.providerOperation.count({ where: { instanceId: id, kind: 'start' } }), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => stack.api.db.providerCall.count({ where: { instanceId: id, kind: 'start' } }), { timeout: 20_000 }).toBe(1);
     await stack.sim.fault({ op: 'status', mode: 'http500', count: 10_000 });
     const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
     expect(failed.status).toBe('failed');

@@ -25,7 +25,7 @@ describe('stopping the processes with SIGTERM', () => {
   const setTaskMs = (taskMs: number) =>
     fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskMs }) });
   const calls = async (call: string) => (await stack.sim.state()).calls[call] ?? 0;
-  const cloneOperation = (instanceId: string) => stack.api.db.providerOperation.findFirst({ where: { instanceId, kind: 'clone' } });
+  const cloneCall = (instanceId: string) => stack.api.db.providerCall.findFirst({ where: { instanceId, kind: 'clone' } });
 
   it('an API process with an open event stream tells the stream to reconnect and exits 0 within the grace time', async () => {
     // No worker runs: the provision's task stays open, so the stream would follow it forever.
@@ -52,8 +52,8 @@ describe('stopping the processes with SIGTERM', () => {
     const clonesBefore = await calls(CLONE_CALL);
     worker = stack.spawnWorkerProcess();
     const id = (await stack.create({ hostname: 'sigterm-clone' })).body.data.id as string;
-    await expect.poll(async () => (await cloneOperation(id))?.upid ?? null, { timeout: 60_000, interval: 50 }).toMatch(/^UPID:/);
-    const recorded = (await cloneOperation(id))!.upid;
+    await expect.poll(async () => (await cloneCall(id))?.upid ?? null, { timeout: 60_000, interval: 50 }).toMatch(/^UPID:/);
+    const recorded = (await cloneCall(id))!.upid;
     await setTaskMs(20);
 
     worker.child.kill('SIGTERM');
@@ -64,7 +64,7 @@ describe('stopping the processes with SIGTERM', () => {
     const running = await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed'], 90_000);
     expect(running.status).toBe('running');
     expect(await calls(CLONE_CALL)).toBe(clonesBefore + 1);
-    expect((await cloneOperation(id))?.upid).toBe(recorded);
+    expect((await cloneCall(id))?.upid).toBe(recorded);
     expect(guestsOf(await stack.sim.state(), id)).toHaveLength(1);
   });
 });

@@ -31,11 +31,11 @@ describe('concurrent clones of one template on one node', () => {
 
     // Once every clone is under way, delete one whose clone is not the failing one.
     const db = stack.api.db;
-    await expect.poll(() => db.providerOperation.count({ where: { instanceId: { in: ids }, kind: 'clone', status: 'running' } }), { timeout: 60_000, interval: 50 }).toBe(COUNT);
+    await expect.poll(() => db.providerCall.count({ where: { instanceId: { in: ids }, kind: 'clone', status: 'running' } }), { timeout: 60_000, interval: 50 }).toBe(COUNT);
     const firstClone = (await stack.sim.state()).tasks.find((t) => t.type === 'qmclone' && t.upid.includes(':qmclone:9000:'));
-    const cloning = await db.providerOperation.findMany({ where: { instanceId: { in: ids }, kind: 'clone' } });
-    const doomed = cloning.find((op) => op.upid === firstClone?.upid)?.instanceId;
-    const deleted = cloning.find((op) => op.upid !== firstClone?.upid)!.instanceId;
+    const cloning = await db.providerCall.findMany({ where: { instanceId: { in: ids }, kind: 'clone' } });
+    const doomed = cloning.find((call) => call.upid === firstClone?.upid)?.instanceId;
+    const deleted = cloning.find((call) => call.upid !== firstClone?.upid)!.instanceId;
     expect(doomed).toBeDefined();
     expect((await stack.api.request('DELETE', `/v1/instances/${deleted}`, { token: stack.customer.token })).status).toBe(202);
 

@@ -59,7 +59,7 @@ describe('provider failures that change nothing are retried; refusals are final'
     await stack.sim.fault({ op: 'start', mode: 'task_fail', delayMs: 1500 });
     const created = await stack.create({ hostname: 'shaky-rollback' });
     const id = created.body.data.id as string;
-    await expect.poll(() => stack.api.db.providerOperation.count({ where: { instanceId: id, kind: 'start' } }), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => stack.api.db.providerCall.count({ where: { instanceId: id, kind: 'start' } }), { timeout: 20_000 }).toBe(1);
     // The removal's first look finds the guest; the reads confirming its stop, and the next look, fail.
     await stack.sim.fault({ op: 'any', call: 'GET /cluster/resources', mode: 'http500', skip: 1, count: 2 });
     const ended = await stack.waitForStatus(id, ['failed', 'rollback_failed', 'running'], 60_000);

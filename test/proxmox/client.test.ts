@@ -158,7 +158,7 @@ describe('task waiter', () => {
     const h2 = await startSim({ hiddenTaskPolls: 50 });
     try {
       const upid = await h2.client.cloneVm('pve1', 9000, { newid: 154, name: 'gone' });
-      const err = await h2.client.waitForTask(upid, { pollIntervalMs: 1, noSuchTaskGraceMs: 10 }).catch((e: unknown) => e);
+      const err = await h2.client.waitForProxmoxTask(upid, { pollIntervalMs: 1, noSuchTaskGraceMs: 10 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProxmoxError);
       expect((err as ProxmoxError).isNoSuchTask).toBe(true);
     } finally {
@@ -171,7 +171,7 @@ describe('task waiter', () => {
     const upid = await h.client.cloneVm('pve1', 9000, { newid: 155, name: 'hang' });
     const polls: string[] = [];
     const err = await h.client
-      .waitForTask(upid, { pollIntervalMs: 5, timeoutMs: 60, onPoll: (s) => polls.push(s.status) })
+      .waitForProxmoxTask(upid, { pollIntervalMs: 5, timeoutMs: 60, onPoll: (s) => polls.push(s.status) })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxmoxTaskTimeoutError);
     expect(err).toMatchObject({ upid, lastStatus: 'running' });
@@ -183,7 +183,7 @@ describe('task waiter', () => {
     const upid = await h.client.cloneVm('pve1', 9000, { newid: 156, name: 'abort' });
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('shutting down')), 30);
-    const err = await h.client.waitForTask(upid, { signal: ac.signal, pollIntervalMs: 5 }).catch((e: unknown) => e);
+    const err = await h.client.waitForProxmoxTask(upid, { signal: ac.signal, pollIntervalMs: 5 }).catch((e: unknown) => e);
     expect(err).toEqual(new Error('shutting down'));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxmoxTaskError, type TaskResult } from '../../src/proxmox';
+import { ProxmoxTaskError, type ProxmoxTaskResult } from '../../src/proxmox';
 import { useSim } from '../simulator/support';
 
 const h = useSim();
@@ -45,10 +45,10 @@ describe('the node task watcher against the simulator', () => {
     for (const vmid of [215, 216, 217, 218, 219]) started.push({ label: 'OK', upid: await h.client.cloneVm('pve1', 9000, { newid: vmid, name: `n${vmid}` }) });
 
     const outcomes = await Promise.all(
-      started.map(({ upid }) => h.client.waitForTask(upid, { pollIntervalMs: 500 }).catch((e: unknown) => e as ProxmoxTaskError)),
+      started.map(({ upid }) => h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500 }).catch((e: unknown) => e as ProxmoxTaskError)),
     );
 
-    expect(outcomes.map((o) => (o as TaskResult | ProxmoxTaskError).exitstatus)).toEqual(started.map((s) => s.label));
+    expect(outcomes.map((o) => (o as ProxmoxTaskResult | ProxmoxTaskError).exitstatus)).toEqual(started.map((s) => s.label));
     expect(outcomes.filter((o) => o instanceof ProxmoxTaskError)).toEqual([expect.objectContaining({ upid: started[14]?.upid, isAlreadyRunning: true })]);
     // one authoritative read per task, when the node's list stopped showing it running
     expect([...statusReadsByUpid().entries()].sort()).toEqual(started.map((s) => [s.upid, 1]).sort());
@@ -59,7 +59,7 @@ describe('the node task watcher against the simulator', () => {
     h.sim.faults.add({ op: 'any', call: LIST, mode: 'http500', message: 'Permission check failed (/nodes/pve1, Sys.Audit)', count: 100 });
     await h.control('POST', '/options', { taskMsByType: { qmclone: 200 } });
     const upid = await h.client.cloneVm('pve1', 9000, { newid: 220, name: 'refused' });
-    expect(await h.client.waitForTask(upid, { pollIntervalMs: 500 })).toMatchObject({ exitstatus: 'OK' });
+    expect(await h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500 })).toMatchObject({ exitstatus: 'OK' });
     expect(h.sim.calls.get(LIST)).toBe(1);
     expect(statusReadsByUpid().get(upid)).toBeGreaterThan(1);
   });

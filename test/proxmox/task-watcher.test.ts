@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   formatUpid,
-  NodeTaskWatcher,
+  ProxmoxTaskWatcher,
   parseUpid,
   ProxmoxError,
   ProxmoxTaskError,
   ProxmoxTaskTimeoutError,
-  type TaskListEntry,
-  type TaskStatus,
-  type WaitForTaskOptions,
+  type ProxmoxTaskListEntry,
+  type ProxmoxTaskStatus,
+  type WaitForProxmoxTaskOptions,
 } from '../../src/proxmox';
 import { gaps, T0, useFakeClockFromT0 } from '../support/fake-clock';
 
@@ -41,9 +41,9 @@ function fakeNode(tasks: Record<string, FakeTask>) {
   const node = {
     listReads,
     statusReads,
-    listAnswer: undefined as undefined | ((t: number) => Error | TaskListEntry[] | undefined),
+    listAnswer: undefined as undefined | ((t: number) => Error | ProxmoxTaskListEntry[] | undefined),
     statusReadsOf: (id: string) => statusReads.filter((r) => r.upid === id).map((r) => r.t),
-    async listTasks(): Promise<TaskListEntry[]> {
+    async listTasks(): Promise<ProxmoxTaskListEntry[]> {
       listReads.push(now());
       const custom = node.listAnswer?.(now());
       if (custom instanceof Error) throw custom;
@@ -52,7 +52,7 @@ function fakeNode(tasks: Record<string, FakeTask>) {
         .filter(([, task]) => !task.unlisted && !ended(task))
         .map(([id]) => ({ ...parseUpid(id), upid: id, status: 'RUNNING' }));
     },
-    async taskStatus(id: string): Promise<TaskStatus> {
+    async taskStatus(id: string): Promise<ProxmoxTaskStatus> {
       statusReads.push({ t: now(), upid: id });
       const task = tasks[id];
       if (!task || (task.hiddenReads ?? 0) > 0) {
@@ -67,8 +67,8 @@ function fakeNode(tasks: Record<string, FakeTask>) {
 }
 
 /** Starts waits on every task (all registered at T0), runs fake time to the end, returns each outcome and when it came. */
-async function waitAll(node: ReturnType<typeof fakeNode>, ids: string[], opts: WaitForTaskOptions = {}) {
-  const watcher = new NodeTaskWatcher(node, 'pve1');
+async function waitAll(node: ReturnType<typeof fakeNode>, ids: string[], opts: WaitForProxmoxTaskOptions = {}) {
+  const watcher = new ProxmoxTaskWatcher(node, 'pve1');
   const settledAt: Record<string, number> = {};
   const outcomes = ids.map((id) =>
     watcher
@@ -84,7 +84,7 @@ async function waitAll(node: ReturnType<typeof fakeNode>, ids: string[], opts: W
 
 useFakeClockFromT0();
 
-describe('NodeTaskWatcher: when it reads the node', () => {
+describe('ProxmoxTaskWatcher: when it reads the node', () => {
   it('reads the task list 5 ms after a wait begins, then every eighth of the task age (25 ms at least), at most every fifth of pollIntervalMs', async () => {
     const task = upid(1);
     const node = fakeNode({ [task]: { endsAt: 2_000 } });
@@ -124,7 +124,7 @@ describe('NodeTaskWatcher: when it reads the node', () => {
     const old = upid(1);
     const young = upid(2, 'qmconfig');
     const node = fakeNode({ [old]: { endsAt: 3_000 }, [young]: { endsAt: 2_060 } });
-    const watcher = new NodeTaskWatcher(node, 'pve1');
+    const watcher = new ProxmoxTaskWatcher(node, 'pve1');
     const first = watcher.wait(old, { pollIntervalMs: 500 });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(gaps(node.listReads.filter((t) => t > 1_000))).toEqual([100, 100, 100, 100, 100, 100, 100, 100, 100]);
@@ -158,7 +158,7 @@ describe('NodeTaskWatcher: when it reads the node', () => {
   });
 });
 
-describe('NodeTaskWatcher: what it answers', () => {
+describe('ProxmoxTaskWatcher: what it answers', () => {
   it('throws ProxmoxTaskError with the exit status of a failed task', async () => {
     const task = upid(1, 'qmstart');
     const { outcomes } = await waitAll(fakeNode({ [task]: { endsAt: 100, exit: 'VM 101 already running' } }), [task]);
@@ -177,7 +177,7 @@ describe('NodeTaskWatcher: what it answers', () => {
   it('ends only the wait whose onPoll throws, with that error', async () => {
     const [failing, other] = [upid(1), upid(2)];
     const node = fakeNode({ [failing]: { endsAt: 500 }, [other]: { endsAt: 500 } });
-    const watcher = new NodeTaskWatcher(node, 'pve1');
+    const watcher = new ProxmoxTaskWatcher(node, 'pve1');
     const first = watcher.wait(failing, { onPoll: () => { throw new Error('heartbeat failed'); } }).catch((e: unknown) => e);
     const second = watcher.wait(other);
     await vi.runAllTimersAsync();
@@ -197,8 +197,8 @@ describe('NodeTaskWatcher: what it answers', () => {
   });
 });
 
-describe('NodeTaskWatcher: falling back to per-task status reads', () => {
-  it('reads each task on its own when the list is refused (a token without Sys.Audit), as waitForTask does', async () => {
+describe('ProxmoxTaskWatcher: falling back to per-task status reads', () => {
+  it('reads each task on its own when the list is refused (a token without Sys.Audit), as waitForProxmoxTask does', async () => {
     const task = upid(1, 'qmconfig');
     const node = fakeNode({ [task]: { endsAt: 100 } });
     node.listAnswer = () => http(403, 'Permission check failed (/nodes/pve1, Sys.Audit)');
@@ -244,7 +244,7 @@ describe('NodeTaskWatcher: falling back to per-task status reads', () => {
   });
 });
 
-describe('NodeTaskWatcher: "no such task", timeout and abort', () => {
+describe('ProxmoxTaskWatcher: "no such task", timeout and abort', () => {
   it('tolerates "no such task" for the first 5 s of a wait, then throws it', async () => {
     const shy = upid(1);
     const gone = upid(2);
@@ -273,7 +273,7 @@ describe('NodeTaskWatcher: "no such task", timeout and abort', () => {
     const node = fakeNode({ [aborted]: {}, [other]: { endsAt: 1_000 } });
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('shutting down')), 300);
-    const watcher = new NodeTaskWatcher(node, 'pve1');
+    const watcher = new ProxmoxTaskWatcher(node, 'pve1');
     const first = watcher.wait(aborted, { pollIntervalMs: 500, signal: ac.signal }).catch((e: unknown) => e);
     const second = watcher.wait(other, { pollIntervalMs: 500 });
     await vi.advanceTimersByTimeAsync(300);

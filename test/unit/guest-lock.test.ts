@@ -18,11 +18,11 @@ function scripted(resources: { lock?: string }[][], clones: string[], recordedBy
     clusterResources: async () => (resources[Math.min(reads++, resources.length - 1)] ?? []).map((r) => ({ id: 'qemu/1000', vmid: 1000, node: 'pve1', status: 'stopped', name: 'web-1', ...r })),
     getVmConfig: async () => ({ name: 'web-1', description: OUR_MARKER }),
     listTasks: async () => clones.map((upid) => ({ upid })),
-    waitForTask: async (upid: string) => void waitedOn.push(upid),
+    waitForProxmoxTask: async (upid: string) => void waitedOn.push(upid),
   } as unknown as ProxmoxClient;
   const deps = {
     config: { TASK_POLL_INTERVAL_MS: 1 },
-    db: { providerOperation: { count: async () => clones.filter((upid) => recordedByOthers.includes(upid)).length } },
+    db: { providerCall: { count: async () => clones.filter((upid) => recordedByOthers.includes(upid)).length } },
   } as unknown as ActivityDeps;
   return { client, deps, waitedOn, reads: () => reads };
 }

@@ -39,9 +39,9 @@ export function adminInstancesRouter(deps: ApiDeps): Router {
 
   const adminView = async (id: string) => {
     const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
-    const operations = await deps.db.providerOperation.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
+    const providerCalls = await deps.db.providerCall.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
     const task = row.tasks[0];
-    return toAdminInstanceView(row, operations, task?.workflowId ?? '');
+    return toAdminInstanceView(row, providerCalls, task?.workflowId ?? '');
   };
 
   router.get('/instances/:id', async (req, res) => {

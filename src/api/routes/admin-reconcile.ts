@@ -73,8 +73,8 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
     }
     await recordAudit(deps.db, { action: 'instance.reconcile_requested', actorUserId: principal(req).userId, tenantId: instance.tenantId, instanceId: id, details: summary.guests as unknown as Prisma.InputJsonValue });
     const row = await findInstance(deps.db, admin, id);
-    const operations = await deps.db.providerOperation.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
-    send(res, toAdminInstanceView(row, operations, row.tasks[0]?.workflowId ?? ''), { startedLate: summary.startedLate, guests: summary.guests });
+    const providerCalls = await deps.db.providerCall.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
+    send(res, toAdminInstanceView(row, providerCalls, row.tasks[0]?.workflowId ?? ''), { startedLate: summary.startedLate, guests: summary.guests });
   });
 
   return router;

@@ -104,8 +104,8 @@ export function adminLifecycleRouter(deps: ApiDeps): Router {
   router.post('/instances/:id/migrate', rateLimited(deps, 'operation'), async (req, res) => {
     const { node } = parseBody(migrateBody, req);
     const result = await requestMigration(deps, principal(req), pathParam(req, 'id'), node);
-    const operations = await deps.db.providerOperation.findMany({ where: { instanceId: result.instance.id }, orderBy: { createdAt: 'asc' } });
-    send(res, toAdminInstanceView(result.instance, operations, result.instance.tasks[0]?.workflowId ?? ''), { taskId: result.taskId }, result.httpStatus);
+    const providerCalls = await deps.db.providerCall.findMany({ where: { instanceId: result.instance.id }, orderBy: { createdAt: 'asc' } });
+    send(res, toAdminInstanceView(result.instance, providerCalls, result.instance.tasks[0]?.workflowId ?? ''), { taskId: result.taskId }, result.httpStatus);
   });
   return router;
 }

@@ -1,11 +1,11 @@
-import { claimIntent, holdsIntent, recordOutcome, recordUpid, withdrawClaim, type OperationKey } from '../db/operations';
+import { claimIntent, holdsIntent, recordOutcome, recordUpid, withdrawClaim, type ProviderCallKey } from '../db/provider-calls';
 import { recordStep, type StepInput } from '../db/tasks';
 import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
 
-export interface ProviderStep extends OperationKey {
+export interface ProviderCall extends ProviderCallKey {
   /** Provider truth: is the effect already there? Checked before any call. */
   isDone?: () => Promise<boolean>;
   /**
@@ -16,19 +16,19 @@ export interface ProviderStep extends OperationKey {
   repeatable?: boolean;
   /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
   issue: () => Promise<string | null>;
-  /** A task error that means the work is already done (e.g. "already running"). */
+  /** A Proxmox task's error that means the work is already done (e.g. "already running"). */
   acceptsTaskError?: (exitStatus: string) => boolean;
   /** The step-thread line that reports it done, written in the same statement as its outcome. */
   reportsDone?: StepInput;
 }
 
-export interface StepResult {
+export interface ProviderCallResult {
   warnings: number;
   skipped: boolean;
 }
 
 /**
- * Runs one Proxmox operation so that a retry never issues it twice:
+ * Makes one provider call so that a retry never issues it twice:
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
@@ -36,84 +36,84 @@ export interface StepResult {
  * the intent is recorded before `isDone` is asked, so a later attempt that claims it while this
  * one waits on Proxmox is seen before the call.
  */
-export async function runProviderStep(deps: ActivityDeps, client: ProxmoxClient, step: ProviderStep): Promise<StepResult> {
+export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient, call: ProviderCall): Promise<ProviderCallResult> {
   const attempt = activityAttempt();
-  const claim = await claimIntent(deps.db, step, attempt);
+  const claim = await claimIntent(deps.db, call, attempt);
   if (claim.state === 'succeeded') {
-    if (step.reportsDone) await recordStep(deps.db, step.reportsDone);
+    if (call.reportsDone) await recordStep(deps.db, call.reportsDone);
     return { warnings: 0, skipped: true };
   }
   if (claim.state === 'running') {
-    return { warnings: await waitFor(deps, client, claim.operationId, claim.upid, step, { resumed: true }), skipped: false };
+    return { warnings: await waitFor(deps, client, claim.callId, claim.upid, call, { resumed: true }), skipped: false };
   }
-  const { operationId } = claim;
-  if (step.isDone && !(claim.fresh && step.repeatable) && (await askProvider(step, step.isDone))) {
+  const { callId } = claim;
+  if (call.isDone && !(claim.fresh && call.repeatable) && (await askProvider(call, call.isDone))) {
     // A fresh claim made no call: it goes, as if never written. An older intent's call (outcome unknown until now) is recorded as the success it was.
     if (claim.fresh) {
-      await withdrawClaim(deps.db, operationId, attempt);
-      if (step.reportsDone) await recordStep(deps.db, step.reportsDone);
+      await withdrawClaim(deps.db, callId, attempt);
+      if (call.reportsDone) await recordStep(deps.db, call.reportsDone);
     } else {
-      await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+      await recordOutcome(deps.db, callId, 'succeeded', undefined, call.reportsDone);
     }
     return { warnings: 0, skipped: true };
   }
   let upid: string | null;
   try {
-    if (!(await holdsIntent(deps.db, operationId, attempt))) {
-      throw new Error(`a later attempt took over the ${step.kind} call; this one stands down`);
+    if (!(await holdsIntent(deps.db, callId, attempt))) {
+      throw new Error(`a later attempt took over the ${call.kind} call; this one stands down`);
     }
-    upid = await step.issue();
+    upid = await call.issue();
   } catch (error) {
     // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention) stays
     // `issuing`, so the retry asks provider truth (`isDone`) before issuing again.
-    const failure = fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid });
-    if (failure !== error) await recordOutcome(deps.db, operationId, 'failed');
+    const failure = fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid });
+    if (failure !== error) await recordOutcome(deps.db, callId, 'failed');
     throw failure;
   }
   if (!upid) {
-    await recordOutcome(deps.db, operationId, 'succeeded', undefined, step.reportsDone);
+    await recordOutcome(deps.db, callId, 'succeeded', undefined, call.reportsDone);
     return { warnings: 0, skipped: false };
   }
-  await recordUpid(deps.db, operationId, upid);
-  return { warnings: await waitFor(deps, client, operationId, upid, step, { resumed: false }), skipped: false };
+  await recordUpid(deps.db, callId, upid);
+  return { warnings: await waitFor(deps, client, callId, upid, call, { resumed: false }), skipped: false };
 }
 
 /** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), any other failed read is retried. */
-async function askProvider(step: ProviderStep, read: () => Promise<boolean>): Promise<boolean> {
+async function askProvider(call: ProviderCall, read: () => Promise<boolean>): Promise<boolean> {
   try {
     return await read();
   } catch (error) {
-    throw fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid });
+    throw fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid });
   }
 }
 
 async function waitFor(
   deps: ActivityDeps,
   client: ProxmoxClient,
-  operationId: string,
+  callId: string,
   upid: string,
-  step: ProviderStep,
+  call: ProviderCall,
   { resumed }: { resumed: boolean },
 ): Promise<number> {
   const beat = heartbeatOfThisActivity();
   beat({ upid });
   try {
-    const result = await client.waitForTask(upid, {
+    const result = await client.waitForProxmoxTask(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed,
       onPoll: () => beat({ upid }),
     });
-    await recordOutcome(deps.db, operationId, 'succeeded', result.exitstatus, step.reportsDone);
+    await recordOutcome(deps.db, callId, 'succeeded', result.exitstatus, call.reportsDone);
     return result.warnings;
   } catch (error) {
     if (error instanceof ProxmoxTaskError) {
-      if (step.acceptsTaskError?.(error.exitstatus)) {
-        await recordOutcome(deps.db, operationId, 'succeeded', error.exitstatus, step.reportsDone);
+      if (call.acceptsTaskError?.(error.exitstatus)) {
+        await recordOutcome(deps.db, callId, 'succeeded', error.exitstatus, call.reportsDone);
         return 0;
       }
-      await recordOutcome(deps.db, operationId, 'failed', error.exitstatus);
+      await recordOutcome(deps.db, callId, 'failed', error.exitstatus);
     }
-    throw fromProxmoxError(error, { kind: step.kind, node: step.node, vmid: step.vmid, upid });
+    throw fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid, upid });
   }
 }

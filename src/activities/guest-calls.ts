@@ -1,11 +1,11 @@
 import type { ProxmoxClient } from '../proxmox';
 import { diskSizeGiB, matchesConfig } from './guest-config';
-import type { ProviderStep } from './provider-step';
+import type { ProviderCall } from './provider-call';
 
-/** One provider call with its own test of provider truth, ready for runProviderStep. */
-export type GuestCall = Pick<ProviderStep, 'kind' | 'isDone' | 'repeatable' | 'issue' | 'acceptsTaskError'>;
+/** One provider call with its own test of provider truth, ready for runProviderCall. */
+export type GuestCall = Pick<ProviderCall, 'kind' | 'isDone' | 'repeatable' | 'issue' | 'acceptsTaskError'>;
 
-/** Power on: a running guest, or a task that ends "already running", counts as done. */
+/** Power on: a running guest, or a Proxmox task that ends "already running", counts as done. */
 export function powerOn(client: ProxmoxClient, node: string, vmid: number): GuestCall {
   return {
     kind: 'start',
