@@ -1,3 +1,4 @@
+import { listedRunning } from '../proxmox';
 import { cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType, fromProxmoxError } from './failures';
@@ -41,7 +42,8 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {
         // A task holds the guest (someone is working on it): let it finish first.
-        for (const task of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(task.upid, true);
+        const running = (await client.listTasks(guest.node, { vmid, source: 'active' })).filter(listedRunning);
+        for (const task of running) await poll(task.upid, true);
         guest = await findGuest();
         if (!guest) return 'absent';
       }

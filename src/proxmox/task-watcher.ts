@@ -4,7 +4,7 @@
  */
 import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
-import { MIN_READ_GAP_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
+import { listedRunning, MIN_READ_GAP_MS, waitForTask as pollTaskStatus, type TaskResult, type TaskStatusReader, type WaitForTaskOptions } from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
 import type { ListTasksOptions, TaskListEntry, TaskStatus } from './wire';
 
@@ -44,11 +44,6 @@ interface Waiter {
   lastDirectReadAt: number;
   lastStatus?: string;
   settle: (outcome: { result: TaskResult } | { error: unknown } | { handOver: true }) => void;
-}
-
-/** Proxmox lists a running task with status "RUNNING" (the simulator with none) and no end time. */
-function listedRunning(entry: TaskListEntry | undefined): boolean {
-  return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
 
 function tickDelay(taskAgeMs: number, ceilingMs: number): number {

@@ -4,7 +4,7 @@
 import { abortReason, delay } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { parseExitStatus, parseUpid } from './upid';
-import type { TaskStatus } from './wire';
+import type { TaskListEntry, TaskStatus } from './wire';
 
 export interface TaskResult {
   upid: string;
@@ -32,6 +32,14 @@ export interface WaitForTaskOptions {
 
 export interface TaskStatusReader {
   taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskStatus>;
+}
+
+/**
+ * Is a task list entry a running task? `source=active` also lists tasks that ended a moment ago,
+ * with their exit status and end time; a running one has status "RUNNING" and no end time.
+ */
+export function listedRunning(entry: TaskListEntry | undefined): boolean {
+  return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
 
 /** The first read of a task just created (most configuration tasks end within tens of ms), and the shortest gap between two reads. */

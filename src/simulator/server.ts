@@ -18,6 +18,8 @@ import { z } from 'zod';
 export const DEFAULT_SIM_TOKEN = 'root@pam!controlplane=sim-secret-change-me';
 export const DEFAULT_TASK_MS = 50;
 export const DEFAULT_CLUSTER_NAME = 'pvecp-sim';
+/** Proxmox's active task file keeps about this many ended tasks besides the running ones. */
+export const DEFAULT_ACTIVE_TASK_LIST_ENDED = 25;
 
 export interface SimulatorOptions {
   /** `USER@REALM!TOKENID=SECRET`; default {@link DEFAULT_SIM_TOKEN}. */
@@ -36,6 +38,8 @@ export interface SimulatorOptions {
   authFailDelayMs?: number;
   /** Status reads of a new task answered 400 "no such task" before it shows up; default 0. */
   hiddenTaskPolls?: number;
+  /** How many recently ended tasks a node's `source=active` task list keeps showing (as Proxmox's active file does); default {@link DEFAULT_ACTIVE_TASK_LIST_ENDED}. */
+  activeTaskListEnded?: number;
   /** How long after start the guest agent answers pings; default 0. */
   agentReadyMs?: number;
   /** Cluster name in /cluster/status (how clients tell clusters apart); default {@link DEFAULT_CLUSTER_NAME}. */
@@ -81,6 +85,7 @@ const optionsSchema = z.object({
   /** Replaces the whole map; `{}` puts every type back on `taskMs`. */
   taskMsByType: taskMsByTypeSchema.optional(),
   hiddenTaskPolls: z.number().int().min(0).optional(),
+  activeTaskListEnded: z.number().int().min(0).optional(),
   agentReadyMs: z.number().int().min(0).optional(),
   authFailDelayMs: z.number().int().min(0).optional(),
 });
@@ -120,6 +125,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     taskMs: options.taskMs ?? DEFAULT_TASK_MS,
     taskMsByType: taskMsByTypeSchema.parse(options.taskMsByType ?? {}),
     hiddenTaskPolls: options.hiddenTaskPolls ?? 0,
+    activeTaskListEnded: options.activeTaskListEnded ?? DEFAULT_ACTIVE_TASK_LIST_ENDED,
     agentReadyMs: options.agentReadyMs ?? 0,
     pveVersion: schema.version,
   };
@@ -191,6 +197,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (o.taskMs !== undefined) settings.taskMs = o.taskMs;
     if (o.taskMsByType !== undefined) settings.taskMsByType = o.taskMsByType;
     if (o.hiddenTaskPolls !== undefined) settings.hiddenTaskPolls = o.hiddenTaskPolls;
+    if (o.activeTaskListEnded !== undefined) settings.activeTaskListEnded = o.activeTaskListEnded;
     if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
     if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;
     res.json({ ...settings, authFailDelayMs });

@@ -32,6 +32,8 @@ export interface SimState {
 export interface Stack {
   api: TestApi;
   sim: SimulatorHandle;
+  /** The simulator token the demo connection uses, `USER@REALM!TOKENID=SECRET`. */
+  simToken: string;
   seed: Seeded;
   customer: TestCustomer;
   worker: RunningWorker | null;
@@ -132,6 +134,7 @@ export async function startStack(
   const stack: Stack = {
     api,
     sim,
+    simToken: DEFAULT_SIM_TOKEN,
     seed,
     customer,
     worker: null,
