@@ -4,6 +4,7 @@ import type { Config } from '../../src/config';
 import type { SeedResult } from '../../src/db/seed';
 import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type SimulatorOptions } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { reconcileScheduleId } from '../../src/workflows/reconcile';
 import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
@@ -32,7 +33,7 @@ export interface SimState {
 export interface Stack {
   api: TestApi;
   sim: SimulatorHandle;
-  /** The simulator token the demo connection uses, `USER@REALM!TOKENID=SECRET`. */
+  /** The simulator token the demo connection uses (the least-privilege one), `USER@REALM!TOKENID=SECRET`. */
   simToken: string;
   seed: Seeded;
   customer: TestCustomer;
@@ -116,7 +117,8 @@ export async function startStack(
 ): Promise<Stack> {
   const sim = await startSimulator({ taskMs: options.taskMs, ...options.simulator });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
-  const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
+  // The connection uses the least-privilege token: every test proves the minimal role is enough.
+  const { tokenId, secret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
   const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
   if (!seed.seeded) throw new Error('demo catalog was not seeded');
   const customer = await api.createCustomer({ instances: 500, vcpus: 2000, memoryMiB: 4_000_000, diskGiB: 100_000 });
@@ -134,7 +136,7 @@ export async function startStack(
   const stack: Stack = {
     api,
     sim,
-    simToken: DEFAULT_SIM_TOKEN,
+    simToken: LEAST_PRIVILEGE_SIM_TOKEN,
     seed,
     customer,
     worker: null,
