@@ -80,7 +80,7 @@ describe("a connection's token must hold the minimal role", () => {
   const FULL = { tokenId: 'limited@pve!full', tokenSecret: 'full-token-secret' };
   let url: string;
   beforeAll(async () => {
-    // Both tokens privilege separated: LIMITED lacks VM.Config.Cloudinit; neither holds anything on the storage `slow-disks`.
+    // Both tokens privilege separated: LIMITED lacks VM.Config.Memory; neither holds anything on the storage `slow-disks`.
     const listening = await createSimulator({
       clusterName: 'lab-limited',
       cluster: { storages: [...demoCluster().storages, { storage: 'slow-disks' }] },
@@ -90,7 +90,7 @@ describe("a connection's token must hold the minimal role", () => {
           { tokenid: FULL.tokenId, secret: FULL.tokenSecret, privsep: true },
         ],
         roles: [
-          { roleid: 'Almost', privs: MINIMAL_ROLE_PRIVILEGES.filter((p) => p !== 'VM.Config.Cloudinit') },
+          { roleid: 'Almost', privs: MINIMAL_ROLE_PRIVILEGES.filter((p) => p !== 'VM.Config.Memory') },
           { roleid: 'Minimal', privs: [...MINIMAL_ROLE_PRIVILEGES] },
           { roleid: 'Nothing', privs: [] },
         ],
@@ -109,7 +109,7 @@ describe("a connection's token must hold the minimal role", () => {
   it('refuses a connection whose token lacks a privilege with 422 CONNECTION_PRIVILEGES_MISSING, naming privilege and path; nothing is saved', async () => {
     const res = await connect('limited', url, { start: 7000, end: 7099 }, LIMITED);
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Cloudinit', path: '/vms' }] } });
+    expect(res.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Memory', path: '/vms' }] } });
     expect(await api.db.proxmoxConnection.count({ where: { name: 'limited' } })).toBe(0);
   });
 
@@ -119,7 +119,7 @@ describe("a connection's token must hold the minimal role", () => {
     const id = created.body.data.id as string;
     const patchToken = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: LIMITED });
     expect(patchToken.status).toBe(422);
-    expect(patchToken.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Cloudinit', path: '/vms' }] } });
+    expect(patchToken.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Memory', path: '/vms' }] } });
     const patchStorage = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: { storage: 'slow-disks' } });
     expect(patchStorage.status).toBe(422);
     expect(patchStorage.body.error.details.missing).toEqual([

@@ -86,8 +86,8 @@ export const FAST_ENV: Record<string, string> = {
   ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
 };
 
-export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster'> = {}): Promise<SimulatorHandle> {
-  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster });
+export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> = {}): Promise<SimulatorHandle> {
+  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster, access: options.access });
   const listening = await simulator.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${listening.port}`;
   const control = async (method: string, route: string, body?: unknown) => {
@@ -113,7 +113,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
  * a database of this file's own, and the Proxmox VE simulator with the demo catalog.
  */
 export async function startStack(
-  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster'> } = {},
+  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> } = {},
 ): Promise<Stack> {
   const sim = await startSimulator({ taskMs: options.taskMs, ...options.simulator });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
