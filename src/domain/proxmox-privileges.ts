@@ -19,8 +19,8 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
     'VM.Config.CPU',
     'VM.Config.Memory',
     'VM.Config.Disk',
+    // Also enough for the cloud-init keys (Proxmox takes VM.Config.Cloudinit or VM.Config.Network).
     'VM.Config.Network',
-    'VM.Config.Cloudinit',
     'VM.Config.Options',
     'VM.PowerMgmt',
     'VM.Migrate',
