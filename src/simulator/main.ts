@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       clusterName: sim.state.settings.clusterName,
       tokenId,
       defaultToken: token === DEFAULT_SIM_TOKEN,
-      leastPrivilegeToken: LEAST_PRIVILEGE_SIM_TOKEN,
+      leastPrivilegeTokenId: parseToken(LEAST_PRIVILEGE_SIM_TOKEN).tokenId,
       nodes: [...sim.state.nodes.keys()],
       templates: [...sim.state.guests.values()].map((g) => `${g.node}/${g.vmid}/${String(g.config.name)}`),
     },
