@@ -19,6 +19,7 @@ function isLockContention(error: ProxmoxError | ProxmoxTaskError): boolean {
  *
  * | error | verdict |
  * |---|---|
+ * | a call refused a privilege (403) | PROVIDER_PERMISSION_DENIED |
  * | a call saying the guest "does not exist" | GUEST_LOST |
  * | any other failed read (GET): a read changes nothing | retried |
  * | a write or Proxmox task refused for lock contention | retried; the retry re-reads provider truth before writing again |
@@ -35,6 +36,7 @@ export function fromProxmoxError(error: unknown, context: Record<string, unknown
   }
   if (error instanceof ProxmoxError) {
     if (isLockContention(error) || error.isTransient) return error;
+    if (error.isPermissionDenied) return fail(FailureType.ProviderPermissionDenied, error.message, { ...context, status: error.status });
     if (error.isNotFound) return fail(FailureType.GuestLost, error.message, { ...context, status: error.status });
     if (!error.mutating) return error;
     return fail(FailureType.ProviderRejected, error.message, { ...context, status: error.status, errors: error.errors });

@@ -1,4 +1,4 @@
-import type { ProxmoxClient } from '../proxmox';
+import { listedRunning, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
 import { cancellationSignal, heartbeat, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
@@ -19,10 +19,12 @@ export interface CloneSite {
  * recorded are theirs, and only an unexplained one may be this guest's.
  */
 async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<boolean> {
-  const active = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
-  if (active.length === 0) return false;
-  const theirs = await deps.db.providerCall.count({ where: { upid: { in: active.map((t) => t.upid) }, vmid: { not: site.vmid } } });
-  return active.length > theirs;
+  const listed = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
+  // The list also shows clones that ended a moment ago: only running ones can hold the lock.
+  const running = listed.filter(listedRunning);
+  if (running.length === 0) return false;
+  const theirs = await deps.db.providerCall.count({ where: { upid: { in: running.map((t) => t.upid) }, vmid: { not: site.vmid } } });
+  return running.length > theirs;
 }
 
 /**
@@ -55,7 +57,8 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
 /** Waits for the Proxmox tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
 export async function waitForProxmoxTasksOnGuest(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
   const beat = heartbeatOfThisActivity();
-  for (const proxmoxTask of await client.listTasks(node, { vmid, source: 'active' })) {
+  const running = (await client.listTasks(node, { vmid, source: 'active' })).filter(listedRunning);
+  for (const proxmoxTask of running) {
     await client.waitForProxmoxTask(proxmoxTask.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,

@@ -1,3 +1,4 @@
+import { listedRunning } from '../proxmox';
 import { cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType, fromProxmoxError } from './failures';
@@ -42,7 +43,8 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {
         // A Proxmox task holds the guest (someone is working on it): let it finish first.
-        for (const proxmoxTask of await client.listTasks(guest.node, { vmid, source: 'active' })) await poll(proxmoxTask.upid, true);
+        const running = (await client.listTasks(guest.node, { vmid, source: 'active' })).filter(listedRunning);
+        for (const proxmoxTask of running) await poll(proxmoxTask.upid, true);
         guest = await findGuest();
         if (!guest) return 'absent';
       }

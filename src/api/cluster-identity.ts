@@ -1,5 +1,6 @@
 import { AppError } from '../domain/errors';
 import type { Node, ProxmoxConnection } from '../generated/prisma/client';
+import { missingPrivileges, REQUIRED_PRIVILEGES, concretePaths, type ConnectionStorages } from '../domain/proxmox-privileges';
 import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../proxmox';
 import type { ApiDeps } from './deps';
 
@@ -62,6 +63,26 @@ export async function identifyCluster(target: ConnectionTarget): Promise<Cluster
       throw new AppError('INVALID_INPUT', 'Proxmox VE refused this API token.', { fields: { tokenSecret: 'refused by Proxmox VE' } });
     }
     throw new AppError('PROVIDER_UNAVAILABLE', 'Proxmox VE could not be reached at this URL to identify its cluster.');
+  }
+}
+
+/**
+ * The connection's token must hold the minimal role (docs/security.md) on the paths it works on:
+ * read with GET /access/permissions?path= per path, answered 422 CONNECTION_PRIVILEGES_MISSING
+ * listing each missing privilege and its path.
+ */
+export async function assertPrivileges(target: ConnectionTarget, storages: ConnectionStorages): Promise<void> {
+  const client = clientFor(target);
+  const paths = [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r.path, storages)))];
+  const held = new Map<string, Set<string>>();
+  try {
+    await Promise.all(paths.map(async (path) => held.set(path, await client.privilegesOn(path))));
+  } catch {
+    throw new AppError('PROVIDER_UNAVAILABLE', "Proxmox VE could not be asked which privileges this API token holds.");
+  }
+  const missing = missingPrivileges(storages, (path) => held.get(path) ?? new Set());
+  if (missing.length > 0) {
+    throw new AppError('CONNECTION_PRIVILEGES_MISSING', 'The API token lacks privileges the control plane needs; see docs/security.md for the role.', { missing });
   }
 }
 

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_STATE: 409,
   OPERATION_IN_PROGRESS: 409,
   CONNECTION_OVERLAP: 409,
+  /** The connection's API token lacks privileges of the minimal role (docs/security.md); `details.missing` lists them. */
+  CONNECTION_PRIVILEGES_MISSING: 422,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,

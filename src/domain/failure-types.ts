@@ -15,6 +15,8 @@ export const FailureType = {
   GuestLost: 'GUEST_LOST',
   /** The guest never reached the state it should (retried until the stage's budget runs out). */
   GuestNotRunning: 'GUEST_NOT_RUNNING',
+  /** Proxmox refused the API token a privilege the call needs (HTTP 403): the role is incomplete. */
+  ProviderPermissionDenied: 'PROVIDER_PERMISSION_DENIED',
   /** Our own records are not what the step needs (a bug or a manual change). */
   InconsistentState: 'INCONSISTENT_STATE',
   /** The customer deleted the instance while it was being made: it must not become ready. */
@@ -27,9 +29,13 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.GuestConflict,
   FailureType.GuestLocked,
   FailureType.GuestLost,
+  FailureType.ProviderPermissionDenied,
   FailureType.InconsistentState,
   FailureType.DeleteRequested,
 ];
+
+/** What a customer is told when Proxmox refused a privilege (PROVIDER_PERMISSION_DENIED); Proxmox's words stay with operators. */
+export const PERMISSION_DENIED_MESSAGE = 'The hypervisor refused the control plane a permission this needs; an operator must fix its access. Nothing was kept.';
 
 /** What a customer is told when their server's guest vanished from the cluster (GUEST_LOST). */
 export const GUEST_LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';

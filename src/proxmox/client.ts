@@ -385,6 +385,12 @@ export class ProxmoxClient {
     };
   }
 
+  /** GET /access/permissions?path=P: the privileges the calling token holds on that path. */
+  async privilegesOn(path: string, call?: CallOptions): Promise<Set<string>> {
+    const data = await this.request<Record<string, Record<string, number>>>('GET', '/access/permissions', {}, { path }, call);
+    return new Set(Object.keys(data?.[path] ?? {}));
+  }
+
   /** GET /cluster/nextid?vmid=N: true when the VMID is unused right now (reserves nothing). */
   async isVmidFree(vmid: number, call?: CallOptions): Promise<boolean> {
     assertVmid(vmid);

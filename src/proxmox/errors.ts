@@ -123,8 +123,14 @@ export class ProxmoxError extends Error {
     return this.kind === 'http' && NO_SUCH_TASK_RE.test(this.text);
   }
 
+  /** The token itself was refused (401). */
   get isUnauthorized(): boolean {
-    return this.kind === 'http' && (this.status === 401 || this.status === 403);
+    return this.kind === 'http' && this.status === 401;
+  }
+
+  /** The token lacks a privilege the call needs (403 "Permission check failed (<path>, <privilege>)"). */
+  get isPermissionDenied(): boolean {
+    return this.kind === 'http' && this.status === 403;
   }
 
   get isParameterError(): boolean {

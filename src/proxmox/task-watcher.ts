@@ -4,7 +4,7 @@
  */
 import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
-import { MIN_READ_GAP_MS, waitForProxmoxTask as pollTaskStatus, type ProxmoxTaskResult, type ProxmoxTaskStatusReader, type WaitForProxmoxTaskOptions } from './tasks';
+import { listedRunning, MIN_READ_GAP_MS, waitForProxmoxTask as pollTaskStatus, type ProxmoxTaskResult, type ProxmoxTaskStatusReader, type WaitForProxmoxTaskOptions } from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
 import type { ListProxmoxTasksOptions, ProxmoxTaskListEntry, ProxmoxTaskStatus } from './wire';
 
@@ -44,11 +44,6 @@ interface Waiter {
   lastDirectReadAt: number;
   lastStatus?: string;
   settle: (outcome: { result: ProxmoxTaskResult } | { error: unknown } | { handOver: true }) => void;
-}
-
-/** Proxmox lists a running task with status "RUNNING" (the simulator with none) and no end time. */
-function listedRunning(entry: ProxmoxTaskListEntry | undefined): boolean {
-  return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
 
 function tickDelay(taskAgeMs: number, ceilingMs: number): number {

@@ -4,7 +4,7 @@
 import { abortReason, delay } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
 import { parseExitStatus, parseUpid } from './upid';
-import type { ProxmoxTaskStatus } from './wire';
+import type { ProxmoxTaskListEntry, ProxmoxTaskStatus } from './wire';
 
 export interface ProxmoxTaskResult {
   upid: string;
@@ -32,6 +32,14 @@ export interface WaitForProxmoxTaskOptions {
 
 export interface ProxmoxTaskStatusReader {
   taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ProxmoxTaskStatus>;
+}
+
+/**
+ * Is a task list entry a running task? `source=active` also lists tasks that ended a moment ago,
+ * with their exit status and end time; a running one has status "RUNNING" and no end time.
+ */
+export function listedRunning(entry: ProxmoxTaskListEntry | undefined): boolean {
+  return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
 
 /** The first read of a task just created (most configuration tasks end within tens of ms), and the shortest gap between two reads. */

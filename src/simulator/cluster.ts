@@ -33,6 +33,8 @@ export interface ClusterSettings {
   /** Per task type (`qmclone`, `qmstart`, `qmconfig`, …): how long such tasks run. */
   taskMsByType: Record<string, number>;
   hiddenTaskPolls: number;
+  /** How many of a node's most recently ended tasks its active task list still shows. */
+  activeTaskListEnded: number;
   agentReadyMs: number;
   pveVersion: string;
 }

@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { delay } from '../proxmox/delay';
 import { SimHttpError, type CallContext } from './call';
+import type { AccessControl } from './access';
+import { callPrivileges } from './call-privileges';
 import { faultOpOf, type Fault } from './faults';
 import { HANDLERS, type ApiContext } from './routes';
 
@@ -46,11 +48,11 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /** Returns the token id of a valid `Authorization: PVEAPIToken=ID=SECRET` header. */
-function authenticate(header: string | undefined, tokens: Map<string, string>): string | undefined {
+function authenticate(header: string | undefined, access: AccessControl): string | undefined {
   if (!header) return undefined;
   const m = /^PVEAPIToken=([^=\s]+)[=:](\S+)$/.exec(header.trim());
   if (!m) return undefined;
-  const secret = tokens.get(m[1] as string);
+  const secret = access.secretOf(m[1] as string);
   if (secret === undefined || !safeEqual(secret, m[2] as string)) return undefined;
   return m[1];
 }
@@ -107,7 +109,7 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
     return;
   }
 
-  const user = authenticate(req.headers.authorization, api.tokens);
+  const user = authenticate(req.headers.authorization, api.access);
   if (!user) {
     const authFailDelayMs = api.authFailDelayMs();
     if (authFailDelayMs > 0) await delay(authFailDelayMs);
@@ -142,6 +144,15 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
   const errors = schema.validate(match.method, { ...params, ...match.pathParams });
   if (errors) {
     sendError(res, 400, 'Parameter verification failed.', errors);
+    return;
+  }
+
+  try {
+    const can = (path: string, privs: string[]) => api.access.can(user, path, privs);
+    api.access.assert(user, callPrivileges(api.cluster, match.method, match.pathParams, params, can));
+  } catch (e) {
+    if (!(e instanceof SimHttpError)) throw e;
+    sendError(res, e.status, e.message);
     return;
   }
 

@@ -7,6 +7,7 @@
 import pino from 'pino';
 import { DEFAULT_PVE_VERSION, isPveVersion } from './schema';
 import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken, taskMsByTypeSchema } from './server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from './spec';
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
       clusterName: sim.state.settings.clusterName,
       tokenId,
       defaultToken: token === DEFAULT_SIM_TOKEN,
+      leastPrivilegeTokenId: parseToken(LEAST_PRIVILEGE_SIM_TOKEN).tokenId,
       nodes: [...sim.state.nodes.keys()],
       templates: [...sim.state.guests.values()].map((g) => `${g.node}/${g.vmid}/${String(g.config.name)}`),
     },

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { delay } from '../proxmox/delay';
-import { permissions } from './access';
+import type { AccessControl } from './access';
 import { SimHttpError, type CallContext } from './call';
 import type { SimCluster } from './cluster';
 import { clusterStatus, poolList, resources } from './cluster-reads';
@@ -29,8 +29,7 @@ export interface ApiContext {
   cluster: SimCluster;
   faults: FaultRegistry;
   schema: () => PveSchema;
-  /** token id -> secret */
-  tokens: Map<string, string>;
+  access: AccessControl;
   authFailDelayMs: () => number;
   calls: Map<string, number>;
   requests: RecordedRequest[];
@@ -66,16 +65,22 @@ async function waitBackground(api: ApiContext, upid: string, seconds: number, vm
   }
 }
 
+/** Lists answer only the entries the caller may see (Proxmox filters them by privilege). */
+const visibleGuests = <T extends { vmid?: unknown }>(api: ApiContext, user: string, list: T[]): T[] =>
+  list.filter((e) => e.vmid === undefined || api.access.can(user, `/vms/${String(e.vmid)}`, ['VM.Audit']));
+const visibleStorages = <T extends { storage?: unknown }>(api: ApiContext, user: string, list: T[]): T[] =>
+  list.filter((e) => e.storage === undefined || api.access.can(user, `/storage/${String(e.storage)}`, ['Datastore.Audit', 'Datastore.AllocateSpace'], true));
+
 const ACCESS_ROUTES: Record<string, Handler> = {
   'GET /version': ({ api }) => ({ version: api.schema().version, release: api.schema().version.split('.').slice(0, 2).join('.'), repoid: '0000000000000000' }),
-  'GET /access/permissions': ({ api, ctx, params }) => permissions(api.tokens, ctx.user, params),
+  'GET /access/permissions': ({ api, ctx, params }) => api.access.permissions(ctx.user, params),
 };
 
 const CLUSTER_ROUTES: Record<string, Handler> = {
   'GET /cluster/status': ({ api }) => clusterStatus(api.cluster),
-  'GET /cluster/resources': ({ api, params }) => resources(api.cluster, params.type),
+  'GET /cluster/resources': ({ api, ctx, params }) => visibleStorages(api, ctx.user, visibleGuests(api, ctx.user, resources(api.cluster, params.type))),
   'GET /cluster/nextid': ({ api, params }) => api.cluster.nextId(params.vmid),
-  'GET /pools': ({ api, params }) => poolList(api.cluster, params),
+  'GET /pools': ({ api, ctx, params }) => (poolList(api.cluster, params) as { poolid: string }[]).filter((p) => api.access.can(ctx.user, `/pool/${p.poolid}`, ['Pool.Audit'])),
 };
 
 const NODE_ROUTES: Record<string, Handler> = {
@@ -85,13 +90,13 @@ const NODE_ROUTES: Record<string, Handler> = {
 };
 
 const STORAGE_ROUTES: Record<string, Handler> = {
-  'GET /nodes/{node}/storage': ({ api, node }) => storageList(api.cluster, node),
+  'GET /nodes/{node}/storage': ({ api, ctx, node }) => visibleStorages(api, ctx.user, storageList(api.cluster, node)),
   'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
     storageContent(api.cluster, node, pathParams.storage as string, params),
 };
 
 const GUEST_ROUTES: Record<string, Handler> = {
-  'GET /nodes/{node}/qemu': ({ api, node }) => qemuList(api.cluster, node),
+  'GET /nodes/{node}/qemu': ({ api, ctx, node }) => visibleGuests(api, ctx.user, qemuList(api.cluster, node)),
   [`GET ${Q}/config`]: ({ api, node, vmid }) => getConfig(api.cluster, node, vmid),
   [`POST ${Q}/config`]: async ({ api, ctx, node, vmid, params }) => {
     const upid = setConfig(api.cluster, ctx, node, vmid, params, true);

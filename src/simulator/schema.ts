@@ -55,6 +55,7 @@ interface RawMethod {
   name: string;
   parameters: { name: string; definition: ParamDef }[];
   returns?: ReturnsDef;
+  permissions?: { expression?: { check?: unknown[] } };
 }
 
 interface RawSchema {
@@ -71,6 +72,8 @@ export interface MethodSchema {
   params: Map<string, ParamDef>;
   indexed: { base: string; min: number; max: number; def: ParamDef }[];
   required: string[];
+  /** The call's `permissions.expression.check` (e.g. `['perm', '/vms/{vmid}', ['VM.Audit']]`), when it has one. */
+  permissionCheck: unknown[] | undefined;
 }
 
 interface TrieNode {
@@ -490,7 +493,7 @@ export class PveSchema {
       params.set(name, definition);
       if (!definition.optional) required.push(name);
     }
-    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required };
+    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, permissionCheck: m.permissions?.expression?.check };
   }
 
   /** Finds the schema entry for a concrete path (already stripped of /api2/json). */

@@ -5,25 +5,34 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
+import { AccessControl, type AccessSpec } from './access';
 import { SimCluster } from './cluster';
 import { FaultRegistry, faultSpecSchema } from './faults';
 import { handleApi } from './http-api';
 import { inspectState } from './inspection';
 import type { ApiContext, RecordedRequest } from './routes';
 import { DEFAULT_PVE_VERSION, loadSchema, resolveSchemaDir, type PveSchema, type PveVersion } from './schema';
-import { demoCluster, type ClusterSpec } from './spec';
+import { demoAccess, demoCluster, type ClusterSpec } from './spec';
 import { z } from 'zod';
 
 /** Default API token: `USER@REALM!TOKENID=SECRET`. */
 export const DEFAULT_SIM_TOKEN = 'root@pam!controlplane=sim-secret-change-me';
 export const DEFAULT_TASK_MS = 50;
 export const DEFAULT_CLUSTER_NAME = 'pvecp-sim';
+/** Proxmox's active task file keeps about this many ended tasks besides the running ones. */
+export const DEFAULT_ACTIVE_TASK_LIST_ENDED = 25;
 
 export interface SimulatorOptions {
-  /** `USER@REALM!TOKENID=SECRET`; default {@link DEFAULT_SIM_TOKEN}. */
+  /**
+   * `USER@REALM!TOKENID=SECRET`; default {@link DEFAULT_SIM_TOKEN}. This token and `extraTokens`
+   * are without privilege separation, their users holding Administrator on `/` unless the
+   * access spec gives them ACL entries.
+   */
   token?: string;
   /** More accepted tokens (each sees only its own tasks). */
   extraTokens?: string[];
+  /** Users' tokens, roles and ACL entries; default the demo cluster's ({@link demoAccess}). */
+  access?: AccessSpec;
   /** How long tasks run; default 50 ms; 0 finishes on the next tick. */
   taskMs?: number;
   /** How long tasks of a type run (`{ qmclone: 5000, qmstart: 2000 }`); other types take `taskMs`. */
@@ -36,6 +45,8 @@ export interface SimulatorOptions {
   authFailDelayMs?: number;
   /** Status reads of a new task answered 400 "no such task" before it shows up; default 0. */
   hiddenTaskPolls?: number;
+  /** How many recently ended tasks a node's `source=active` task list keeps showing (as Proxmox's active file does); default {@link DEFAULT_ACTIVE_TASK_LIST_ENDED}. */
+  activeTaskListEnded?: number;
   /** How long after start the guest agent answers pings; default 0. */
   agentReadyMs?: number;
   /** Cluster name in /cluster/status (how clients tell clusters apart); default {@link DEFAULT_CLUSTER_NAME}. */
@@ -73,6 +84,18 @@ export function parseToken(token: string): { tokenId: string; secret: string } {
   return { tokenId: m[1] as string, secret: m[2] as string };
 }
 
+/** The option tokens join the access spec without privilege separation; a user of theirs without ACL entries gets Administrator on `/`. */
+function withOptionTokens(spec: AccessSpec, tokens: { tokenId: string; secret: string }[]): AccessSpec {
+  const out: AccessSpec = { tokens: [...spec.tokens], roles: [...spec.roles], acl: [...spec.acl] };
+  for (const { tokenId, secret } of tokens) {
+    out.tokens = out.tokens.filter((t) => t.tokenid !== tokenId);
+    out.tokens.push({ tokenid: tokenId, secret, privsep: false });
+    const user = tokenId.slice(0, tokenId.indexOf('!'));
+    if (!out.acl.some((e) => e.ugid === user)) out.acl.push({ path: '/', ugid: user, roleid: 'Administrator' });
+  }
+  return out;
+}
+
 const durationSchema = z.number().int().min(0);
 export const taskMsByTypeSchema = z.record(z.string().regex(/^[a-z][a-z0-9]*$/), durationSchema);
 
@@ -81,6 +104,7 @@ const optionsSchema = z.object({
   /** Replaces the whole map; `{}` puts every type back on `taskMs`. */
   taskMsByType: taskMsByTypeSchema.optional(),
   hiddenTaskPolls: z.number().int().min(0).optional(),
+  activeTaskListEnded: z.number().int().min(0).optional(),
   agentReadyMs: z.number().int().min(0).optional(),
   authFailDelayMs: z.number().int().min(0).optional(),
 });
@@ -100,11 +124,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   // what `pvecm create` accepts
   if (!/^[A-Za-z0-9-]{1,15}$/.test(clusterName)) throw new Error('simulator cluster name must be 1-15 letters, digits or dashes');
   const primary = parseToken(options.token ?? DEFAULT_SIM_TOKEN);
-  const tokens = new Map<string, string>([[primary.tokenId, primary.secret]]);
-  for (const t of options.extraTokens ?? []) {
-    const p = parseToken(t);
-    tokens.set(p.tokenId, p.secret);
-  }
+  const accessSpec = withOptionTokens(options.access ?? demoAccess(), [primary, ...(options.extraTokens ?? []).map(parseToken)]);
 
   const configMethod = schema.match('PUT', '/nodes/n/qemu/100/config')?.method;
   const configTypes = (key: string): string | undefined => {
@@ -120,11 +140,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     taskMs: options.taskMs ?? DEFAULT_TASK_MS,
     taskMsByType: taskMsByTypeSchema.parse(options.taskMsByType ?? {}),
     hiddenTaskPolls: options.hiddenTaskPolls ?? 0,
+    activeTaskListEnded: options.activeTaskListEnded ?? DEFAULT_ACTIVE_TASK_LIST_ENDED,
     agentReadyMs: options.agentReadyMs ?? 0,
     pveVersion: schema.version,
   };
   let authFailDelayMs = options.authFailDelayMs ?? 0;
   const cluster = new SimCluster(spec, settings, configTypes);
+  const access = new AccessControl(accessSpec, cluster.majorRelease);
   const faults = new FaultRegistry();
   const calls = new Map<string, number>();
   const requests: RecordedRequest[] = [];
@@ -134,7 +156,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     cluster,
     faults,
     schema: () => schema,
-    tokens,
+    access,
     authFailDelayMs: () => authFailDelayMs,
     calls,
     requests,
@@ -191,6 +213,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (o.taskMs !== undefined) settings.taskMs = o.taskMs;
     if (o.taskMsByType !== undefined) settings.taskMsByType = o.taskMsByType;
     if (o.hiddenTaskPolls !== undefined) settings.hiddenTaskPolls = o.hiddenTaskPolls;
+    if (o.activeTaskListEnded !== undefined) settings.activeTaskListEnded = o.activeTaskListEnded;
     if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
     if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;
     res.json({ ...settings, authFailDelayMs });

@@ -2,6 +2,8 @@
  * What a simulated cluster is made of (nodes, storages, bridges, templates, pools), and the demo
  * cluster the simulator starts with unless told otherwise.
  */
+import { MINIMAL_ROLE_PRIVILEGES } from '../domain/proxmox-privileges';
+import type { AccessSpec } from './access';
 
 export interface SimNodeSpec {
   name: string;
@@ -96,5 +98,26 @@ export function demoCluster(): ClusterSpec {
     bridges: [{ iface: 'vmbr0', vlanAware: true }],
     templates,
     pools: [{ poolid: 'customers', comment: 'guests made for customers' }],
+  };
+}
+
+const LEAST_PRIVILEGE_USER = 'pvecp@pve';
+const LEAST_PRIVILEGE_TOKEN_ID = `${LEAST_PRIVILEGE_USER}!controlplane`;
+/** The demo's least-privilege token, `USER@REALM!TOKENID=SECRET`: privilege separated, holding only the PVECP role. */
+export const LEAST_PRIVILEGE_SIM_TOKEN = `${LEAST_PRIVILEGE_TOKEN_ID}=sim-least-privilege-secret`;
+
+/**
+ * Demo access: besides the all-privileges root token the simulator is started with, user
+ * `pvecp@pve` with role `PVECP` (exactly the control plane's minimal role) on `/`, and its
+ * privilege-separated token `controlplane` given the same role on `/` itself.
+ */
+export function demoAccess(): AccessSpec {
+  return {
+    tokens: [{ tokenid: LEAST_PRIVILEGE_TOKEN_ID, secret: LEAST_PRIVILEGE_SIM_TOKEN.slice(LEAST_PRIVILEGE_TOKEN_ID.length + 1), privsep: true }],
+    roles: [{ roleid: 'PVECP', privs: [...MINIMAL_ROLE_PRIVILEGES] }],
+    acl: [
+      { path: '/', ugid: LEAST_PRIVILEGE_USER, roleid: 'PVECP' },
+      { path: '/', ugid: LEAST_PRIVILEGE_TOKEN_ID, roleid: 'PVECP' },
+    ],
   };
 }

@@ -34,6 +34,17 @@ export function taskStatus(cluster: SimCluster, node: string, upid: string, user
   return { ...taskView(t), status: t.status, ...(t.exitstatus !== undefined ? { exitstatus: t.exitstatus } : {}) };
 }
 
+/**
+ * The node's active-task file as Proxmox keeps it: every running task, and the node's
+ * `keptEnded` most recently ended ones (with their status and end time) until newer ones push
+ * them out.
+ */
+function activeTasks(cluster: SimCluster, node: string): Set<SimTask> {
+  const onNode = cluster.tasks.all().filter((t) => t.node === node);
+  const ended = onNode.filter((t) => t.status === 'stopped').sort((a, b) => (b.endedAtMs ?? 0) - (a.endedAtMs ?? 0));
+  return new Set([...onNode.filter((t) => t.status === 'running'), ...ended.slice(0, cluster.settings.activeTaskListEnded)]);
+}
+
 /** GET /nodes/{node}/tasks: the caller's tasks on the node, newest first, with Proxmox's filters. */
 export function taskList(cluster: SimCluster, node: string, user: string, p: Record<string, string>): object[] {
   cluster.checkNode(node);
@@ -41,10 +52,11 @@ export function taskList(cluster: SimCluster, node: string, user: string, p: Rec
   const limit = p.limit !== undefined ? Number(p.limit) : 50;
   const start = p.start !== undefined ? Number(p.start) : 0;
   const errorsOnly = bool(p.errors);
+  const active = source === 'active' ? activeTasks(cluster, node) : undefined;
   const list = cluster.tasks
     .all()
     .filter((t) => t.node === node && t.user === user)
-    .filter((t) => (source === 'active' ? t.status === 'running' : source === 'archive' ? t.status === 'stopped' : true))
+    .filter((t) => (active ? active.has(t) : source === 'archive' ? t.status === 'stopped' : true))
     .filter((t) => p.typefilter === undefined || t.type === p.typefilter)
     .filter((t) => p.vmid === undefined || t.id === p.vmid)
     .filter((t) => p.userfilter === undefined || t.user.includes(p.userfilter))
@@ -54,6 +66,6 @@ export function taskList(cluster: SimCluster, node: string, user: string, p: Rec
     .sort((a, b) => b.starttime - a.starttime || b.pid - a.pid);
   return list.slice(start, start + limit).map((t) => ({
     ...taskView(t),
-    ...(t.status === 'stopped' ? { status: t.exitstatus, endtime: t.endtime } : {}),
+    ...(t.status === 'stopped' ? { status: t.exitstatus, endtime: t.endtime } : { status: 'RUNNING' }),
   }));
 }

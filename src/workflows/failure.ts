@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
-import { FailureType } from '../domain/failure-types';
+import { FailureType, PERMISSION_DENIED_MESSAGE } from '../domain/failure-types';
 
 const OWN_TYPES = new Set<string>(Object.values(FailureType));
 
@@ -32,6 +32,7 @@ export function describeFailure(error: unknown, stage: string | null): Described
   if (isCancellation(error)) {
     return { code: 'CANCELLED', message: 'The server was cancelled before it was ready; nothing was kept.', cause };
   }
+  if (application?.type === FailureType.ProviderPermissionDenied) return { code: FailureType.ProviderPermissionDenied, message: PERMISSION_DENIED_MESSAGE, cause };
   // Over budget: either a timeout hit an attempt, or the server stopped retrying at the deadline.
   const activity = links.find((link): link is ActivityFailure => link instanceof ActivityFailure);
   const overBudget =

@@ -24,6 +24,9 @@ export function describeOperationFailure(error: unknown, operation: Operation, g
   if (application?.type === FailureType.GuestLost) {
     return { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE, cause };
   }
+  if (application?.type === FailureType.ProviderPermissionDenied) {
+    return { code: FailureType.ProviderPermissionDenied, message: `The server could not be ${DONE[operation]}: the hypervisor refused the control plane a permission. Please contact support.`, cause };
+  }
   if (guestRemoved) {
     return {
       code: 'REBUILD_FAILED',

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MINIMAL_ROLE_PRIVILEGES } from '../../src/domain/proxmox-privileges';
 import { createSimulator } from '../../src/simulator/server';
+import { demoCluster } from '../../src/simulator/spec';
 import { useTestApiWithCustomer } from '../support/api';
 import { freePort } from '../support/ports';
 
@@ -70,5 +72,60 @@ describe('a connection knows which cluster it reaches', () => {
     expect(unreachable.status).toBe(503);
     expect(unreachable.body.error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(await api.db.proxmoxConnection.count({ where: { name: { in: ['bad-token', 'nobody-home'] } } })).toBe(0);
+  });
+});
+
+describe("a connection's token must hold the minimal role", () => {
+  const LIMITED = { tokenId: 'limited@pve!cp', tokenSecret: 'limited-token-secret' };
+  const FULL = { tokenId: 'limited@pve!full', tokenSecret: 'full-token-secret' };
+  let url: string;
+  beforeAll(async () => {
+    // Both tokens privilege separated: LIMITED lacks VM.Config.Memory; neither holds anything on the storage `slow-disks`.
+    const listening = await createSimulator({
+      clusterName: 'lab-limited',
+      cluster: { storages: [...demoCluster().storages, { storage: 'slow-disks' }] },
+      access: {
+        tokens: [
+          { tokenid: LIMITED.tokenId, secret: LIMITED.tokenSecret, privsep: true },
+          { tokenid: FULL.tokenId, secret: FULL.tokenSecret, privsep: true },
+        ],
+        roles: [
+          { roleid: 'Almost', privs: MINIMAL_ROLE_PRIVILEGES.filter((p) => p !== 'VM.Config.Memory') },
+          { roleid: 'Minimal', privs: [...MINIMAL_ROLE_PRIVILEGES] },
+          { roleid: 'Nothing', privs: [] },
+        ],
+        acl: [
+          { path: '/', ugid: 'limited@pve', roleid: 'Minimal' },
+          { path: '/storage/slow-disks', ugid: 'limited@pve', roleid: 'Nothing' },
+          { path: '/', ugid: LIMITED.tokenId, roleid: 'Almost' },
+          { path: '/', ugid: FULL.tokenId, roleid: 'Minimal' },
+        ],
+      },
+    }).listen(0, '127.0.0.1');
+    url = listening.url;
+    return listening.close;
+  });
+
+  it('refuses a connection whose token lacks a privilege with 422 CONNECTION_PRIVILEGES_MISSING, naming privilege and path; nothing is saved', async () => {
+    const res = await connect('limited', url, { start: 7000, end: 7099 }, LIMITED);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Memory', path: '/vms' }] } });
+    expect(await api.db.proxmoxConnection.count({ where: { name: 'limited' } })).toBe(0);
+  });
+
+  it('refuses a change of token, or of storage, the token cannot work with; the connection stays as it was', async () => {
+    const created = await connect('limited-later', url, { start: 7100, end: 7199 }, FULL);
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const patchToken = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: LIMITED });
+    expect(patchToken.status).toBe(422);
+    expect(patchToken.body.error).toMatchObject({ code: 'CONNECTION_PRIVILEGES_MISSING', details: { missing: [{ privilege: 'VM.Config.Memory', path: '/vms' }] } });
+    const patchStorage = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: { storage: 'slow-disks' } });
+    expect(patchStorage.status).toBe(422);
+    expect(patchStorage.body.error.details.missing).toEqual([
+      { privilege: 'Datastore.AllocateSpace', path: '/storage/slow-disks' },
+      { privilege: 'Datastore.Audit', path: '/storage/slow-disks' },
+    ]);
+    expect(await api.db.proxmoxConnection.findUniqueOrThrow({ where: { id } })).toMatchObject({ tokenId: FULL.tokenId, storage: 'local-lvm' });
   });
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProxmoxClient } from '../../src/proxmox';
-import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { parseToken } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import { readInstance, runningServer, runOperation, suiteStack } from '../support/lifecycle';
 
@@ -21,7 +22,7 @@ describe('the reconciler', () => {
   });
   const admin = () => ({ token: stack.api.adminToken });
   const schedule = () => stack.api.temporal.schedule.getHandle(reconcileScheduleId(stack.seed.connectionId));
-  const { tokenId: simTokenId, secret: simSecret } = parseToken(DEFAULT_SIM_TOKEN);
+  const { tokenId: simTokenId, secret: simSecret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
   const simToken = { tokenId: simTokenId, tokenSecret: simSecret };
   /** Proxmox's own API, as an operator working outside this service would use it. */
   let outside: ProxmoxClient | undefined;

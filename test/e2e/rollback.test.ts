@@ -25,6 +25,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** The node's `source=active` task list as the stack's token sees it. */
+async function activeTasks(node: string): Promise<{ upid: string; status?: string; endtime?: number }[]> {
+  const res = await fetch(`${stack.sim.url}/api2/json/nodes/${node}/tasks?source=active`, { headers: { Authorization: `PVEAPIToken=${stack.simToken}` } });
+  return ((await res.json()) as { data: { upid: string; status?: string; endtime?: number }[] }).data;
+}
+
 describe('rollback after a failed provisioning stage', () => {
   const guestsOfInstance = async (instanceId: string) => guestsOf(await stack.sim.state(), instanceId);
 
@@ -46,6 +52,31 @@ describe('rollback after a failed provisioning stage', () => {
     const { failed } = await provisionExpectingFailure('clone-fails');
     expect(failed.failure?.code).toBe('PROVISIONING_FAILED');
     expect(JSON.stringify(failed)).not.toContain('storage migration failed');
+  });
+
+  it('a failed clone still in the active task list holds up neither the next provision at its VMID nor that one\'s rollback', async () => {
+    await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage got full' });
+    const { id: failedId } = await provisionExpectingFailure('clone-failed-first');
+    const failedClone = await stack.api.db.providerCall.findFirstOrThrow({ where: { instanceId: failedId, kind: 'clone' } });
+    const listed = await activeTasks(failedClone.node ?? 'pve1');
+    expect(listed.find((t) => t.upid === failedClone.upid)).toMatchObject({ status: 'clone failed: storage got full', endtime: expect.any(Number) });
+
+    // The next provision gets the same VMID; its clone leaves a lock that no running task explains.
+    await stack.sim.fault({ op: 'clone', mode: 'lock', message: 'clone' });
+    const created = await stack.create({ hostname: 'clone-after-failed' });
+    const id = created.body.data.id as string;
+    const parked = await stack.waitForStatus(id, ['rollback_failed', 'failed', 'running'], 60_000);
+    expect((await stack.api.db.providerCall.findFirstOrThrow({ where: { instanceId: id, kind: 'clone' } })).vmid).toBe(failedClone.vmid);
+    expect(parked.status).toBe('rollback_failed');
+    const progress = await stack.api.temporal.workflow.getHandle(`provision-${id}`).query(progressQuery);
+    expect(progress.rollback.reason).toContain('qm unlock');
+    await fetch(`${stack.sim.url}/_sim/reset`, { method: 'POST' });
+
+    // Neither ended clone holds a provision at that VMID once the lock is gone.
+    await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/resolve`, { token: stack.api.adminToken, body: { note: 'ran qm unlock and qm destroy' } });
+    await stack.waitForStatus(id, ['failed'], 30_000);
+    const next = await stack.create({ hostname: 'clone-at-last' });
+    await stack.waitForStatus(next.body.data.id as string, ['running'], 30_000);
   });
 
   it('undoes everything when config writes keep answering 500', async () => {

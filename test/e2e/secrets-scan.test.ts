@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
-import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { parseToken } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import type { TestApi } from '../support/api';
 import { spawnAppProcess, type AppProcess } from '../support/processes';
@@ -102,14 +103,14 @@ describe('secrets stay secret', () => {
     const admin = await api.request('POST', '/v1/admin/users', { ...as(api.adminToken), body: { email: 'second-admin@example.com', role: 'admin' } });
     const adminToken = (await api.request('POST', `/v1/admin/users/${admin.body.data.id}/tokens`, as(api.adminToken))).body.data.token as string;
     expect((await api.request('GET', '/v1/admin/tenants', as(adminToken))).status).toBe(200);
-    const proxmoxSecret = parseToken(DEFAULT_SIM_TOKEN).secret;
+    const proxmoxSecret = parseToken(LEAST_PRIVILEGE_SIM_TOKEN).secret;
     const connection = await api.request('POST', '/v1/admin/connections', {
       ...as(adminToken),
       body: {
         name: 'second-range',
         url: stack.sim.url,
         plaintextLab: true,
-        tokenId: parseToken(DEFAULT_SIM_TOKEN).tokenId,
+        tokenId: parseToken(LEAST_PRIVILEGE_SIM_TOKEN).tokenId,
         tokenSecret: proxmoxSecret,
         vmidRange: { start: 50_000, end: 50_099 },
         nodes: [{ name: 'pve1', vcpus: 16, memoryMiB: 65_536, diskGiB: 1_000 }],

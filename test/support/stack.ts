@@ -4,6 +4,7 @@ import type { Config } from '../../src/config';
 import type { SeedResult } from '../../src/db/seed';
 import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type SimulatorOptions } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { startWorker, type RunningWorker } from '../../src/worker';
 import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
@@ -32,6 +33,8 @@ export interface SimState {
 export interface Stack {
   api: TestApi;
   sim: SimulatorHandle;
+  /** The simulator token the demo connection uses (the least-privilege one), `USER@REALM!TOKENID=SECRET`. */
+  simToken: string;
   seed: Seeded;
   customer: TestCustomer;
   worker: RunningWorker | null;
@@ -83,8 +86,8 @@ export const FAST_ENV: Record<string, string> = {
   ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
 };
 
-export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster'> = {}): Promise<SimulatorHandle> {
-  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster });
+export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> = {}): Promise<SimulatorHandle> {
+  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster, access: options.access });
   const listening = await simulator.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${listening.port}`;
   const control = async (method: string, route: string, body?: unknown) => {
@@ -110,11 +113,12 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
  * a database of this file's own, and the Proxmox VE simulator with the demo catalog.
  */
 export async function startStack(
-  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster'> } = {},
+  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> } = {},
 ): Promise<Stack> {
   const sim = await startSimulator({ taskMs: options.taskMs, ...options.simulator });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });
-  const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
+  // The connection uses the least-privilege token: every test proves the minimal role is enough.
+  const { tokenId, secret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
   const seed = await api.seedDemo({ proxmoxUrl: sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
   if (!seed.seeded) throw new Error('demo catalog was not seeded');
   const customer = await api.createCustomer({ instances: 500, vcpus: 2000, memoryMiB: 4_000_000, diskGiB: 100_000 });
@@ -132,6 +136,7 @@ export async function startStack(
   const stack: Stack = {
     api,
     sim,
+    simToken: LEAST_PRIVILEGE_SIM_TOKEN,
     seed,
     customer,
     worker: null,

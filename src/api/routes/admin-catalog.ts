@@ -13,7 +13,7 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
-import { assertNoVmidOverlap, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
+import { assertNoVmidOverlap, assertPrivileges, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
 import { listHandler, type PageArgs, parseBody, pathParam, send } from '../http';
 import type { Cursor } from '../openapi';
 import { adminConnectionView, adminImageView, adminIpPoolView, adminLocationView, adminNodeView, adminPlanView } from '../catalog-views';
@@ -392,6 +392,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           await checkSnippets(body.snippets);
           const target = { ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
           const identity = await identifyCluster(target);
+          await assertPrivileges(target, { storage: body.storage ?? 'local-lvm', snippetsStorage: body.snippets?.storage });
           await assertNoVmidOverlap(deps, identity, body.vmidRange);
           if (body.snippets) await assertSnippetsStorage(target, (body.nodes[0] as { name: string }).name, body.snippets.storage);
           return identity;
@@ -448,6 +449,10 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             });
           }
           await assertNoVmidOverlap(deps, identity, { start: connection.vmidStart, end: connection.vmidEnd }, id);
+        }
+        if (identity || body.storage !== undefined || body.snippets !== undefined) {
+          const snippetsStorage = body.snippets === undefined ? connection.snippetsStorage : body.snippets?.storage;
+          await assertPrivileges(target, { storage: body.storage ?? connection.storage, snippetsStorage });
         }
         const node = connection.nodes.find((n) => n.enabled) ?? connection.nodes[0];
         if (body.snippets && node) await assertSnippetsStorage(target, node.name, body.snippets.storage);

@@ -414,7 +414,7 @@ export const adminLocationSchema = z
 // ---------- paths ----------
 
 const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'], query: adminListQuerySchema } as const satisfies Partial<CollectionSpec>;
-const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'PROVIDER_UNAVAILABLE', 'UNSUPPORTED'] as const;
+const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'CONNECTION_PRIVILEGES_MISSING', 'PROVIDER_UNAVAILABLE', 'UNSUPPORTED'] as const;
 registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
 registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
 registerCollection({

@@ -1,0 +1,75 @@
+/**
+ * The Proxmox VE privileges the control plane's API token needs, and where: the minimal role
+ * (docs/security.md explains each). A connection is only saved once its token holds all of them.
+ */
+
+export interface RequiredPrivilege {
+  /** One of these suffices (a privilege renamed between releases). */
+  privileges: readonly string[];
+  /** `/`, `/vms`, `/storage/{storage}`, `/storage/{snippetsStorage}`, `/sdn/zones/localnetwork`. */
+  path: string;
+}
+
+export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
+  { privileges: ['Sys.Audit'], path: '/' },
+  ...[
+    'VM.Audit',
+    'VM.Allocate',
+    'VM.Clone',
+    'VM.Config.CPU',
+    'VM.Config.Memory',
+    'VM.Config.Disk',
+    // Also enough for the cloud-init keys (Proxmox takes VM.Config.Cloudinit or VM.Config.Network).
+    'VM.Config.Network',
+    'VM.Config.Options',
+    'VM.PowerMgmt',
+    'VM.Migrate',
+  ].map((privilege) => ({ privileges: [privilege], path: '/vms' })),
+  // The guest agent ping: VM.Monitor up to PVE 8, VM.GuestAgent.Audit from PVE 9.
+  { privileges: ['VM.GuestAgent.Audit', 'VM.Monitor'], path: '/vms' },
+  { privileges: ['Datastore.AllocateSpace'], path: '/storage/{storage}' },
+  { privileges: ['Datastore.Audit'], path: '/storage/{storage}' },
+  { privileges: ['Datastore.Audit'], path: '/storage/{snippetsStorage}' },
+  // Every bridge a pool may name: the local bridges' zone (PVE 8+ checks /sdn/zones/localnetwork/<bridge>).
+  { privileges: ['SDN.Use'], path: '/sdn/zones/localnetwork' },
+];
+
+/** Every privilege the minimal role holds (both names of a renamed one). */
+export const MINIMAL_ROLE_PRIVILEGES: readonly string[] = [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => r.privileges))].sort();
+
+/** The storages a connection names. */
+export interface ConnectionStorages {
+  storage: string;
+  snippetsStorage?: string | null;
+}
+
+/** A required privilege the token lacks, on the concrete path. */
+export interface MissingPrivilege {
+  privilege: string;
+  path: string;
+}
+
+/**
+ * The required privileges a token lacks, given what it holds per concrete path (`held(path)`,
+ * as GET /access/permissions?path= answers). Paths naming a value the connection has not
+ * (no snippets storage) are skipped.
+ */
+export function missingPrivileges(
+  values: ConnectionStorages,
+  held: (path: string) => ReadonlySet<string>,
+): MissingPrivilege[] {
+  const missing: MissingPrivilege[] = [];
+  for (const required of REQUIRED_PRIVILEGES) {
+    for (const path of concretePaths(required.path, values)) {
+      const has = held(path);
+      if (!required.privileges.some((p) => has.has(p))) missing.push({ privilege: required.privileges.join(' or '), path });
+    }
+  }
+  return missing;
+}
+
+/** The concrete paths of a required privilege's path for one connection. */
+export function concretePaths(template: string, values: ConnectionStorages): string[] {
+  if (template.includes('{snippetsStorage}')) return values.snippetsStorage ? [template.replace('{snippetsStorage}', values.snippetsStorage)] : [];
+  return [template.replace('{storage}', values.storage)];
+}

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAccess } from '../../src/simulator/spec';
+import { expectFullyReleased } from '../support/reservations';
+import { guestsOf, startStack, type Stack } from '../support/stack';
+
+/** The demo's least-privilege token, its PVECP role without VM.Config.Memory. */
+function withoutMemory() {
+  const access = demoAccess();
+  return { ...access, roles: access.roles.map((r) => ({ ...r, privs: r.privs.filter((p) => p !== 'VM.Config.Memory') })) };
+}
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ simulator: { access: withoutMemory() } });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a token that lost a privilege', () => {
+  it('fails the provision with PROVIDER_PERMISSION_DENIED, Proxmox\'s words for admins only, and rolls back completely', async () => {
+    const created = await stack.create({ hostname: 'no-memory' });
+    const id = created.body.data.id as string;
+    const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure?.code).toBe('PROVIDER_PERMISSION_DENIED');
+    expect(failed.task?.error?.code).toBe('PROVIDER_PERMISSION_DENIED');
+    expect(JSON.stringify(failed)).not.toContain('Permission check failed');
+    expect(JSON.stringify(failed)).not.toMatch(/token refused/i);
+
+    const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+    expect(admin.body.data.failureCause).toMatchObject({ type: 'PROVIDER_PERMISSION_DENIED' });
+    expect(String(admin.body.data.failureCause.detail)).toMatch(/^Permission check failed \(\/vms\/\d+, VM\.Config\.Memory\)$/);
+
+    expect(guestsOf(await stack.sim.state(), id)).toEqual([]);
+    await expectFullyReleased(stack.api.db, id);
+  });
+});
