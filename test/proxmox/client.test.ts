@@ -171,7 +171,7 @@ describe('task waiter', () => {
     const upid = await h.client.cloneVm('pve1', 9000, { newid: 155, name: 'hang' });
     const polls: string[] = [];
     const err = await h.client
-      .waitForProxmoxTask(upid, { pollIntervalMs: 5, timeoutMs: 60, onPoll: (s) => polls.push(s.status) })
+      .waitForProxmoxTask(upid, { pollIntervalMs: 5, timeoutMs: 400, onPoll: (s) => polls.push(s.status) })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxmoxTaskTimeoutError);
     expect(err).toMatchObject({ upid, lastStatus: 'running' });
