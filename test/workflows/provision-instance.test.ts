@@ -210,8 +210,10 @@ describe('ProvisionInstance', () => {
 
   it('tells the Web UI what a parked workflow waits for, with the two commands that end it', async () => {
     await provision({ bootGuest: rejected(), removeGuest: () => Promise.reject(rejected('GUEST_LOCKED')()) }, async (handle) => {
-      await waitFor(async () => (await parkedTimes(handle)) === 1);
-      const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      const details = async () => (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
+      // The count moves as the park begins; the details follow once the park is recorded.
+      await waitFor(async () => (await parkedTimes(handle)) === 1 && (await details()).includes('Parked'));
+      const metadata = { currentDetails: await details() };
       expect(metadata.currentDetails).toContain('Parked: waiting for an operator');
       expect(metadata.currentDetails).toContain('unable to find configuration file');
       expect(metadata.currentDetails).toContain(`\`temporal workflow update execute --workflow-id ${handle.workflowId} --name retryRollback\``);
