@@ -19,6 +19,8 @@ export const FailureType = {
   InconsistentState: 'INCONSISTENT_STATE',
   /** The customer deleted the instance while it was being made: it must not become ready. */
   DeleteRequested: 'DELETE_REQUESTED',
+  /** Proxmox does not list the snippet a worker wrote (the storage is not what the workers' directory holds). */
+  SnippetsNotVisible: 'SNIPPETS_NOT_VISIBLE',
 } as const;
 
 export const NON_RETRYABLE_TYPES: string[] = [
@@ -29,6 +31,7 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.GuestLost,
   FailureType.InconsistentState,
   FailureType.DeleteRequested,
+  FailureType.SnippetsNotVisible,
 ];
 
 /** What a customer is told when their server's guest vanished from the cluster (GUEST_LOST). */
