@@ -104,6 +104,12 @@ export const configSchema = z.object({
    * this, and a task polled on its own (fallback) at most this far apart.
    */
   TASK_POLL_INTERVAL_MS: integer(500),
+  /**
+   * How long a worker waits for a snippet it wrote to show in Proxmox's listing of the storage
+   * (shared storages may show it late: NFS clients cache directory listings). Bounded below the
+   * cloud_init stage's attempt (120 s × STAGE_TIMEOUT_SCALE).
+   */
+  SNIPPETS_VISIBLE_WITHIN_SECONDS: z.coerce.number().int().min(0).max(90).default(30),
   /** Whether new Proxmox connections skip TLS verification unless they say otherwise; keep it off outside labs. */
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
   /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */

@@ -1008,7 +1008,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "RATE_LIMITED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "RATE_LIMITED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -1150,9 +1150,9 @@ export interface components {
             plaintextLab?: boolean;
         };
         Snippets: {
-            /** @description The Proxmox VE storage id, with content type `snippets`. */
+            /** @description The Proxmox VE storage id, with content type `snippets`, available on every node of the connection. */
             storage: string;
-            /** @description That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets. */
+            /** @description That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets. Saved only once a probe file a worker writes there is listed by every node (else 422 SNIPPETS_NOT_VISIBLE). */
             directory?: string;
             /** @description Not supported yet (422 UNSUPPORTED): write the snippet on each node over SSH. */
             ssh?: {
@@ -2213,7 +2213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONNECTION_PRIVILEGES_MISSING, UNSUPPORTED */
+            /** @description Error: CONNECTION_PRIVILEGES_MISSING, SNIPPETS_NOT_VISIBLE, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2922,7 +2922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONNECTION_PRIVILEGES_MISSING, UNSUPPORTED */
+            /** @description Error: CONNECTION_PRIVILEGES_MISSING, SNIPPETS_NOT_VISIBLE, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;

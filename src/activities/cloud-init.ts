@@ -2,13 +2,14 @@ import { isUniqueViolation } from '../db/errors';
 import { mergeCloudConfig, parseCloudConfig } from '../domain/cloud-config';
 import { newId } from '../security/ids';
 import { parseCidr } from '../net/ip';
+import type { ProxmoxClient } from '../proxmox';
 import { sha512Crypt } from '../security/password-hash';
 import { generatePassword } from '../security/secrets';
 import { loadInstance, placement, WITH_ADDRESSES, type InstanceRef, type LoadedInstance } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { runProviderCall } from './provider-call';
-import { cicustomFor, snippetsOf, writeSnippet } from './snippets';
+import { cicustomFor, snippetsOf, writeVisibleSnippet } from './snippets';
 import { say, stepLine } from './steps';
 
 /** `ip=198.51.100.7/24,gw=198.51.100.1,ip6=2001:db8::7/64,gw6=2001:db8::1` for net0. */
@@ -50,11 +51,12 @@ async function credentialFor(deps: ActivityDeps, instance: LoadedInstance): Prom
 
 /**
  * The customer's user data merged with the identity we set (user, password hash, keys, hostname),
- * written as the instance's snippet; answers the `cicustom` that points the guest at it. Proxmox
- * then takes the whole user-data from the file (ciuser, cipassword and sshkeys no longer apply),
- * while addresses and DNS still come from ipconfig0 and nameserver.
+ * written as the instance's snippet and seen by the guest's node; answers the `cicustom` that
+ * points the guest at it. Proxmox then takes the whole user-data from the file (ciuser,
+ * cipassword and sshkeys no longer apply), while addresses and DNS still come from ipconfig0 and
+ * nameserver.
  */
-async function writeUserData(instance: LoadedInstance, password: string | null): Promise<string> {
+async function writeUserData(deps: ActivityDeps, client: ProxmoxClient, node: string, instance: LoadedInstance, password: string | null): Promise<string> {
   const target = snippetsOf(instance.connection);
   const parsed = parseCloudConfig(instance.userData ?? '');
   if (!parsed.ok) throw fail(FailureType.InconsistentState, `stored userData is not a cloud-config mapping: ${parsed.reason}`);
@@ -64,13 +66,13 @@ async function writeUserData(instance: LoadedInstance, password: string | null):
     passwordHash: password === null ? null : sha512Crypt(password),
     sshKeys: instance.sshKeys,
   });
-  await writeSnippet(target, instance.id, text);
+  await writeVisibleSnippet(client, node, target, instance.id, text, deps.config.SNIPPETS_VISIBLE_WITHIN_SECONDS);
   return cicustomFor(target, instance.id);
 }
 
 /**
  * cloud_init: user, password and/or SSH keys, addresses and DNS; with userData, the snippet too.
- * Converges on retry: the same credential is reused, the snippet is rewritten whole and the config write is idempotent; a recorded UPID is polled instead of writing again.
+ * Converges on retry: the same credential is reused, the snippet is rewritten whole (and looked for again) and the config write is idempotent; a recorded UPID is polled instead of writing again.
  */
 export function createCloudInitActivity(deps: ActivityDeps) {
   return async function applyCloudInit({ instanceId, taskId }: InstanceRef): Promise<void> {
@@ -84,7 +86,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
     if (password) params.cipassword = password;
     if (instance.sshKeys.length) params.sshkeys = instance.sshKeys.join('\n');
     if (dns.length) params.nameserver = dns.join(' ');
-    if (instance.userData !== null) params.cicustom = await writeUserData(instance, password);
+    if (instance.userData !== null) params.cicustom = await writeUserData(deps, client, node, instance, password);
     await runProviderCall(deps, client, {
       instanceId,
       taskId,

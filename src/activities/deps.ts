@@ -14,6 +14,21 @@ export interface ActivityDeps {
   logger: Logger;
 }
 
+/** How a connection reaches Proxmox VE, but for its token secret. */
+export type ProxmoxReach = Pick<ProxmoxConnection, 'url' | 'tokenId' | 'caCert' | 'insecureTls' | 'plaintextLab'>;
+
+export function proxmoxClientOf(reach: ProxmoxReach, tokenSecret: string, timeoutMs = 15_000): ProxmoxClient {
+  return new ProxmoxClient({
+    baseUrl: reach.url,
+    tokenId: reach.tokenId,
+    tokenSecret,
+    caCert: reach.caCert ?? undefined,
+    insecureTls: reach.insecureTls,
+    plaintextLab: reach.plaintextLab,
+    timeoutMs,
+  });
+}
+
 /**
  * One client per cluster, built from the connection row (its token secret decrypted only here);
  * a row whose URL, token or TLS settings changed (PATCH /v1/admin/connections/{id}) gets a new one.
@@ -24,15 +39,7 @@ export function proxmoxClientFactory(secrets: SecretBox, timeoutMs = 15_000): Ac
     const updatedFrom = JSON.stringify([connection.tokenSecretCipher, connection.url, connection.tokenId, connection.caCert, connection.insecureTls]);
     const cached = clients.get(connection.id);
     if (cached && cached.updatedFrom === updatedFrom) return cached.client;
-    const client = new ProxmoxClient({
-      baseUrl: connection.url,
-      tokenId: connection.tokenId,
-      tokenSecret: secrets.open(connection.tokenSecretCipher, connection.id),
-      caCert: connection.caCert ?? undefined,
-      insecureTls: connection.insecureTls,
-      plaintextLab: connection.plaintextLab,
-      timeoutMs,
-    });
+    const client = proxmoxClientOf(connection, secrets.open(connection.tokenSecretCipher, connection.id), timeoutMs);
     clients.set(connection.id, { updatedFrom, client });
     return client;
   };

@@ -32,6 +32,7 @@ import {
   createRecordOperatorNoteActivity,
   createRemoveGuestActivity,
 } from './rollback';
+import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
@@ -69,6 +70,7 @@ export function createActivities(deps: ActivityDeps) {
     settleOrphan: createSettleOrphanActivity(deps),
     claimWebhookDelivery: createClaimWebhookDeliveryActivity(deps),
     attemptWebhookDelivery: createAttemptWebhookDeliveryActivity(deps),
+    checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
   };
 }
 

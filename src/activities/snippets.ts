@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/client';
 import type { ProxmoxConnection } from '../generated/prisma/client';
+import type { ProxmoxClient } from '../proxmox';
+import { delay } from '../proxmox/delay';
+import { heartbeatOfThisActivity } from './context';
 import { fail, FailureType } from './failures';
 
 /**
  * Custom cloud-init user data reaches a guest only as a file on a snippets storage
  * (`cicustom: user=<storage>:snippets/<file>`), which the Proxmox API cannot upload. The control
- * plane writes the file into that storage's snippets directory, mounted where the workers run.
+ * plane writes the file into that storage's snippets directory, mounted where the workers run,
+ * and then asks Proxmox whether it sees the file.
  */
 
 export interface SnippetsTarget {
@@ -29,16 +33,67 @@ export const snippetFileName = (instanceId: string) => `pvecp-${instanceId}.yaml
 /** The `cicustom` value that points the guest at its file. */
 export const cicustomFor = (target: SnippetsTarget, instanceId: string) => `user=${target.storage}:snippets/${snippetFileName(instanceId)}`;
 
-/** Writes the file whole or not at all (a temporary file renamed over it), readable by its owner only: it holds a password hash. */
-export async function writeSnippet(target: SnippetsTarget, instanceId: string, text: string): Promise<void> {
-  const file = path.join(target.directory, snippetFileName(instanceId));
-  const temporary = path.join(target.directory, `.${snippetFileName(instanceId)}.${randomBytes(4).toString('hex')}`);
-  await writeFile(temporary, text, { mode: 0o600 });
+/** Proxmox reads snippets as root, which an NFS export with root squash maps to nobody: the file must be readable by all. */
+const SNIPPET_FILE_MODE = 0o644;
+
+/**
+ * Writes a file into a snippets directory whole or not at all: a hidden temporary file (Proxmox
+ * lists no hidden files), synced and renamed over it. Its mode is set after the write, so the
+ * process's umask cannot take the read bits away.
+ */
+export async function writeSnippetFile(directory: string, name: string, text: string): Promise<void> {
+  const temporary = path.join(directory, `.${name}.${randomBytes(4).toString('hex')}`);
   try {
-    await rename(temporary, file);
+    const file = await open(temporary, 'wx', SNIPPET_FILE_MODE);
+    try {
+      await file.writeFile(text);
+      await file.chmod(SNIPPET_FILE_MODE);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path.join(directory, name));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+}
+
+export const writeSnippet = (target: SnippetsTarget, instanceId: string, text: string) => writeSnippetFile(target.directory, snippetFileName(instanceId), text);
+
+/** How often a node's listing is read while waiting for a file to show. */
+const LISTING_POLL_MS = 500;
+
+/**
+ * Whether the node lists the file on the storage (`GET …/content?content=snippets`, which the
+ * node answers from its own mount) within `waitSeconds`: a shared storage may show a new file
+ * late (NFS clients cache directory listings). Heartbeats while it waits.
+ */
+export async function waitUntilListed(client: ProxmoxClient, node: string, storage: string, name: string, waitSeconds: number): Promise<boolean> {
+  const volid = `${storage}:snippets/${name}`;
+  const deadline = Date.now() + waitSeconds * 1000;
+  const beat = heartbeatOfThisActivity();
+  for (;;) {
+    if ((await client.listSnippets(node, storage)).some((volume) => volume.volid === volid)) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    beat({ waitingFor: volid, node });
+    await delay(Math.min(LISTING_POLL_MS, left));
+  }
+}
+
+/**
+ * Writes the instance's snippet and waits until Proxmox lists it on the guest's node; a file the
+ * node never shows fails the stage (SNIPPETS_NOT_VISIBLE) before `cicustom` names it.
+ */
+export async function writeVisibleSnippet(client: ProxmoxClient, node: string, target: SnippetsTarget, instanceId: string, text: string, waitSeconds: number): Promise<void> {
+  await writeSnippet(target, instanceId, text);
+  if (!(await waitUntilListed(client, node, target.storage, snippetFileName(instanceId), waitSeconds))) {
+    throw fail(FailureType.SnippetsNotVisible, `Proxmox VE on ${node} does not list ${snippetFileName(instanceId)} on storage ${target.storage} ${waitSeconds} s after it was written to ${target.directory}`, {
+      node,
+      storage: target.storage,
+      directory: target.directory,
+    });
   }
 }
 

@@ -1,7 +1,10 @@
+import { WorkflowFailedError } from '@temporalio/client';
 import { AppError } from '../domain/errors';
 import type { Node, ProxmoxConnection } from '../generated/prisma/client';
 import { missingPrivileges, REQUIRED_PRIVILEGES, concretePaths, type ConnectionStorages } from '../domain/proxmox-privileges';
 import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../proxmox';
+import { newId } from '../security/ids';
+import { runSnippetsCheck } from '../temporal/starts';
 import type { ApiDeps } from './deps';
 
 /** How a connection reaches Proxmox VE; the secret in plaintext, for this check only. */
@@ -33,19 +36,37 @@ function clientFor(target: ConnectionTarget): ProxmoxClient {
 const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).clusterIdentity();
 
 /**
- * The snippets storage a connection names must exist on the cluster and take content `snippets`
- * (asked of one of its nodes), or every server with user data would fail at its cloud_init stage.
+ * A snippets setting is saved only once Proxmox sees what the workers write: a worker writes a
+ * probe file to the directory and every node of the connection must list it on the storage
+ * (CheckSnippetsStorage), or every server with user data would fail at its cloud_init stage. The
+ * token secret travels to the worker sealed to the check's id.
  */
-export async function assertSnippetsStorage(target: ConnectionTarget, node: string, storage: string): Promise<void> {
-  const storages = await clientFor(target)
-    .listStorages(node)
-    .catch(() => {
-      throw new AppError('PROVIDER_UNAVAILABLE', `Proxmox VE could not list the storages of ${node} to check the snippets storage.`);
-    });
-  const found = storages.find((s) => s.storage === storage);
-  if (!found?.content?.split(',').includes('snippets')) {
-    throw new AppError('INVALID_INPUT', 'The request body is invalid.', {
-      fields: { 'snippets.storage': found ? `storage ${storage} does not take content type snippets` : `no storage ${storage} on ${node}` },
+export async function assertSnippetsVisible(deps: ApiDeps, target: ConnectionTarget, nodes: string[], snippets: { storage: string; directory: string }): Promise<void> {
+  if (nodes.length === 0) return;
+  const checkId = newId('chk');
+  const verdict = await runSnippetsCheck(deps.temporal, deps.config, {
+    checkId,
+    proxmox: {
+      url: target.url,
+      tokenId: target.tokenId,
+      tokenSecretCipher: deps.secrets.seal(target.tokenSecret, checkId),
+      caCert: target.caCert ?? null,
+      insecureTls: target.insecureTls,
+      plaintextLab: target.plaintextLab ?? false,
+    },
+    nodes,
+    ...snippets,
+    waitSeconds: deps.config.SNIPPETS_VISIBLE_WITHIN_SECONDS,
+  }).catch((error: unknown) => {
+    if (error instanceof WorkflowFailedError) throw new AppError('PROVIDER_UNAVAILABLE', 'The snippets storage could not be checked in time; nothing was saved. Please retry.');
+    throw error;
+  });
+  if (verdict.verdict === 'invalid') throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: verdict.fields });
+  if (verdict.verdict === 'not_visible') {
+    throw new AppError('SNIPPETS_NOT_VISIBLE', `Proxmox VE does not list files written to ${snippets.directory} on storage ${snippets.storage} on every node of this connection.`, {
+      ...snippets,
+      shared: verdict.shared,
+      nodes: verdict.nodes,
     });
   }
 }

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   ARCHIVED: 422,
   /** `userData` for a location whose connection has no snippets storage. */
   USER_DATA_UNSUPPORTED: 422,
+  /** A connection's snippets directory holds files Proxmox does not list on every node of the connection. */
+  SNIPPETS_NOT_VISIBLE: 422,
   RATE_LIMITED: 429,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,

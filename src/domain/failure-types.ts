@@ -21,6 +21,8 @@ export const FailureType = {
   InconsistentState: 'INCONSISTENT_STATE',
   /** The customer deleted the instance while it was being made: it must not become ready. */
   DeleteRequested: 'DELETE_REQUESTED',
+  /** Proxmox does not list the snippet a worker wrote (the storage is not what the workers' directory holds). */
+  SnippetsNotVisible: 'SNIPPETS_NOT_VISIBLE',
 } as const;
 
 export const NON_RETRYABLE_TYPES: string[] = [
@@ -32,6 +34,7 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.ProviderPermissionDenied,
   FailureType.InconsistentState,
   FailureType.DeleteRequested,
+  FailureType.SnippetsNotVisible,
 ];
 
 /** What a customer is told when Proxmox refused a privilege (PROVIDER_PERMISSION_DENIED); Proxmox's words stay with operators. */

@@ -422,16 +422,19 @@ export class ProxmoxClient {
 
   /** GET /nodes/{node}/storage/{storage}/content?content=images[&vmid=N]: volumes on a storage. */
   async listStorageContent(node: string, storage: string, vmid?: number, call?: CallOptions): Promise<StorageVolume[]> {
+    if (vmid !== undefined) assertVmid(vmid);
+    return this.storageContent(node, storage, { content: 'images', vmid }, call);
+  }
+
+  /** GET /nodes/{node}/storage/{storage}/content?content=snippets: the snippet files that node sees (it answers itself). */
+  async listSnippets(node: string, storage: string, call?: CallOptions): Promise<StorageVolume[]> {
+    return this.storageContent(node, storage, { content: 'snippets' }, call);
+  }
+
+  private async storageContent(node: string, storage: string, query: Params, call?: CallOptions): Promise<StorageVolume[]> {
     assertNode(node);
     if (!/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i.test(storage)) throw new TypeError('invalid storage id');
-    if (vmid !== undefined) assertVmid(vmid);
-    const data = await this.request<StorageVolume[]>(
-      'GET',
-      '/nodes/{node}/storage/{storage}/content',
-      { node, storage },
-      { content: 'images', vmid },
-      call,
-    );
+    const data = await this.request<StorageVolume[]>('GET', '/nodes/{node}/storage/{storage}/content', { node, storage }, query, call);
     return Array.isArray(data) ? data : [];
   }
 

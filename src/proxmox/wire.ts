@@ -93,6 +93,12 @@ export interface NodeStorage {
   /** Content types, comma separated: `images,rootdir`, `snippets,iso`, … */
   content?: string;
   type?: string;
+  /** 1 for a storage every node reaches alike (NFS, CephFS, …, or a directory marked shared). */
+  shared?: number;
+  /** 0 where storage.cfg does not configure the storage for this node (or disables it). */
+  enabled?: number;
+  /** 0 while the node cannot reach it (e.g. an NFS server away). */
+  active?: number;
   [key: string]: unknown;
 }
 

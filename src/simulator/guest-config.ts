@@ -96,7 +96,7 @@ function prepareConfig(cluster: SimCluster, g: SimGuest, params: Record<string, 
         if (storage !== 'none' && !cluster.storages.has(storage) && !isCdrom(raw)) throw fail(`storage '${storage}' does not exist`);
       }
     }
-    if (key === 'cicustom') checkCicustom(cluster, raw);
+    if (key === 'cicustom') checkCicustom(cluster, g.node, raw);
     if (key === 'template' && value === 1 && g.status === 'running') throw fail("you can't convert a running VM to a template");
     changes.push([key, value]);
   }

@@ -90,7 +90,7 @@ export function start(cluster: SimCluster, ctx: CallContext, node: string, vmid:
       if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
       if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
       // The cloud-init drive is generated at start: a custom snippet must still be there.
-      if (guest.config.cicustom !== undefined) checkCicustom(cluster, String(guest.config.cicustom));
+      if (guest.config.cicustom !== undefined) checkCicustom(cluster, guest.node, String(guest.config.cicustom));
       guest.status = 'running';
       guest.startedAt = Date.now();
       guest.pid = cluster.nextGuestPid();

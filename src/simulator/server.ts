@@ -109,6 +109,14 @@ const optionsSchema = z.object({
   authFailDelayMs: z.number().int().min(0).optional(),
 });
 
+/** A run-time change of one storage (`null` clears a setting); a reset brings back the spec. */
+const storageChangeSchema = z.strictObject({
+  nodes: z.array(z.string().min(1)).nullable().optional(),
+  shared: z.boolean().optional(),
+  snippetsDir: z.string().min(1).nullable().optional(),
+  snippetsDirByNode: z.record(z.string().min(1), z.string().min(1)).nullable().optional(),
+});
+
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const version = options.pveVersion ?? DEFAULT_PVE_VERSION;
   const schema = loadSchema(version, options.schemaDir ?? resolveSchemaDir());
@@ -217,6 +225,23 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
     if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;
     res.json({ ...settings, authFailDelayMs });
+  });
+  control.post('/storages/:storage', (req: Request, res: Response) => {
+    const storage = cluster.storages.get(String(req.params.storage));
+    if (!storage) {
+      res.status(404).json({ error: 'no such storage' });
+      return;
+    }
+    const parsed = storageChangeSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid storage change', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      return;
+    }
+    for (const [key, value] of Object.entries(parsed.data)) {
+      if (value === null) delete storage[key as keyof typeof parsed.data];
+      else Object.assign(storage, { [key]: value });
+    }
+    res.json({ storage });
   });
   app.use('/_sim', control);
 

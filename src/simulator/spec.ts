@@ -24,10 +24,20 @@ export interface SimStorageSpec {
   /** Content types; default `images,rootdir`. */
   content?: string;
   /**
-   * For a storage with content `snippets`: the directory its `snippets/` volumes are read from
-   * (e.g. one the control plane also writes to, as a shared storage mounted on both).
+   * The nodes the storage is configured for, as storage.cfg `nodes` restricts it; default every
+   * node. Elsewhere it is listed disabled and its content cannot be read.
+   */
+  nodes?: string[];
+  /**
+   * For a storage with content `snippets`: the directory its `snippets/` volumes are read from on
+   * every node (e.g. one the control plane also writes to, as a shared storage mounted on both).
    */
   snippetsDir?: string;
+  /**
+   * Per node, the directory read there instead of `snippetsDir`: a local storage has one per
+   * node, and a mount can differ from the one the control plane writes to.
+   */
+  snippetsDirByNode?: Record<string, string>;
 }
 
 export interface SimBridgeSpec {

@@ -7,9 +7,26 @@ import path from 'node:path';
 import { fail, SimHttpError } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, GiB, diskSize, isCdrom, splitProps } from './config-values';
+import type { SimStorageSpec } from './spec';
 
 /** Content types of a storage that names none. */
 const DEFAULT_CONTENT = 'images,rootdir';
+
+const takesContent = (spec: SimStorageSpec, content: string) => (spec.content ?? DEFAULT_CONTENT).split(',').includes(content);
+
+/** Whether storage.cfg configures the storage for this node (`nodes` unset: every node). */
+const isOnNode = (spec: SimStorageSpec, node: string) => !spec.nodes || spec.nodes.includes(node);
+
+/** Where the node reads the storage's snippets from, if anywhere. */
+const snippetsDirOn = (spec: SimStorageSpec, node: string) => spec.snippetsDirByNode?.[node] ?? spec.snippetsDir;
+
+/** A storage the node can use, or Proxmox's refusal. */
+function storageOn(cluster: SimCluster, node: string, storage: string): SimStorageSpec {
+  const spec = cluster.storages.get(storage);
+  if (!spec) throw fail(`storage '${storage}' does not exist`);
+  if (!isOnNode(spec, node)) throw fail(`storage '${storage}' is not available on node '${node}'`);
+  return spec;
+}
 
 function storageUsed(cluster: SimCluster, node: string, storage: string): number {
   let used = 0;
@@ -23,11 +40,12 @@ function storageUsed(cluster: SimCluster, node: string, storage: string): number
   return used;
 }
 
-/** The storage entries of /cluster/resources: every storage on every node. */
+/** The storage entries of /cluster/resources: every storage on every node it is configured for. */
 export function storageResources(cluster: SimCluster): object[] {
   const out: object[] = [];
   for (const n of cluster.nodes.values()) {
     for (const s of cluster.storages.values()) {
+      if (!isOnNode(s, n.name)) continue;
       out.push({
         id: `storage/${n.name}/${s.storage}`,
         type: 'storage',
@@ -45,10 +63,16 @@ export function storageResources(cluster: SimCluster): object[] {
   return out;
 }
 
-/** GET /nodes/{node}/storage. */
+/**
+ * GET /nodes/{node}/storage. Like Proxmox, a storage configured for other nodes only is listed
+ * too, disabled and inactive, without sizes.
+ */
 export function storageList(cluster: SimCluster, node: string): object[] {
   cluster.checkNode(node);
   return [...cluster.storages.values()].map((s) => {
+    if (!isOnNode(s, node)) {
+      return { storage: s.storage, type: s.type ?? 'lvmthin', content: s.content ?? DEFAULT_CONTENT, shared: s.shared ? 1 : 0, active: 0, enabled: 0, total: 0, used: 0, avail: 0 };
+    }
     const total = (s.totalGiB ?? 1024) * GiB;
     const used = storageUsed(cluster, node, s.storage);
     return {
@@ -66,12 +90,14 @@ export function storageList(cluster: SimCluster, node: string): object[] {
   });
 }
 
-/** GET /nodes/{node}/storage/{storage}/content: guest disks and left-behind volumes, or snippet files. */
+/**
+ * GET /nodes/{node}/storage/{storage}/content: guest disks and left-behind volumes, or snippet
+ * files. The node answers it itself (`proxyto: node`), so snippets are what its own directory holds.
+ */
 export function storageContent(cluster: SimCluster, node: string, storage: string, p: Record<string, string>): object[] {
   cluster.checkNode(node);
-  if (!cluster.storages.has(storage)) throw fail(`storage '${storage}' does not exist`);
-  const spec = cluster.storages.get(storage);
-  if (p.content === 'snippets') return snippetVolumes(storage, spec?.snippetsDir);
+  const spec = storageOn(cluster, node, storage);
+  if (p.content === 'snippets') return takesContent(spec, 'snippets') ? snippetVolumes(storage, snippetsDirOn(spec, node)) : [];
   if (p.content !== undefined && p.content !== 'images') return [];
   const out: { volid: string; vmid: number; size: number }[] = [];
   for (const g of cluster.guests.values()) {
@@ -91,6 +117,7 @@ export function storageContent(cluster: SimCluster, node: string, storage: strin
     .map((x) => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
 }
 
+/** The files of the directory, as `<storage>:snippets/<name>` volumes; like Proxmox's glob, hidden files are not listed. */
 function snippetVolumes(storage: string, directory: string | undefined): object[] {
   if (!directory || !existsSync(directory)) return [];
   return readdirSync(directory)
@@ -116,27 +143,25 @@ export function allocateDisk(cluster: SimCluster, vmid: number, storage: string,
   return `${storage}:vm-${vmid}-disk-${i}${rest}${/(?:^|,)size=/.test(rest) ? '' : `,size=${sizeGiB}G`}`;
 }
 
-/** The file behind a `<storage>:snippets/<name>` volume, or the refusal Proxmox answers. */
-function snippetFile(cluster: SimCluster, volume: string): string {
+/** The file behind a `<storage>:snippets/<name>` volume as the node sees it, or the refusal Proxmox answers. */
+function snippetFile(cluster: SimCluster, node: string, volume: string): string {
   const match = /^([A-Za-z][A-Za-z0-9._-]*):snippets\/([^/]+)$/.exec(volume);
-  const storage = match ? cluster.storages.get(match[1] as string) : undefined;
-  if (match && !storage) throw fail(`storage '${match[1]}' does not exist`);
-  if (!match || !storage?.snippetsDir || !(storage.content ?? DEFAULT_CONTENT).split(',').includes('snippets')) {
-    throw fail(`volume '${volume}' does not exist`);
-  }
-  const file = path.join(storage.snippetsDir, match[2] as string);
+  const storage = match ? storageOn(cluster, node, match[1] as string) : undefined;
+  const directory = storage ? snippetsDirOn(storage, node) : undefined;
+  if (!match || !storage || !directory || !takesContent(storage, 'snippets')) throw fail(`volume '${volume}' does not exist`);
+  const file = path.join(directory, match[2] as string);
   if (!existsSync(file)) throw fail(`volume '${volume}' does not exist`);
   return file;
 }
 
-/** `cicustom: user=<volume>,network=…`: like Proxmox, every volume named must exist on a snippets storage. */
-export function checkCicustom(cluster: SimCluster, value: string): void {
+/** `cicustom: user=<volume>,network=…`: like Proxmox, every volume named must exist on a snippets storage of the guest's node. */
+export function checkCicustom(cluster: SimCluster, node: string, value: string): void {
   for (const part of value.split(',').filter(Boolean)) {
     const [kind, volume] = part.split('=') as [string, string | undefined];
     if (!['user', 'network', 'meta', 'vendor'].includes(kind) || !volume) {
       throw new SimHttpError(400, 'Parameter verification failed.', { cicustom: `invalid format - unknown part '${part}'` });
     }
-    snippetFile(cluster, volume);
+    snippetFile(cluster, node, volume);
   }
 }
 
@@ -145,7 +170,7 @@ export function customUserData(cluster: SimCluster, g: SimGuest): string | undef
   const user = /(?:^|,)user=([^,]+)/.exec(String(g.config.cicustom ?? ''))?.[1];
   if (!user) return undefined;
   try {
-    return readFileSync(snippetFile(cluster, user), 'utf8');
+    return readFileSync(snippetFile(cluster, g.node, user), 'utf8');
   } catch {
     return undefined;
   }

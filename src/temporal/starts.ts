@@ -1,9 +1,10 @@
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
+import type { SnippetsCheckInput, SnippetsVerdict } from '../activities/snippets-check';
 import type { Config } from '../config';
 import type { DeliverWebhooksInput } from '../domain/webhooks';
 // Types only: starting a workflow loads none of its code (which proxies activities at import).
 import type * as workflows from '../workflows';
-import { destroyOrphanWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+import { destroyOrphanWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
 
 type Workflows = typeof workflows;
 export type WorkflowType = keyof Workflows;
@@ -59,4 +60,24 @@ export async function startDeliveryWorkflow(client: Client, config: Pick<Config,
     args: [input],
     staticSummary: `webhooks of endpoint ${group.endpointId} for server ${group.instanceId}`,
   });
+}
+
+/**
+ * How long past its wait a snippets check may run before Temporal ends it (its activity's budget
+ * is shorter): the admin saving the setting waits for the answer, and gets one without a worker too.
+ */
+const SNIPPETS_CHECK_MARGIN_SECONDS = 60;
+
+/** Checks a connection's snippets setting on a worker (CheckSnippetsStorage) and waits for the verdict. */
+export async function runSnippetsCheck(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, input: SnippetsCheckInput): Promise<SnippetsVerdict> {
+  const handle = await withinStartDeadline(client, () =>
+    startWorkflow(client, 'CheckSnippetsStorage', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: snippetsCheckWorkflowId(input.checkId),
+      workflowExecutionTimeout: (input.waitSeconds + SNIPPETS_CHECK_MARGIN_SECONDS) * 1000,
+      args: [input],
+      staticSummary: `snippets storage ${input.storage} seen from ${input.directory} on ${input.nodes.join(', ')}`,
+    }),
+  );
+  return handle.result();
 }

@@ -10,6 +10,8 @@ export const reconcileScheduleId = (connectionId: string) => `reconcile-${connec
 /** An operator's reconcile of one instance; a second request while one runs joins it. */
 export const reconcileInstanceWorkflowId = (instanceId: string) => `reconcile-instance-${instanceId}`;
 export const destroyOrphanWorkflowId = (orphanId: string) => `destroy-orphan-${orphanId}`;
+/** One check of a connection's snippets setting, made while an admin saves it. */
+export const snippetsCheckWorkflowId = (checkId: string) => `snippets-check-${checkId}`;
 
 /** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
 export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;

@@ -29,6 +29,8 @@ export const BUDGETS = {
   resize: { budget: 600, attempt: 300, heartbeat: 30 },
   /** An online migration copies memory (and local disks): hours on a big guest. */
   migration: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
+  /** Listing a snippets storage on every node, plus the wait for a probe file to show (extendedBy): an admin waits for the answer. */
+  snippetsCheck: { budget: 45, attempt: 20, heartbeat: 10 },
 } satisfies Record<string, Budget>;
 
 /** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */

@@ -2,4 +2,5 @@
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';
+export { CheckSnippetsStorage } from './snippets-check';
 export { DeliverWebhooks } from './webhooks';

@@ -221,11 +221,11 @@ describe('the admin catalog on the real stack', () => {
     expect(ssh.body.error.code).toBe('UNSUPPORTED');
     const missing = await patch(url, { snippets: { storage: 'cephfs-snippets', directory: path.join(snippetsDir, 'absent') } });
     expect(missing.body.error.details.fields).toEqual({ 'snippets.directory': 'not a writable directory on the control plane' });
-    // The cluster is asked too: the storage must exist and take snippets.
+    // The cluster is asked too: the storage must exist on the connection's nodes and take snippets.
     const notSnippets = await patch(url, { snippets: { storage: 'local-lvm', directory: snippetsDir } });
     expect(notSnippets.body.error.details.fields).toEqual({ 'snippets.storage': 'storage local-lvm does not take content type snippets' });
     const unknown = await patch(url, { snippets: { storage: 'nfs-snippets', directory: snippetsDir } });
-    expect(unknown.body.error.details.fields).toEqual({ 'snippets.storage': expect.stringMatching(/^no storage nfs-snippets on pve\d$/) });
+    expect(unknown.body.error.details.fields).toEqual({ 'snippets.storage': 'no storage nfs-snippets on pve1, pve2, pve3' });
     expect((await stack.api.db.proxmoxConnection.findUniqueOrThrow({ where: { id: stack.seed.connectionId } })).snippetsStorage).toBeNull();
   });
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseEncryptionKeyRing, type EncryptionKeyRing } from '../../src/config';
 import { rotateSecrets } from '../../src/db/rotate-keys';
 import { SecretBox } from '../../src/security/secrets';
@@ -7,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
 import { parseToken } from '../../src/simulator/server';
-import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
+import { demoCluster, LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 import type { TestApi } from '../support/api';
 import { spawnAppProcess, type AppProcess } from '../support/processes';
@@ -60,6 +63,8 @@ describe('secrets stay secret', () => {
   let stack: Stack;
   let worker: AppProcess;
   const apiLog: string[] = [];
+  /** A snippets directory the connection below names: its check carries the token secret to a worker. */
+  const snippetsDir = mkdtempSync(path.join(tmpdir(), 'pvecp-secrets-snippets-'));
 
   beforeAll(async () => {
     const destination = new Writable({
@@ -68,7 +73,12 @@ describe('secrets stay secret', () => {
         done();
       },
     });
-    stack = await startStack({ worker: false, env: { LOG_LEVEL: 'trace' }, deps: { logger: createLogger('api', 'trace', destination) } });
+    stack = await startStack({
+      worker: false,
+      env: { LOG_LEVEL: 'trace' },
+      deps: { logger: createLogger('api', 'trace', destination) },
+      simulator: { cluster: { storages: [...demoCluster().storages, { storage: 'cephfs-snippets', type: 'cephfs', shared: true, content: 'snippets', snippetsDir }] } },
+    });
     const { BOOTSTRAP_ADMIN_TOKEN: _adminToken, ...workerConfig } = stack.api.config;
     worker = spawnAppProcess('worker', workerConfig as typeof stack.api.config);
     await worker.logLine('worker started');
@@ -76,6 +86,7 @@ describe('secrets stay secret', () => {
   afterAll(async () => {
     await worker?.kill();
     await stack?.close();
+    rmSync(snippetsDir, { recursive: true, force: true });
   });
 
   it('finds no revealed password, API token, Proxmox token secret or encryption key in logs, database or workflow histories', async () => {
@@ -114,6 +125,7 @@ describe('secrets stay secret', () => {
         tokenSecret: proxmoxSecret,
         vmidRange: { start: 50_000, end: 50_099 },
         nodes: [{ name: 'pve1', vcpus: 16, memoryMiB: 65_536, diskGiB: 1_000 }],
+        snippets: { storage: 'cephfs-snippets', directory: snippetsDir },
       },
     });
     expect(connection.status).toBe(201);
@@ -159,7 +171,7 @@ describe('secrets stay secret', () => {
     expect(haystacks['worker log']).toContain('worker started');
     expect(haystacks['worker log']).toContain('"level":20');
     expect(haystacks.database).toContain(id);
-    expect(histories.workflowIds).toEqual(expect.arrayContaining([`provision-${id}`, expect.stringMatching(new RegExp(`^rebuild-${id}-`))]));
+    expect(histories.workflowIds).toEqual(expect.arrayContaining([`provision-${id}`, expect.stringMatching(new RegExp(`^rebuild-${id}-`)), expect.stringMatching(/^snippets-check-chk_/)]));
     // Payloads are read as the JSON they are, not as base64.
     expect(haystacks['Temporal histories']).toContain(`{"instanceId":"${id}"`);
 

@@ -20,6 +20,8 @@ export interface SimulatorHandle {
   url: string;
   fault(spec: { op: string; mode: string; count?: number; node?: string; message?: string; delayMs?: number; call?: string; param?: string; skip?: number }): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Changes one storage of the simulated cluster (POST /_sim/storages/{storage}; `null` clears a setting). */
+  changeStorage(storage: string, change: { nodes?: string[] | null; shared?: boolean; snippetsDir?: string | null; snippetsDirByNode?: Record<string, string> | null }): Promise<void>;
   state(): Promise<SimState>;
   close(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     url,
     fault: async (spec) => void (await control('POST', 'faults', spec)),
     clearFaults: async () => void (await control('DELETE', 'faults')),
+    changeStorage: async (storage, change) => void (await control('POST', `storages/${storage}`, change)),
     state: () => control('GET', 'state') as Promise<SimState>,
     close: listening.close,
   };

@@ -37,6 +37,7 @@ describe('loadConfig: defaults', () => {
       SHUTDOWN_TIMEOUT_SECONDS: 60,
       STAGE_TIMEOUT_SCALE: 1,
       TASK_POLL_INTERVAL_MS: 500,
+      SNIPPETS_VISIBLE_WITHIN_SECONDS: 30,
       PROXMOX_INSECURE_TLS_DEFAULT: false,
       RECONCILE_INTERVAL_SECONDS: 30,
       START_INTENT_GRACE_SECONDS: 15,
@@ -123,6 +124,12 @@ describe('loadConfig: reading values', () => {
       expect(refusal({ ENCRYPTION_KEY: KEY, [name]: '0' }), name).toContain(name);
       expect(refusal({ ENCRYPTION_KEY: KEY, [name]: '-5' }), name).toContain(name);
     }
+  });
+
+  it('waits 0 to 90 s for a snippet to show: beyond, the cloud_init attempt would time out first', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, SNIPPETS_VISIBLE_WITHIN_SECONDS: '0' }).SNIPPETS_VISIBLE_WITHIN_SECONDS).toBe(0);
+    expect(refusal({ ENCRYPTION_KEY: KEY, SNIPPETS_VISIBLE_WITHIN_SECONDS: '91' })).toContain('SNIPPETS_VISIBLE_WITHIN_SECONDS');
+    expect(refusal({ ENCRYPTION_KEY: KEY, SNIPPETS_VISIBLE_WITHIN_SECONDS: '-1' })).toContain('SNIPPETS_VISIBLE_WITHIN_SECONDS');
   });
 
   it('refuses unknown environments and log levels', () => {

@@ -1,6 +1,5 @@
 import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
-import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../security/ids';
 import type { Image, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
@@ -13,7 +12,7 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
-import { assertNoVmidOverlap, assertPrivileges, assertSnippetsStorage, identifyCluster } from '../cluster-identity';
+import { assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster } from '../cluster-identity';
 import { listHandler, type PageArgs, parseBody, pathParam, send } from '../http';
 import type { Cursor } from '../openapi';
 import { adminConnectionView, adminImageView, adminIpPoolView, adminLocationView, adminNodeView, adminPlanView } from '../catalog-views';
@@ -153,21 +152,18 @@ async function assertNoPoolOverlap(tx: Tx, net: Network, exceptPoolId = ''): Pro
 }
 
 /**
- * The snippets storage of a connection: the directory must be one this control plane can write
- * (where the workers run); writing over SSH is modelled but not supported yet.
+ * The snippets storage of a connection as the workers write it, through its directory mounted
+ * where they run (assertSnippetsVisible then asks Proxmox); writing over SSH is modelled but not
+ * supported yet.
  */
-async function checkSnippets(snippets: z.infer<typeof snippetsSchema> | null | undefined): Promise<void> {
-  if (!snippets) return;
-  if (snippets.ssh) {
+function writableSnippets(snippets: z.infer<typeof snippetsSchema> | null | undefined): { storage: string; directory: string } | null {
+  if (!snippets) return null;
+  if (snippets.ssh || snippets.directory === undefined) {
     throw new AppError('UNSUPPORTED', 'Writing snippets over SSH is not supported yet; mount the snippets storage on the control plane and name its directory.', {
       fields: { 'snippets.ssh': 'not supported yet' },
     });
   }
-  const directory = snippets.directory ?? '';
-  const writable = await stat(directory)
-    .then((info) => info.isDirectory() && access(directory, fsConstants.W_OK).then(() => true))
-    .catch(() => false);
-  if (!writable) throw badReference({ 'snippets.directory': 'not a writable directory on the control plane' });
+  return { storage: snippets.storage, directory: snippets.directory };
 }
 
 const snippetsColumns = (snippets: z.infer<typeof snippetsSchema> | null | undefined) =>
@@ -389,12 +385,12 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       adminConnectionView,
       {
         check: async (body) => {
-          await checkSnippets(body.snippets);
+          const snippets = writableSnippets(body.snippets);
           const target = { ...body, insecureTls: body.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
           const identity = await identifyCluster(target);
           await assertPrivileges(target, { storage: body.storage ?? 'local-lvm', snippetsStorage: body.snippets?.storage });
           await assertNoVmidOverlap(deps, identity, body.vmidRange);
-          if (body.snippets) await assertSnippetsStorage(target, (body.nodes[0] as { name: string }).name, body.snippets.storage);
+          if (snippets) await assertSnippetsVisible(deps, target, body.nodes.map((n) => n.name), snippets);
           return identity;
         },
         // Its reconciler starts now; should Temporal be away, the next worker start sets it up.
@@ -427,7 +423,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       check: async (id, body) => {
         const connection = await db.proxmoxConnection.findUnique({ where: { id }, include: { nodes: true } });
         if (!connection) throw notFound('connection');
-        await checkSnippets(body.snippets);
+        const snippets = writableSnippets(body.snippets);
         const target = {
           url: body.url ?? connection.url,
           tokenId: body.tokenId ?? connection.tokenId,
@@ -454,8 +450,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
           const snippetsStorage = body.snippets === undefined ? connection.snippetsStorage : body.snippets?.storage;
           await assertPrivileges(target, { storage: body.storage ?? connection.storage, snippetsStorage });
         }
-        const node = connection.nodes.find((n) => n.enabled) ?? connection.nodes[0];
-        if (body.snippets && node) await assertSnippetsStorage(target, node.name, body.snippets.storage);
+        if (snippets) await assertSnippetsVisible(deps, target, connection.nodes.map((n) => n.name), snippets);
         return identity;
       },
       apply: (tx, { id, fields: { tokenSecret, snippets, force: _force, ...fields }, archive, checked: identity }) =>

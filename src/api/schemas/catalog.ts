@@ -94,8 +94,11 @@ export const createImageSchema = z
  */
 export const snippetsSchema = z
   .strictObject({
-    storage: storageIdSchema.openapi({ description: 'The Proxmox VE storage id, with content type `snippets`.' }),
-    directory: absolutePathSchema.optional().openapi({ description: "That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets." }),
+    storage: storageIdSchema.openapi({ description: 'The Proxmox VE storage id, with content type `snippets`, available on every node of the connection.' }),
+    directory: absolutePathSchema.optional().openapi({
+      description:
+        "That storage's snippets directory as mounted on the hosts running the worker, e.g. /mnt/pve/cephfs/snippets. Saved only once a probe file a worker writes there is listed by every node (else 422 SNIPPETS_NOT_VISIBLE).",
+    }),
     ssh: z
       .strictObject({
         user: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a Linux user name'),
@@ -414,7 +417,7 @@ export const adminLocationSchema = z
 // ---------- paths ----------
 
 const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'], query: adminListQuerySchema } as const satisfies Partial<CollectionSpec>;
-const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'CONNECTION_PRIVILEGES_MISSING', 'PROVIDER_UNAVAILABLE', 'UNSUPPORTED'] as const;
+const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'CONNECTION_PRIVILEGES_MISSING', 'PROVIDER_UNAVAILABLE', 'SNIPPETS_NOT_VISIBLE', 'UNSUPPORTED'] as const;
 registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
 registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
 registerCollection({
