@@ -59,6 +59,33 @@ describe('ProxmoxError classifiers', () => {
     expect(isTransient(new Error('other'))).toBe(false);
   });
 
+  it('may pass: a 5xx stating no rule (proxy error, lock timeout, bare internal error); rules, 4xx and 501 do not', () => {
+    for (const passing of [
+      http(500, 'proxy error on pve3: connection reset'),
+      http(500, 'internal error'),
+      http(500, "can't lock file '/var/lock/qemu-server/lock-101.conf' - got timeout"),
+      http(502, 'Bad Gateway'),
+      http(599, 'Too many redirections'),
+    ]) {
+      expect(passing.mayPass, passing.message).toBe(true);
+    }
+    for (const final of [
+      http(500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist"),
+      http(500, 'unable to create VM 101: config file already exists'),
+      http(500, 'VM 101 already running'),
+      http(501, "Method 'POST /foo' not implemented"),
+      http(400, 'Parameter verification failed.', 'POST', { memory: 'value must have a minimum value of 16' }),
+      http(403, 'Permission check failed (/vms/101, VM.Config.Memory)'),
+      new ProxmoxError({ kind: 'timeout', method: 'POST', path: '/nodes', message: 'timed out' }),
+    ]) {
+      expect(final.mayPass, final.message).toBe(false);
+    }
+  });
+
+  it('transient: a proxy error is as passing as a gateway error', () => {
+    expect(isTransient(http(500, 'proxy error on pve3: connection reset', 'GET'))).toBe(true);
+  });
+
   it('outcome unknown: only mutating calls that timed out, were aborted or lost the connection after sending', () => {
     const mk = (kind: 'timeout' | 'network' | 'aborted', method: string, code?: string) =>
       new ProxmoxError({ kind, method, path: '/x', message: 'm', code });
