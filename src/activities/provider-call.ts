@@ -39,7 +39,7 @@ export interface ProviderCallResult {
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
- * A call answered with a 5xx that may pass (see ProxmoxError.mayPass) converges within the
+ * A call answered with a 5xx that explains nothing (see ProxmoxError.isUnexplained5xx) converges within the
  * attempt: after a short pause, a Proxmox task it started after all is adopted (`startsTask`), an
  * effect already there ends it (`isDone`), and only otherwise is it made again, ISSUE_TRIES times
  * in all; its last failure then counts as any other.
@@ -78,7 +78,7 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
       upid = await call.issue();
       break;
     } catch (error) {
-      if (!(error instanceof ProxmoxError && error.mayPass) || tries >= ISSUE_TRIES) {
+      if (!(error instanceof ProxmoxError && error.isUnexplained5xx) || tries >= ISSUE_TRIES) {
         // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention)
         // stays `issuing`, so the retry asks provider truth (`isDone`) before issuing again.
         const failure = fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid });
@@ -86,7 +86,7 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
         throw failure;
       }
     }
-    // A 5xx that may pass, and may have taken effect: look at the effect before sending again.
+    // A 5xx that may pass, and may have taken effect: look for the effect before sending again.
     await pauseBeforeTry(tries);
     const started = await askProvider(call, () => taskStartedBy(deps, client, call, sentAt));
     if (started) {
@@ -106,7 +106,7 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
   return { warnings: await waitFor(deps, client, callId, upid, call, { resumed: false }), skipped: false };
 }
 
-/** How often a call answered with a 5xx that may pass is made, all told, before its failure stands. */
+/** How often a call answered with an unexplained 5xx is made, all told, before its failure stands. */
 const ISSUE_TRIES = 4;
 /** The pause before the second try; it doubles before each next one (under a second each, well inside a heartbeat timeout). */
 const FIRST_RETRY_PAUSE_MS = 200;

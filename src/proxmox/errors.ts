@@ -16,7 +16,7 @@ const LOCKED_RE = /is locked \(([^)]+)\)/i;
 const LOCK_TIMEOUT_RE = /can't lock file '[^']*' - got timeout/i;
 const NO_SUCH_TASK_RE = /no such task/i;
 const TRANSIENT_500_RE =
-  /got no worker upid|got timeout|proxy error|temporarily unavailable|connection (?:refused|reset|timed out)|no quorum|cluster not ready|try again later|timeout waiting on systemd/i;
+  /got no worker upid|got timeout|temporarily unavailable|connection (?:refused|reset|timed out)|no quorum|cluster not ready|try again later|timeout waiting on systemd/i;
 
 /** Connection errors raised before any byte of the request could reach the server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
@@ -132,15 +132,15 @@ export class ProxmoxError extends Error {
   }
 
   /**
-   * A 5xx answer that states no rule the call broke (a proxy error, a busy pvedaemon, a lock
-   * timeout, a bare "internal error"): the call may pass when made again, and a mutating one may
-   * have taken effect all the same (pveproxy can lose pvedaemon's answer). A 5xx saying the guest
-   * "does not exist", "already exists" or is "already running" states a rule and does not pass,
-   * nor does a 501 (no such method).
+   * A 5xx that explains nothing: it states no rule the call broke ("does not exist", "already
+   * exists", "already running", locked, 501) and names no condition known to refuse before any work
+   * (isTransient: a lock-file timeout, no worker...). A proxy error, a busy pvedaemon, a bare
+   * "internal error": the call may pass when made again, and a mutating one may have taken effect
+   * all the same (pveproxy can lose pvedaemon's answer).
    */
-  get mayPass(): boolean {
+  get isUnexplained5xx(): boolean {
     if (this.kind !== 'http' || this.status === undefined || this.status < 500 || this.status === 501) return false;
-    return !this.isNotFound && !this.isAlreadyExists && !this.isAlreadyRunning;
+    return !this.isTransient && !this.isLocked && !this.isNotFound && !this.isAlreadyExists && !this.isAlreadyRunning;
   }
 
   /**

@@ -94,7 +94,7 @@ describe('provider failures that may pass are retried or converged; refusals are
     await simOptions(stack, { taskMsByType: { qmstart: 1500 } });
     try {
       const starts = await callCount(stack, START);
-      await stack.sim.fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: connection reset by peer' });
+      await stack.sim.fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: pvedaemon gave no answer' });
       const { id, ended } = await provision(stack, 'start-answered-500');
       expect(ended).toMatchObject({ status: 'running', failure: null });
       expect(await callCount(stack, START)).toBe(starts + 1);

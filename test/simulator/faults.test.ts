@@ -74,9 +74,9 @@ describe('fault modes', () => {
 
   it('http500_after_accept starts the task, then answers 500 with the message', async () => {
     await ready(411);
-    await fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: connection reset' });
+    await fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: pvedaemon gave no answer' });
     const e = (await caught(h.client.startVm('pve1', 411))) as ProxmoxError;
-    expect(e).toMatchObject({ status: 500, message: 'proxy error on pve1: connection reset', mayPass: true });
+    expect(e).toMatchObject({ status: 500, message: 'proxy error on pve1: pvedaemon gave no answer', isUnexplained5xx: true });
     const tasks = await h.client.listTasks('pve1', { source: 'all', typefilter: 'qmstart', vmid: 411 });
     expect(tasks).toHaveLength(1);
     await h.wait(tasks[0]?.upid as string);
