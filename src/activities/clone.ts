@@ -90,6 +90,8 @@ export function createCloneActivity(deps: ActivityDeps) {
               throw error;
             }
           },
+          // No `startsTask`: Proxmox files a clone under the template's VMID, shared with every
+          // clone of that image; a guest at our VMID (isDone) is the sure sign of ours.
           reportsDone: stepLine(taskId, 'clone', 'cloning the image', 'success', "The server's disk is ready."),
         });
         break;

@@ -72,7 +72,7 @@ async function writeUserData(deps: ActivityDeps, client: ProxmoxClient, node: st
 
 /**
  * cloud_init: user, password and/or SSH keys, addresses and DNS; with userData, the snippet too.
- * Converges on retry: the same credential is reused, the snippet is rewritten whole (and looked for again) and the config write is idempotent; a recorded UPID is polled instead of writing again.
+ * Converges on retry: the same credential is reused, the snippet is rewritten whole (and looked for again) and the config write is idempotent; a recorded UPID (or, after a 5xx, a qmconfig task found started) is polled instead of writing again.
  */
 export function createCloudInitActivity(deps: ActivityDeps) {
   return async function applyCloudInit({ instanceId, taskId }: InstanceRef): Promise<void> {
@@ -95,6 +95,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
       node,
       vmid,
       issue: () => client.setVmConfigAsync(node, vmid, params),
+      startsTask: { type: 'qmconfig', id: vmid },
       reportsDone: stepLine(taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.'),
     });
   };

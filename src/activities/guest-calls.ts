@@ -1,9 +1,9 @@
 import type { ProxmoxClient } from '../proxmox';
-import { diskSizeGiB, matchesConfig } from './guest-config';
+import { diskSizeGiB, unappliedConfig } from './guest-config';
 import type { ProviderCall } from './provider-call';
 
 /** One provider call with its own test of provider truth, ready for runProviderCall. */
-export type GuestCall = Pick<ProviderCall, 'kind' | 'isDone' | 'repeatable' | 'issue' | 'acceptsTaskError'>;
+export type GuestCall = Pick<ProviderCall, 'kind' | 'isDone' | 'repeatable' | 'issue' | 'startsTask' | 'acceptsTaskError'>;
 
 /** Power on: a running guest, or a Proxmox task that ends "already running", counts as done. */
 export function powerOn(client: ProxmoxClient, node: string, vmid: number): GuestCall {
@@ -11,6 +11,7 @@ export function powerOn(client: ProxmoxClient, node: string, vmid: number): Gues
     kind: 'start',
     isDone: async () => (await client.vmStatus(node, vmid)).status === 'running',
     issue: () => client.startVm(node, vmid),
+    startsTask: { type: 'qmstart', id: vmid },
     acceptsTaskError: (exit) => /already running/i.test(exit),
   };
 }
@@ -21,16 +22,25 @@ export function powerOff(client: ProxmoxClient, node: string, vmid: number): Gue
     kind: 'stop',
     isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
     issue: () => client.stopVm(node, vmid),
+    startsTask: { type: 'qmstop', id: vmid },
   };
 }
 
-/** A config write that is skipped when the guest's config already says it. */
+/**
+ * A config write that is skipped when the guest's config already says it; once the config was
+ * read, only the values it does not say yet are sent.
+ */
 export function writeConfig(client: ProxmoxClient, node: string, vmid: number, kind: string, desired: Record<string, string | number>): GuestCall {
+  let unapplied = desired;
   return {
     kind,
-    isDone: async () => matchesConfig(await client.getVmConfig(node, vmid), desired),
+    isDone: async () => {
+      unapplied = unappliedConfig(await client.getVmConfig(node, vmid), desired);
+      return Object.keys(unapplied).length === 0;
+    },
     repeatable: true,
-    issue: () => client.setVmConfigAsync(node, vmid, desired),
+    issue: () => client.setVmConfigAsync(node, vmid, unapplied),
+    startsTask: { type: 'qmconfig', id: vmid },
   };
 }
 
@@ -40,5 +50,6 @@ export function growDisk(client: ProxmoxClient, node: string, vmid: number, size
     kind: 'resize',
     isDone: async () => (diskSizeGiB(await client.getVmConfig(node, vmid), 'scsi0') ?? 0) >= sizeGiB,
     issue: () => client.resizeDisk(node, vmid, 'scsi0', sizeGiB),
+    startsTask: { type: 'resize', id: vmid },
   };
 }

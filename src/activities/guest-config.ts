@@ -2,8 +2,9 @@
 
 export type GuestConfig = Record<string, string | number>;
 
-export function matchesConfig(current: GuestConfig, desired: Record<string, string | number>): boolean {
-  return Object.entries(desired).every(([key, value]) => String(current[key] ?? '') === String(value));
+/** The desired values the current config does not say yet. */
+export function unappliedConfig<T extends string | number>(current: GuestConfig, desired: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(desired).filter(([key, value]) => String(current[key] ?? '') !== String(value)));
 }
 
 /** Size in GiB of a disk line such as `local-lvm:vm-101-disk-0,size=32G`. */

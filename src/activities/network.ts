@@ -41,6 +41,7 @@ export function createNetworkActivity(deps: ActivityDeps) {
         const line = [mac ? `virtio=${mac}` : 'virtio', `bridge=${bridge}`, ...(vlan === null ? [] : [`tag=${vlan}`])].join(',');
         return client.setVmConfigAsync(node, vmid, { net0: line });
       },
+      startsTask: { type: 'qmconfig', id: vmid },
     });
     const mac = parseNetLine((skipped && seen ? seen : await client.getVmConfig(node, vmid)).net0).mac;
     if (!mac) throw fail(FailureType.InconsistentState, `guest ${vmid} has no MAC address on net0`);

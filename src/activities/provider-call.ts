@@ -1,6 +1,7 @@
-import { claimIntent, holdsIntent, recordOutcome, recordUpid, withdrawClaim, type ProviderCallKey } from '../db/provider-calls';
+import { claimIntent, holdsIntent, recordedUpids, recordOutcome, recordUpid, withdrawClaim, type ProviderCallKey } from '../db/provider-calls';
 import { recordStep, type StepInput } from '../db/tasks';
-import { ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
+import { delay } from '../proxmox/delay';
+import { parseUpid, ProxmoxError, ProxmoxTaskError, type ProxmoxClient } from '../proxmox';
 import { activityAttempt, cancellationSignal, heartbeatOfThisActivity } from './context';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
@@ -16,6 +17,12 @@ export interface ProviderCall extends ProviderCallKey {
   repeatable?: boolean;
   /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
   issue: () => Promise<string | null>;
+  /**
+   * The Proxmox task the call starts (`qmstart` about the guest, `qmclone` about the template):
+   * after an answer that may hide a started task (a 5xx), the node's task list is searched for it
+   * before the call is made again.
+   */
+  startsTask?: { type: string; id: number };
   /** A Proxmox task's error that means the work is already done (e.g. "already running"). */
   acceptsTaskError?: (exitStatus: string) => boolean;
   /** The step-thread line that reports it done, written in the same statement as its outcome. */
@@ -32,6 +39,10 @@ export interface ProviderCallResult {
  * the intent is recorded before the call, the UPID right after (and heartbeated), and a
  * retried attempt resumes polling that UPID. A call whose answer was lost leaves an
  * `issuing` row; the retry then asks provider truth (`isDone`) before deciding to call again.
+ * A call answered with a 5xx that explains nothing (see ProxmoxError.isUnexplained5xx) converges within the
+ * attempt: after a short pause, a Proxmox task it started after all is adopted (`startsTask`), an
+ * effect already there ends it (`isDone`), and only otherwise is it made again, ISSUE_TRIES times
+ * in all; its last failure then counts as any other.
  * An attempt Temporal already gave up on stands down once a later one has recorded its intent:
  * the intent is recorded before `isDone` is asked, so a later attempt that claims it while this
  * one waits on Proxmox is seen before the call.
@@ -57,18 +68,35 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
     }
     return { warnings: 0, skipped: true };
   }
-  let upid: string | null;
-  try {
-    if (!(await holdsIntent(deps.db, callId, attempt))) {
-      throw new Error(`a later attempt took over the ${call.kind} call; this one stands down`);
+  const sentAt = Date.now();
+  let upid: string | null = null;
+  for (let tries = 1; ; tries++) {
+    try {
+      if (!(await holdsIntent(deps.db, callId, attempt))) {
+        throw new Error(`a later attempt took over the ${call.kind} call; this one stands down`);
+      }
+      upid = await call.issue();
+      break;
+    } catch (error) {
+      if (!(error instanceof ProxmoxError && error.isUnexplained5xx) || tries >= ISSUE_TRIES) {
+        // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention)
+        // stays `issuing`, so the retry asks provider truth (`isDone`) before issuing again.
+        const failure = fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid });
+        if (failure !== error) await recordOutcome(deps.db, callId, 'failed');
+        throw failure;
+      }
     }
-    upid = await call.issue();
-  } catch (error) {
-    // A definitive rejection is recorded; a retryable one (unknown outcome, lock contention) stays
-    // `issuing`, so the retry asks provider truth (`isDone`) before issuing again.
-    const failure = fromProxmoxError(error, { kind: call.kind, node: call.node, vmid: call.vmid });
-    if (failure !== error) await recordOutcome(deps.db, callId, 'failed');
-    throw failure;
+    // A 5xx that may pass, and may have taken effect: look for the effect before sending again.
+    await pauseBeforeTry(tries);
+    const started = await askProvider(call, () => taskStartedBy(deps, client, call, sentAt));
+    if (started) {
+      upid = started;
+      break;
+    }
+    if (call.isDone && (await askProvider(call, call.isDone))) {
+      await recordOutcome(deps.db, callId, 'succeeded', undefined, call.reportsDone);
+      return { warnings: 0, skipped: true };
+    }
   }
   if (!upid) {
     await recordOutcome(deps.db, callId, 'succeeded', undefined, call.reportsDone);
@@ -78,8 +106,36 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
   return { warnings: await waitFor(deps, client, callId, upid, call, { resumed: false }), skipped: false };
 }
 
+/** How often a call answered with an unexplained 5xx is made, all told, before its failure stands. */
+const ISSUE_TRIES = 4;
+/** The pause before the second try; it doubles before each next one (under a second each, well inside a heartbeat timeout). */
+const FIRST_RETRY_PAUSE_MS = 200;
+/** How far before the call a Proxmox task it started may seem to begin: the node's clock is not ours. */
+const NODE_CLOCK_SLACK_S = 60;
+
+async function pauseBeforeTry(triesSoFar: number): Promise<void> {
+  heartbeatOfThisActivity()();
+  await delay(FIRST_RETRY_PAUSE_MS * 2 ** (triesSoFar - 1), cancellationSignal());
+}
+
+/**
+ * The UPID of the Proxmox task a call answered with a 5xx started after all: a task of the call's
+ * type about its guest, started by our token since the call was sent, that no provider call on
+ * record names (an earlier operation's task of the same type is on record).
+ */
+async function taskStartedBy(deps: ActivityDeps, client: ProxmoxClient, call: ProviderCall, sentAt: number): Promise<string | undefined> {
+  if (!call.startsTask) return undefined;
+  const { type, id } = call.startsTask;
+  const since = Math.floor(sentAt / 1000) - NODE_CLOCK_SLACK_S;
+  const listed = await client.listTasks(call.node, { source: 'all', typefilter: type, vmid: id, since });
+  const ours = listed.map((t) => t.upid).filter((u) => parseUpid(u).user === client.tokenId);
+  const known = await recordedUpids(deps.db, ours);
+  // The list is newest first.
+  return ours.find((u) => !known.has(u));
+}
+
 /** A read of provider truth; "does not exist" means the guest is gone (GUEST_LOST), any other failed read is retried. */
-async function askProvider(call: ProviderCall, read: () => Promise<boolean>): Promise<boolean> {
+async function askProvider<T>(call: ProviderCall, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {

@@ -81,3 +81,10 @@ export async function recordOutcome(db: Db, callId: string, status: ProviderCall
     WHERE id = ${callId}`;
   await db.$executeRaw(line ? recordStepSql(line, outcome) : outcome);
 }
+
+/** Which of these UPIDs a provider call on record names. */
+export async function recordedUpids(db: Db, upids: string[]): Promise<Set<string>> {
+  if (upids.length === 0) return new Set();
+  const rows = await db.providerCall.findMany({ where: { upid: { in: upids } }, select: { upid: true } });
+  return new Set(rows.flatMap((r) => (r.upid ? [r.upid] : [])));
+}

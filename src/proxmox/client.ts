@@ -54,8 +54,11 @@ export interface ProxmoxClientOptions {
   logger?: { debug: (obj: object, msg?: string) => void };
 }
 
-/** Either an AbortSignal or options for one call. */
-export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number };
+/**
+ * Either an AbortSignal or options for one call. `retries` replaces the client's `getRetries` for
+ * this GET (0: a caller that reads again on its own schedule).
+ */
+export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number; retries?: number };
 
 export type ParamValue = string | number | boolean | undefined | null;
 export type Params = Record<string, ParamValue>;
@@ -123,7 +126,7 @@ function fillPath(template: string, pathParams: Record<string, string | number>)
   });
 }
 
-function normalizeCall(opts: CallOptions | undefined): { signal?: AbortSignal; timeoutMs?: number } {
+function normalizeCall(opts: CallOptions | undefined): Exclude<CallOptions, AbortSignal> {
   if (opts === undefined) return {};
   if (opts instanceof AbortSignal) return { signal: opts };
   return opts;
@@ -153,6 +156,8 @@ export class ProxmoxClient {
   private readonly transport: typeof http | typeof https;
   private readonly authHeader: string;
   private readonly secret: string;
+  /** USER@REALM!TOKENID: the user field of the UPIDs of the Proxmox tasks this client starts. */
+  readonly tokenId: string;
   readonly timeoutMs: number;
   private readonly getRetries: number;
   private readonly retryBaseDelayMs: number;
@@ -178,6 +183,7 @@ export class ProxmoxClient {
     const basePath = base.pathname.replace(/\/+$/, '');
     this.apiBase = new URL(`${base.protocol}//${base.host}${basePath}/api2/json`);
     this.secret = opts.tokenSecret;
+    this.tokenId = opts.tokenId;
     this.authHeader = `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}`;
     this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.getRetries = opts.getRetries ?? 2;
@@ -300,12 +306,12 @@ export class ProxmoxClient {
     params: Params = {},
     call?: CallOptions,
   ): Promise<T> {
-    const { signal, timeoutMs = this.timeoutMs } = normalizeCall(call);
+    const { signal, timeoutMs = this.timeoutMs, retries = this.getRetries } = normalizeCall(call);
     const encoded = encodeParams(params);
     const inQuery = method === 'GET' || method === 'DELETE';
     const url = `${this.apiBase.href}${fillPath(pathTemplate, pathParams)}${inQuery && encoded ? `?${encoded}` : ''}`;
     const body = inQuery ? undefined : encoded;
-    const attempts = method === 'GET' ? 1 + Math.max(0, this.getRetries) : 1;
+    const attempts = method === 'GET' ? 1 + Math.max(0, retries) : 1;
     let lastError: ProxmoxError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) {
@@ -552,7 +558,7 @@ export class ProxmoxClient {
       'GET',
       '/nodes/{node}/tasks',
       { node },
-      { typefilter: o.typefilter, vmid: o.vmid, source: o.source, limit: o.limit },
+      { typefilter: o.typefilter, vmid: o.vmid, source: o.source, limit: o.limit, since: o.since },
       call,
     );
     return Array.isArray(data) ? data : [];

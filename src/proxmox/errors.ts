@@ -138,6 +138,18 @@ export class ProxmoxError extends Error {
   }
 
   /**
+   * A 5xx that explains nothing: it states no rule the call broke ("does not exist", "already
+   * exists", "already running", locked, 501) and names no condition known to refuse before any work
+   * (isTransient: a lock-file timeout, no worker...). A proxy error, a busy pvedaemon, a bare
+   * "internal error": the call may pass when made again, and a mutating one may have taken effect
+   * all the same (pveproxy can lose pvedaemon's answer).
+   */
+  get isUnexplained5xx(): boolean {
+    if (this.kind !== 'http' || this.status === undefined || this.status < 500 || this.status === 501) return false;
+    return !this.isTransient && !this.isLocked && !this.isNotFound && !this.isAlreadyExists && !this.isAlreadyRunning;
+  }
+
+  /**
    * Worth retrying later (for a mutating call: only after re-reading provider state).
    * Network failures, timeouts, gateway/proxy errors (502/503/504/595/596/599) and the 500s
    * Proxmox emits for contention or daemon trouble. A 500 carrying a rule failure

@@ -4,12 +4,21 @@
  */
 import { abortReason } from './delay';
 import { ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError } from './errors';
-import { listedRunning, MIN_READ_GAP_MS, waitForProxmoxTask as pollTaskStatus, type ProxmoxTaskResult, type ProxmoxTaskStatusReader, type WaitForProxmoxTaskOptions } from './tasks';
+import {
+  listedRunning,
+  MIN_READ_GAP_MS,
+  READ_TIMEOUT_MS,
+  waitForProxmoxTask as pollTaskStatus,
+  type ProxmoxTaskResult,
+  type ProxmoxTaskStatusReader,
+  type TaskReadCall,
+  type WaitForProxmoxTaskOptions,
+} from './tasks';
 import { parseExitStatus, parseUpid } from './upid';
 import type { ListProxmoxTasksOptions, ProxmoxTaskListEntry, ProxmoxTaskStatus } from './wire';
 
 export interface ProxmoxTaskListReader extends ProxmoxTaskStatusReader {
-  listTasks(node: string, o?: ListProxmoxTasksOptions, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ProxmoxTaskListEntry[]>;
+  listTasks(node: string, o?: ListProxmoxTasksOptions, call?: TaskReadCall): Promise<ProxmoxTaskListEntry[]>;
 }
 
 /**
@@ -42,7 +51,10 @@ interface Waiter {
   /** When the next tick should cover this task. */
   nextTickAt: number;
   lastDirectReadAt: number;
-  lastStatus?: string;
+  /** A status read of this task is under way: the ticks go on without it. */
+  reading: boolean;
+  /** The last status reported to onPoll (none yet: the task as its UPID tells it, running). */
+  lastSeen?: ProxmoxTaskStatus;
   settle: (outcome: { result: ProxmoxTaskResult } | { error: unknown } | { handOver: true }) => void;
 }
 
@@ -57,6 +69,11 @@ function tickDelay(taskAgeMs: number, ceilingMs: number): number {
  * registration, then every eighth of the youngest waiting task's age (at least 25 ms apart), at
  * most every `pollIntervalMs / 5`: at most that many list reads per second for the whole node, plus one
  * status read per finished task and one per running task every 4 × `pollIntervalMs`.
+ *
+ * No read holds up the others: each is given up after the wait's `readTimeoutMs` (the list after
+ * the shortest one) and made again on a later tick, and a tick does not wait for the status reads
+ * it starts. Every tick tells each wait it is watched (onPoll, with the last status seen), even
+ * while its own read is under way or when the list read failed.
  *
  * A task the list cannot show (another user's, past the list's limit) is handed to per-task status
  * polling (waitForProxmoxTask), and so is every task of a node whose list was refused or was caught
@@ -100,6 +117,7 @@ export class ProxmoxTaskWatcher {
         tickCeilingMs: Math.max(1, Math.round(pollIntervalMs / TICK_CEILING_DIVISOR)),
         nextTickAt: waitStart + (opts.resumed ? 0 : Math.min(FIRST_READ_MS, pollIntervalMs)),
         lastDirectReadAt: waitStart,
+        reading: false,
         settle: (outcome) => {
           if (this.waiters.get(upid) !== waiter) return;
           this.waiters.delete(upid);
@@ -113,7 +131,7 @@ export class ProxmoxTaskWatcher {
       };
       const onAbort = (): void => waiter.settle({ error: abortReason(signal as AbortSignal) });
       const deadlineTimer = setTimeout(
-        () => waiter.settle({ error: new ProxmoxTaskTimeoutError(upid, timeoutMs, waiter.lastStatus) }),
+        () => waiter.settle({ error: new ProxmoxTaskTimeoutError(upid, timeoutMs, waiter.lastSeen?.status) }),
         timeoutMs,
       );
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -149,23 +167,30 @@ export class ProxmoxTaskWatcher {
     }
   }
 
+  /**
+   * One list read per tick, bounded by the shortest `readTimeoutMs` of the waits it serves; the
+   * status reads it calls for run on their own, so a slow one holds up only its own task.
+   */
   private async readAndSettle(): Promise<void> {
     const covered = [...this.waiters.values()];
     const listStart = Date.now();
+    const timeoutMs = Math.min(...covered.map((w) => w.opts.readTimeoutMs ?? READ_TIMEOUT_MS));
     let entries: Map<string, ProxmoxTaskListEntry>;
     try {
-      const list = await this.reader.listTasks(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT });
+      const list = await this.reader.listTasks(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT }, { timeoutMs, retries: 0 });
       entries = new Map(list.map((e) => [e.upid, e]));
     } catch (e) {
-      // A transient failure is retried next tick; any other (a refused list) ends list watching here.
-      if (e instanceof ProxmoxError && e.isTransient) return this.paceAfterTick(covered);
-      return this.distrustList();
+      // A transient failure is retried next tick, each wait told it is still watched; any other (a refused list) ends list watching here.
+      if (!(e instanceof ProxmoxError && e.isTransient)) return this.distrustList();
+      for (const w of covered) if (this.waiters.get(w.upid) === w) this.report(w, this.lastSeenOf(w));
+      return this.paceAfterTick(covered);
     }
     for (const [upid, endedAt] of this.endedAt) {
-      if (endedAt < listStart && listedRunning(entries.get(upid))) return this.distrustList();
+      if (endedAt >= listStart) continue;
+      if (listedRunning(entries.get(upid))) return this.distrustList();
+      this.endedAt.delete(upid);
     }
-    this.endedAt.clear();
-    await Promise.all(covered.map((w) => this.check(w, entries.get(w.upid))));
+    for (const w of covered) this.check(w, entries.get(w.upid));
     this.paceAfterTick(covered);
   }
 
@@ -180,17 +205,27 @@ export class ProxmoxTaskWatcher {
   }
 
   /** One tick's look at one task: the list's word while it runs, a status read once it ended. */
-  private async check(w: Waiter, entry: ProxmoxTaskListEntry | undefined): Promise<void> {
+  private check(w: Waiter, entry: ProxmoxTaskListEntry | undefined): void {
     if (this.waiters.get(w.upid) !== w) return;
+    if (w.reading) return this.report(w, this.lastSeenOf(w));
     const runningInList = listedRunning(entry);
     const started = Date.now();
     if (runningInList && started - w.lastDirectReadAt < CONFIRM_RUNNING_FACTOR * (w.opts.pollIntervalMs ?? 500)) {
       return this.report(w, this.listedStatus(w));
     }
     w.lastDirectReadAt = started;
+    w.reading = true;
+    void this.readStatus(w, entry, runningInList).finally(() => {
+      w.reading = false;
+    });
+  }
+
+  private async readStatus(w: Waiter, entry: ProxmoxTaskListEntry | undefined, runningInList: boolean): Promise<void> {
+    const started = Date.now();
     let status: ProxmoxTaskStatus;
     try {
-      status = await this.reader.taskStatus(w.upid, { timeoutMs: Math.max(1, w.deadline - started) });
+      const timeoutMs = Math.max(1, Math.min(w.deadline - started, w.opts.readTimeoutMs ?? READ_TIMEOUT_MS));
+      status = await this.reader.taskStatus(w.upid, { signal: w.opts.signal, timeoutMs, retries: 0 });
     } catch (e) {
       if (this.waiters.get(w.upid) !== w) return;
       const notShownYet = e instanceof ProxmoxError && e.isNoSuchTask && Date.now() - w.waitStart < (w.opts.noSuchTaskGraceMs ?? 5_000);
@@ -211,13 +246,17 @@ export class ProxmoxTaskWatcher {
     }
   }
 
+  private lastSeenOf(w: Waiter): ProxmoxTaskStatus {
+    return w.lastSeen ?? this.listedStatus(w);
+  }
+
   private listedStatus(w: Waiter): ProxmoxTaskStatus {
     return { upid: w.upid, ...parseUpid(w.upid), status: 'running' };
   }
 
   /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForProxmoxTask), not the tick. */
   private report(w: Waiter, status: ProxmoxTaskStatus): void {
-    w.lastStatus = status.status;
+    w.lastSeen = status;
     try {
       w.opts.onPoll?.(status);
     } catch (e) {

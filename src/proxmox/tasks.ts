@@ -21,6 +21,11 @@ export interface WaitForProxmoxTaskOptions {
   timeoutMs?: number;
   /** Called with every status read. */
   onPoll?: (status: ProxmoxTaskStatus) => void;
+  /**
+   * How long one read may take before it is given up and made again at the next look; default
+   * READ_TIMEOUT_MS. A read that never answers then delays the wait by this, not by its deadline.
+   */
+  readTimeoutMs?: number;
   /** How long after the wait began a "no such task" answer is taken for a task not shown yet; default 5 s. */
   noSuchTaskGraceMs?: number;
   /**
@@ -30,8 +35,11 @@ export interface WaitForProxmoxTaskOptions {
   resumed?: boolean;
 }
 
-export interface ProxmoxTaskStatusReader {
-  taskStatus(upid: string, call?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ProxmoxTaskStatus>;
+/** Per-read options: `retries: 0`, since a waiter reads again on its own schedule. */
+export interface TaskReadCall {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  retries?: number;
 }
 
 /**
@@ -41,6 +49,13 @@ export interface ProxmoxTaskStatusReader {
 export function listedRunning(entry: ProxmoxTaskListEntry | undefined): boolean {
   return entry !== undefined && entry.endtime === undefined && (entry.status === undefined || entry.status === 'RUNNING');
 }
+
+export interface ProxmoxTaskStatusReader {
+  taskStatus(upid: string, call?: TaskReadCall): Promise<ProxmoxTaskStatus>;
+}
+
+/** Proxmox answers a task read in milliseconds; one taking this long is given up (see `readTimeoutMs`). */
+export const READ_TIMEOUT_MS = 10_000;
 
 /** The first read of a task just created (most configuration tasks end within tens of ms), and the shortest gap between two reads. */
 export const MIN_READ_GAP_MS = 25;
@@ -61,7 +76,7 @@ function nextPollDelay(taskAgeMs: number, ceilingMs: number): number {
  * - any other exit status throws ProxmoxTaskError carrying the exit text;
  * - "no such task" within `noSuchTaskGraceMs` of the wait's start is tolerated (a new task
  *   can take a moment to show up), later it is thrown;
- * - transient read failures are retried until the deadline;
+ * - each read is given up after `readTimeoutMs`; transient read failures are retried until the deadline;
  * - throws ProxmoxTaskTimeoutError past `timeoutMs`, and the signal's reason on abort.
  *
  * `waitStart` is when the wait began: a wait a node's task watcher hands over keeps its deadline
@@ -92,7 +107,7 @@ export async function waitForProxmoxTask(
     if (remaining <= 0) throw new ProxmoxTaskTimeoutError(upid, timeoutMs, lastStatus);
     let status: ProxmoxTaskStatus | undefined;
     try {
-      status = await client.taskStatus(upid, { signal, timeoutMs: Math.max(1, remaining) });
+      status = await client.taskStatus(upid, { signal, timeoutMs: Math.max(1, Math.min(remaining, opts.readTimeoutMs ?? READ_TIMEOUT_MS)), retries: 0 });
     } catch (e) {
       if (signal?.aborted) throw abortReason(signal);
       if (e instanceof ProxmoxError && e.isNoSuchTask && Date.now() - waitStart < noSuchTaskGraceMs) {

@@ -120,4 +120,6 @@ export interface ListProxmoxTasksOptions {
   vmid?: number;
   source?: 'active' | 'archive' | 'all';
   limit?: number;
+  /** Only tasks started at or after this time (epoch seconds, the node's clock). */
+  since?: number;
 }

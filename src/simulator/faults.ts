@@ -23,6 +23,11 @@ export type FaultOp = (typeof FAULT_OPS)[number];
 
 /**
  * http500: reject the call with HTTP 500 and `message`.
+ * http500_after_accept: do the work / start the task, then answer HTTP 500 with `message` (a
+ *   proxy that lost the daemon's answer).
+ * http400: reject the call as Proxmox's parameter check does: HTTP 400 "Parameter verification
+ *   failed." with `message` as the complaint about `param` (default `value`).
+ * http403: reject the call with HTTP 403 and `message` (default a failed permission check).
  * timeout: never answer (the socket is held until the client gives up).
  * task_fail: accept; the task ends with `message` as its error exit status.
  * drop_after_accept: do the work / start the task, then destroy the socket without answering.
@@ -32,7 +37,7 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  * task_warnings: accept; the task ends "WARNINGS: N" (N = `warnings`, default 1).
  * delay: only delay the answer by `delayMs`.
  *
- * `delayMs` with http500/timeout delays the rejection; with any other mode the work is done at
+ * `delayMs` with http500/http400/http403/timeout delays the rejection; with any other mode the work is done at
  * once and only the answer waits (a worker can die between the call and its answer).
  *
  * Narrowing: `call` matches one call only (`GET /cluster/resources`, as `calls` in the state
@@ -42,6 +47,9 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  */
 export const FAULT_MODES = [
   'http500',
+  'http500_after_accept',
+  'http400',
+  'http403',
   'timeout',
   'task_fail',
   'drop_after_accept',

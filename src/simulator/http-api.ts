@@ -164,9 +164,17 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
 
   // A rejection is delayed before anything happens; every other fault does the work first and
   // delays only the answer (an accepted call whose response is slow, or lost after a while).
-  const rejects = fault?.mode === 'http500' || fault?.mode === 'timeout';
+  const rejects = fault?.mode === 'http500' || fault?.mode === 'http400' || fault?.mode === 'http403' || fault?.mode === 'timeout';
   if (fault?.delayMs && rejects) await delay(fault.delayMs);
   if (fault) {
+    if (fault.mode === 'http400') {
+      sendError(res, 400, 'Parameter verification failed.', { [fault.param ?? 'value']: fault.message ?? 'value invalid' });
+      return;
+    }
+    if (fault.mode === 'http403') {
+      sendError(res, 403, fault.message ?? `Permission check failed (${apiPath})`);
+      return;
+    }
     const createsTask = match.method.returnsType === 'string' && verb !== 'GET';
     if (fault.mode === 'http500' || (fault.mode === 'task_fail' && !createsTask && op !== 'task')) {
       sendError(res, 500, fault.message ?? 'simulated failure');
@@ -197,6 +205,10 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
   if (fault?.delayMs && !rejects) await delay(fault.delayMs);
   if (fault?.mode === 'drop_after_accept') {
     req.socket.destroy();
+    return;
+  }
+  if (fault?.mode === 'http500_after_accept' && !failed) {
+    sendError(res, 500, fault.message ?? 'simulated failure');
     return;
   }
   if (failed) sendError(res, failed.status, failed.message, failed.errors);

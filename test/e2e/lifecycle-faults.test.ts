@@ -46,7 +46,7 @@ describe('lifecycle operations when the provider fails', () => {
     await runOperation(stack, id, 'stop');
     const before = await usage(stack);
     const allocationBefore = await liveAllocations(stack, id);
-    await stack.sim.fault({ op: 'config', mode: 'http500', message: "unable to apply value 'memory': out of range" });
+    await stack.sim.fault({ op: 'config', mode: 'http400', param: 'memory', message: 'value must have a maximum value of 4194304' });
     const { task, instance } = await runOperation(stack, id, 'resize', { planId: seededId(stack.seed.plans, 'large') });
     expect(task).toMatchObject({ type: 'INSTANCE_RESIZE', status: 'failed', error: { code: 'OPERATION_FAILED' } });
     expect(instance).toMatchObject({ status: 'stopped', plan: { name: 'small' } });
@@ -131,7 +131,7 @@ describe('lifecycle operations when the provider fails', () => {
 
   it('a rebuild whose removal is refused keeps the old guest and its status', async () => {
     const id = await runningServer(stack, { hostname: 'keepold' });
-    await stack.sim.fault({ op: 'destroy', mode: 'http500', message: 'permission denied' });
+    await stack.sim.fault({ op: 'destroy', mode: 'http403', message: 'Permission check failed (/vms/100, VM.Allocate)' });
     const { task, instance } = await runOperation(stack, id, 'rebuild', {});
     expect(task.error?.code).toBe('OPERATION_FAILED');
     expect(instance.status).toBe('stopped');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OWNERSHIP_TAG } from '../../src/domain/ownership';
 import { progressQuery } from '../../src/workflows/definitions';
 import { callCount, guestOf, Q, suiteStack } from '../support/lifecycle';
 import { expectFullyReleased } from '../support/reservations';
@@ -6,11 +7,17 @@ import type { Stack } from '../support/stack';
 
 const STATUS_READ = `GET ${Q}/status/current`;
 const CONFIG_WRITE = `POST ${Q}/config`;
+const START = `POST ${Q}/status/start`;
 const LOCK_TIMEOUT = "can't lock file '/var/lock/qemu-server/lock-100.conf' - got timeout";
 
 /** The simulator's faults not used up yet. */
 async function pendingFaults(stack: Stack): Promise<unknown[]> {
   return ((await (await fetch(`${stack.sim.url}/_sim/faults`)).json()) as { faults: unknown[] }).faults;
+}
+
+async function simOptions(stack: Stack, options: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${stack.sim.url}/_sim/options`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(options) });
+  expect(res.ok).toBe(true);
 }
 
 async function provision(stack: Stack, hostname: string) {
@@ -20,7 +27,7 @@ async function provision(stack: Stack, hostname: string) {
   return { id, ended: await stack.waitForStatus(id, ['running', 'failed', 'rollback_failed'], 60_000) };
 }
 
-describe('provider failures that change nothing are retried; refusals are final', () => {
+describe('provider failures that may pass are retried or converged; refusals are final', () => {
   const stack = suiteStack({}, (started) => started.sim.clearFaults());
 
   it('reaches running through three 500s on the guest status read', async () => {
@@ -43,12 +50,71 @@ describe('provider failures that change nothing are retried; refusals are final'
     expect(String((await guestOf(stack, id))?.config.memory)).toBe('1024');
   });
 
-  it('fails at once, without a second try, when a config write is refused for another reason', async () => {
-    const writes = await callCount(stack, CONFIG_WRITE);
-    await stack.sim.fault({ op: 'config', mode: 'http500', message: "invalid parameter 'memory': value out of range" });
+  /** How many config writes a provision makes when nothing fails (measured once). */
+  let cleanWrites: number | undefined;
+  async function configWritesOfCleanProvision(): Promise<number> {
+    if (cleanWrites === undefined) {
+      const before = await callCount(stack, CONFIG_WRITE);
+      expect((await provision(stack, 'clean-writes')).ended.status).toBe('running');
+      cleanWrites = (await callCount(stack, CONFIG_WRITE)) - before;
+    }
+    return cleanWrites;
+  }
+
+  it.each([
+    ['a proxy error that changed nothing', 'http500', 'proxy error on pve3: pvedaemon gave no answer, config locked', 1],
+    ['a bare internal error that changed nothing', 'http500', 'internal error', 1],
+    ['a bare internal error after the write was made', 'http500_after_accept', 'internal error', 0],
+  ])('converges the configure write through %s: reaches running, writing again only what is missing', async (_what, mode, message, extraWrites) => {
+    const clean = await configWritesOfCleanProvision();
+    const before = await callCount(stack, CONFIG_WRITE);
+    await stack.sim.fault({ op: 'config', param: 'tags', mode, message });
+    const { id, ended } = await provision(stack, 'converged-write');
+    expect(ended).toMatchObject({ status: 'running', failure: null, task: { status: 'succeeded' } });
+    expect(await pendingFaults(stack)).toEqual([]);
+    expect((await guestOf(stack, id))?.config).toMatchObject({ memory: '1024', tags: OWNERSHIP_TAG });
+    expect((await callCount(stack, CONFIG_WRITE)) - before).toBe(clean + extraWrites);
+  });
+
+  it('gives up on a config write still answered 500 after four tries: the stage fails and rolls back', async () => {
+    const before = await callCount(stack, CONFIG_WRITE);
+    await stack.sim.fault({ op: 'config', param: 'tags', mode: 'http500', message: 'internal error', count: 10 });
+    const { id, ended } = await provision(stack, 'write-never-passes');
+    expect(ended).toMatchObject({ status: 'failed', failure: { code: 'PROVISIONING_FAILED' } });
+    const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
+    expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure', type: 'PROVIDER_REJECTED' });
+    // The configure write is the provision's first, and its last: four tries.
+    expect((await callCount(stack, CONFIG_WRITE)) - before).toBe(4);
+    expect(((await pendingFaults(stack)) as { remaining: number }[])[0]?.remaining).toBe(6);
+    expect(await guestOf(stack, id)).toBeUndefined();
+  });
+
+  it('adopts the Proxmox task a start answered 500 had started: the start is sent once', async () => {
+    // A start long enough that the guest is not running yet when the call is looked into.
+    await simOptions(stack, { taskMsByType: { qmstart: 1500 } });
+    try {
+      const starts = await callCount(stack, START);
+      await stack.sim.fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: pvedaemon gave no answer' });
+      const { id, ended } = await provision(stack, 'start-answered-500');
+      expect(ended).toMatchObject({ status: 'running', failure: null });
+      expect(await callCount(stack, START)).toBe(starts + 1);
+      expect((await guestOf(stack, id))?.status).toBe('running');
+      const call = await stack.api.db.providerCall.findFirstOrThrow({ where: { instanceId: id, kind: 'start' } });
+      expect(call).toMatchObject({ status: 'succeeded', upid: expect.stringMatching(/:qmstart:/) });
+    } finally {
+      await simOptions(stack, { taskMsByType: {} });
+    }
+  });
+
+  it.each([
+    ['a parameter verification failure (400)', { mode: 'http400', message: 'value must have a minimum value of 16' }],
+    ['a failed permission check (403)', { mode: 'http403', message: 'Permission check failed (/vms/100, VM.Config.Memory)' }],
+  ])('fails at once, without a second try, when a config write is refused by %s', async (_what, refusal) => {
+    const before = await callCount(stack, CONFIG_WRITE);
+    await stack.sim.fault({ op: 'config', param: 'tags', ...refusal });
     const { id, ended } = await provision(stack, 'refused-write');
     expect(ended).toMatchObject({ status: 'failed', failure: { code: 'PROVISIONING_FAILED' } });
-    expect(await callCount(stack, CONFIG_WRITE)).toBe(writes + 1);
+    expect((await callCount(stack, CONFIG_WRITE)) - before).toBe(1);
     const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
     expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure', type: 'PROVIDER_REJECTED' });
     expect(await guestOf(stack, id)).toBeUndefined();

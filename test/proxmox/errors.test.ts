@@ -59,6 +59,28 @@ describe('ProxmoxError classifiers', () => {
     expect(isTransient(new Error('other'))).toBe(false);
   });
 
+  it('unexplained 5xx: a proxy error or a bare internal error; rules, known passing conditions, 4xx and 501 are not', () => {
+    for (const unexplained of [http(500, 'proxy error on pve3: pvedaemon gave no answer'), http(500, 'internal error'), http(500, 'unexpected answer from worker')]) {
+      expect(unexplained.isUnexplained5xx, unexplained.message).toBe(true);
+    }
+    for (const explained of [
+      http(500, "can't lock file '/var/lock/qemu-server/lock-101.conf' - got timeout"),
+      http(500, 'VM 101 is locked (backup)'),
+      http(500, 'got no worker upid - start worker failed'),
+      http(503, 'Service Unavailable'),
+      http(599, 'Too many redirections'),
+      http(500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist"),
+      http(500, 'unable to create VM 101: config file already exists'),
+      http(500, 'VM 101 already running'),
+      http(501, "Method 'POST /foo' not implemented"),
+      http(400, 'Parameter verification failed.', 'POST', { memory: 'value must have a minimum value of 16' }),
+      http(403, 'Permission check failed (/vms/101, VM.Config.Memory)'),
+      new ProxmoxError({ kind: 'timeout', method: 'POST', path: '/nodes', message: 'timed out' }),
+    ]) {
+      expect(explained.isUnexplained5xx, explained.message).toBe(false);
+    }
+  });
+
   it('outcome unknown: only mutating calls that timed out, were aborted or lost the connection after sending', () => {
     const mk = (kind: 'timeout' | 'network' | 'aborted', method: string, code?: string) =>
       new ProxmoxError({ kind, method, path: '/x', message: 'm', code });

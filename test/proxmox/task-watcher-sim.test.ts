@@ -55,6 +55,59 @@ describe('the node task watcher against the simulator', () => {
     expect(h.sim.calls.get(LIST)).toBeGreaterThan(0);
   });
 
+  it('lets a status read that never answers hold up only its own task, which is still told it is watched', async () => {
+    const [configured, startedA, startedB] = await cloneGuests(3);
+    await h.control('POST', '/options', { taskMsByType: { qmconfig: 20, qmstart: 400 } });
+    // The first status read to come is the config task's (it ends first): it is never answered.
+    h.sim.faults.add({ op: 'task', mode: 'timeout' });
+    const upids = [
+      (await h.client.setVmConfigAsync('pve1', configured as number, { cores: 2 })) as string,
+      await h.client.startVm('pve1', startedA as number),
+      await h.client.startVm('pve1', startedB as number),
+    ];
+    const settledAt = new Map<string, number>();
+    const polledAt = new Map<string, number[]>(upids.map((u) => [u, []]));
+    const outcomes = await Promise.all(
+      upids.map((upid) =>
+        h.client
+          .waitForProxmoxTask(upid, { pollIntervalMs: 500, timeoutMs: 8_000, readTimeoutMs: 1_500, onPoll: () => polledAt.get(upid)?.push(Date.now()) })
+          .finally(() => settledAt.set(upid, Date.now())),
+      ),
+    );
+
+    expect(outcomes.map((o) => o.exitstatus)).toEqual(['OK', 'OK', 'OK']);
+    expect(h.sim.faults.list()).toEqual([]);
+    const [held, ...others] = upids as [string, string, string];
+    // Both starts end while the config task's read is held, and its wait is settled only after that read is given up.
+    const othersDone = Math.max(...others.map((u) => settledAt.get(u) as number));
+    expect(othersDone).toBeLessThan(settledAt.get(held) as number);
+    // Meanwhile its wait went on being told it is watched (what heartbeats its activity).
+    expect(polledAt.get(held)?.filter((t) => t > othersDone).length).toBeGreaterThan(1);
+  });
+
+  it('gives up a task list read that never answers and tells every wait it is still watched', async () => {
+    await h.control('POST', '/options', { taskMsByType: { qmclone: 1_500 } });
+    const upids = [
+      await h.client.cloneVm('pve1', 9000, { newid: 230, name: 'slow-a' }),
+      await h.client.cloneVm('pve1', 9000, { newid: 231, name: 'slow-b' }),
+    ];
+    h.sim.faults.add({ op: 'any', call: LIST, mode: 'timeout', count: 3 });
+    const polledAt = new Map<string, number[]>(upids.map((u) => [u, [Date.now()]]));
+    const outcomes = await Promise.all(
+      upids.map((upid) =>
+        h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500, readTimeoutMs: 200, onPoll: () => polledAt.get(upid)?.push(Date.now()) }),
+      ),
+    );
+
+    expect(outcomes.map((o) => o.exitstatus)).toEqual(['OK', 'OK']);
+    expect(h.sim.faults.list()).toEqual([]);
+    for (const times of polledAt.values()) {
+      const longestGap = Math.max(...times.slice(1).map((t, i) => t - (times[i] as number)));
+      // Three held list reads in a row, each given up after its 200 ms: never as long as one client request timeout (2 s).
+      expect(longestGap).toBeLessThan(1_500);
+    }
+  });
+
   it('falls back to reading each task on its own when Proxmox refuses the task list', async () => {
     h.sim.faults.add({ op: 'any', call: LIST, mode: 'http500', message: 'Permission check failed (/nodes/pve1, Sys.Audit)', count: 100 });
     await h.control('POST', '/options', { taskMsByType: { qmclone: 200 } });

@@ -72,6 +72,36 @@ describe('fault modes', () => {
     expect((await state()).guests.some((g) => g.vmid === 403)).toBe(false);
   });
 
+  it('http500_after_accept starts the task, then answers 500 with the message', async () => {
+    await ready(411);
+    await fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: pvedaemon gave no answer' });
+    const e = (await caught(h.client.startVm('pve1', 411))) as ProxmoxError;
+    expect(e).toMatchObject({ status: 500, message: 'proxy error on pve1: pvedaemon gave no answer', isUnexplained5xx: true });
+    const tasks = await h.client.listTasks('pve1', { source: 'all', typefilter: 'qmstart', vmid: 411 });
+    expect(tasks).toHaveLength(1);
+    await h.wait(tasks[0]?.upid as string);
+    expect((await h.client.vmStatus('pve1', 411)).status).toBe('running');
+  });
+
+  it('http400 rejects the call as the parameter check does, naming the parameter, and does nothing', async () => {
+    await ready(412);
+    const before = (await h.client.getVmConfig('pve1', 412)).memory;
+    await fault({ op: 'config', mode: 'http400', param: 'memory', message: 'value must have a minimum value of 16' });
+    const e = (await caught(h.client.setVmConfigAsync('pve1', 412, { memory: 2048 }))) as ProxmoxError;
+    expect(e).toMatchObject({ status: 400, message: 'Parameter verification failed.', errors: { memory: 'value must have a minimum value of 16' }, isParameterError: true });
+    expect((await h.client.getVmConfig('pve1', 412)).memory).toBe(before);
+    expect(before).not.toBe(2048);
+  });
+
+  it('http403 rejects the call as a failed permission check, and does nothing', async () => {
+    await ready(413);
+    await fault({ op: 'start', mode: 'http403' });
+    const e = (await caught(h.client.startVm('pve1', 413))) as ProxmoxError;
+    expect(e).toMatchObject({ status: 403, isUnauthorized: true });
+    expect(e.message).toMatch(/^Permission check failed/);
+    expect((await h.client.vmStatus('pve1', 413)).status).toBe('stopped');
+  });
+
   it('hang leaves the task running forever, and the guest keeps its lock', async () => {
     await fault({ op: 'clone', mode: 'hang' });
     const upid = await h.client.cloneVm('pve1', 9000, { newid: 404, name: 'x' });

@@ -1,37 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { ipConfigLine } from '../../src/activities/cloud-init';
-import { diskSizeGiB, matchesConfig, parseNetLine } from '../../src/activities/guest-config';
+import { diskSizeGiB, parseNetLine, unappliedConfig } from '../../src/activities/guest-config';
 
-describe('matchesConfig', () => {
+describe('unappliedConfig', () => {
   const current = { cores: 2, memory: '4096', name: 'pvecp-inst-1', scsi0: 'local-lvm:vm-101-disk-0,size=32G', agent: '1' };
 
-  it('holds when every desired key already has the desired value', () => {
-    expect(matchesConfig(current, { cores: 2, memory: 4096 })).toBe(true);
-    expect(matchesConfig(current, { name: 'pvecp-inst-1' })).toBe(true);
+  it('is empty when every desired key already has the desired value', () => {
+    expect(unappliedConfig(current, { cores: 2, memory: 4096 })).toEqual({});
+    expect(unappliedConfig(current, { name: 'pvecp-inst-1' })).toEqual({});
   });
 
   it('compares numbers and their text as equal, since Proxmox answers either', () => {
-    expect(matchesConfig(current, { cores: '2', agent: 1 })).toBe(true);
+    expect(unappliedConfig(current, { cores: '2', agent: 1 })).toEqual({});
   });
 
-  it('holds for nothing desired', () => {
-    expect(matchesConfig(current, {})).toBe(true);
-    expect(matchesConfig({}, {})).toBe(true);
+  it('is empty for nothing desired', () => {
+    expect(unappliedConfig(current, {})).toEqual({});
+    expect(unappliedConfig({}, {})).toEqual({});
   });
 
-  it('fails when any desired value differs', () => {
-    expect(matchesConfig(current, { cores: 4 })).toBe(false);
-    expect(matchesConfig(current, { cores: 2, memory: 8192 })).toBe(false);
-    expect(matchesConfig(current, { name: 'PVECP-INST-1' })).toBe(false);
+  it('keeps exactly the desired values that differ', () => {
+    expect(unappliedConfig(current, { cores: 4 })).toEqual({ cores: 4 });
+    expect(unappliedConfig(current, { cores: 2, memory: 8192 })).toEqual({ memory: 8192 });
+    expect(unappliedConfig(current, { name: 'PVECP-INST-1' })).toEqual({ name: 'PVECP-INST-1' });
   });
 
-  it('fails when a desired key is missing from the guest', () => {
-    expect(matchesConfig(current, { sockets: 1 })).toBe(false);
-    expect(matchesConfig({}, { cores: 2 })).toBe(false);
+  it('keeps a desired key missing from the guest', () => {
+    expect(unappliedConfig(current, { sockets: 1, cores: 2 })).toEqual({ sockets: 1 });
+    expect(unappliedConfig({}, { cores: 2 })).toEqual({ cores: 2 });
   });
 
   it('ignores keys the guest has but nobody asked about', () => {
-    expect(matchesConfig({ ...current, balloon: 0 }, { cores: 2 })).toBe(true);
+    expect(unappliedConfig({ ...current, balloon: 0 }, { cores: 2 })).toEqual({});
   });
 });
 
