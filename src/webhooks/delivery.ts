@@ -4,6 +4,8 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { SECRET_UNREADABLE_ERROR } from '../domain/webhooks';
+import type { Logger } from '../logger';
 import { recordAttempt, webhookBody, type AttemptOutcome } from '../db/webhooks';
 import type { SecretBox } from '../security/secrets';
 import { webhookTargetPolicy, type TargetPolicy } from './policy';
@@ -16,9 +18,13 @@ const RECEIVER_TIMEOUT_MS = 10_000;
 /**
  * One attempt of one delivery: the event's body, signed with the endpoint's secret, POSTed to the
  * endpoint, and the answer recorded. A delivery that is settled, gone or whose endpoint is
- * disabled is not sent.
+ * disabled is not sent. A secret no key of the ring opens fails the delivery without a retry and
+ * disables the endpoint (SECRET_UNREADABLE).
  */
-export async function attemptDelivery(deps: { db: Db; secrets: SecretBox; config: Config }, input: { deliveryId: string; attempt: number; retryDelayMs: number }): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: { db: Db; secrets: SecretBox; config: Config; logger: Logger },
+  input: { deliveryId: string; attempt: number; retryDelayMs: number },
+): Promise<AttemptOutcome> {
   const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: true } });
   if (!delivery) return 'gone';
   if (delivery.status === 'succeeded') return 'delivered';
@@ -27,7 +33,24 @@ export async function attemptDelivery(deps: { db: Db; secrets: SecretBox; config
   if (endpoint.status !== 'enabled') return 'endpoint_disabled';
   const event = await deps.db.instanceEvent.findUniqueOrThrow({ where: { id: delivery.eventId } });
   const body = webhookBody(event);
-  const signature = signWebhook(deps.secrets.open(endpoint.secretCipher, endpoint.id), body, Math.floor(Date.now() / 1000));
+  const recorded = {
+    deliveryId: delivery.id,
+    endpointId: endpoint.id,
+    attempt: input.attempt,
+    retryDelayMs: input.retryDelayMs,
+    retryWindowMs: deps.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
+    disableAfterMs: deps.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+  };
+  let secret: string;
+  try {
+    secret = deps.secrets.open(endpoint.secretCipher, endpoint.id);
+  } catch (error) {
+    // Logged once: the endpoint is disabled with it, so none of its later deliveries is attempted.
+    // The reason names a key id at most, never key material.
+    deps.logger.error({ endpointId: endpoint.id, deliveryId: delivery.id, reason: (error as Error).message }, 'webhook endpoint disabled: its signing secret cannot be opened');
+    return recordAttempt(deps.db, { ...recorded, status: null, error: SECRET_UNREADABLE_ERROR, hopeless: true });
+  }
+  const signature = signWebhook(secret, body, Math.floor(Date.now() / 1000));
   const answer = await postWebhook(
     endpoint.url,
     body,
@@ -35,16 +58,7 @@ export async function attemptDelivery(deps: { db: Db; secrets: SecretBox; config
     webhookTargetPolicy(deps.config),
     RECEIVER_TIMEOUT_MS,
   );
-  return recordAttempt(deps.db, {
-    deliveryId: delivery.id,
-    endpointId: endpoint.id,
-    attempt: input.attempt,
-    retryDelayMs: input.retryDelayMs,
-    retryWindowMs: deps.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
-    status: answer.status,
-    error: answer.error,
-    disableAfterMs: deps.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
-  });
+  return recordAttempt(deps.db, { ...recorded, status: answer.status, error: answer.error });
 }
 
 /**

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREATE_STOP_START_DELETE_EVENTS, runningServer, runOperation, stopStartDelete, suiteStack } from '../support/lifecycle';
+import { SecretBox } from '../../src/security/secrets';
 import { spawnWorkerProcess, startStack, type Stack, type WorkerProcess } from '../support/stack';
 import { startReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
@@ -309,5 +310,39 @@ describe('webhooks written with their events', () => {
     expect(log).toContain('attemptWebhookDelivery');
     expect(log).not.toContain(secret);
     expect(log).not.toContain(secret.slice('whsec_'.length));
+  });
+
+  it('fail visibly, once, when no key of the ring opens the secret: SECRET_UNREADABLE, the endpoint disabled, one log line, no retry', async () => {
+    receiver.answerWith(() => 200);
+    const created = await quiet.api.request('POST', '/v1/webhooks', { token: quiet.customer.token, body: { url: receiver.url, eventTypes: ['instance.created', 'instance.scheduled'] } });
+    const { id, secret } = created.body.data;
+    // The key its secret was sealed with has left the ring.
+    const removedKey = new SecretBox({ keys: [{ id: 'removed', key: randomBytes(32).toString('base64') }], writeKeyId: 'removed' });
+    await quiet.api.db.webhookEndpoint.update({ where: { id }, data: { secretCipher: removedKey.seal(secret, id) } });
+    const logged = lines.length;
+
+    const instanceId = (await quiet.create({ hostname: 'unsigned' })).body.data.id as string;
+    const list = async () => (await quiet.api.request('GET', `/v1/webhooks/${id}/deliveries`, { token: quiet.customer.token })).body.data as any[];
+    await until(list, (rows) => rows.some((d) => d.status === 'failed'), 'the delivery failed');
+    await quiet.waitForStatus(instanceId, ['running']);
+    // Later events wait for the endpoint, nothing is retried.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const [scheduled, failed] = await list();
+    expect(failed).toMatchObject({ eventType: 'instance.created', status: 'failed', attempts: 1, lastResponseCode: null, nextAttemptAt: null, deliveredAt: null });
+    expect(failed.lastError).toMatch(/^SECRET_UNREADABLE: no key of the encryption key ring opens the signing secret/);
+    expect(scheduled).toMatchObject({ eventType: 'instance.scheduled', status: 'pending', attempts: 0 });
+    const endpoint = (await quiet.api.request('GET', `/v1/webhooks/${id}`, { token: quiet.customer.token })).body.data;
+    expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: `${failed.lastError}.` });
+    expect(receiver.received.filter((r) => r.json.instanceId === instanceId && [failed.id, scheduled.id].includes(r.headers['pvecp-delivery-id']))).toEqual([]);
+    const said = lines.slice(logged).join('').split('\n').filter((line) => line.includes('signing secret cannot be opened'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ endpointId: id, deliveryId: failed.id, reason: expect.stringContaining('"removed"') });
+    expect(said[0]).not.toContain(secret.slice('whsec_'.length));
+
+    // The key is back: enabled again, the waiting delivery goes out, and the failed one on demand.
+    await quiet.api.db.webhookEndpoint.update({ where: { id }, data: { secretCipher: quiet.api.deps.secrets.seal(secret, id) } });
+    await quiet.api.request('PATCH', `/v1/webhooks/${id}`, { token: quiet.customer.token, body: { enabled: true } });
+    expect((await quiet.api.request('POST', `/v1/webhooks/${id}/deliveries/${failed.id}/redeliver`, { token: quiet.customer.token })).status).toBe(202);
+    await until(list, (rows) => rows.every((d) => d.status === 'succeeded'), 'both delivered');
   });
 });
