@@ -1506,7 +1506,7 @@ export interface components {
             updatedAt: string;
         };
         CreateWebhook: {
-            /** @description `https` (plain `http` only outside production); no loopback, link-local or private address unless an admin allows them. */
+            /** @description `https` (plain `http` only outside production); no loopback, link-local, private or other special-purpose address (IANA) unless an admin allows them. */
             url: string;
             /**
              * @description The event types to receive; empty or omitted: every type.

@@ -12,7 +12,7 @@ import { webhookTargetPolicy, type TargetPolicy } from './policy';
 import { signWebhook } from './signing';
 import { assertPublic, bareHost, checkWebhookUrl, WebhookTargetError } from './targets';
 
-/** Longest wait for a receiver's answer; well inside the delivery activity's 30 s attempt. */
+/** Longest an attempt's POST may take, answer included; well inside the delivery activity's 30 s attempt. */
 const RECEIVER_TIMEOUT_MS = 10_000;
 
 /**
@@ -64,7 +64,8 @@ export async function attemptDelivery(
 /**
  * A DNS lookup for the delivery's connection that refuses private addresses: the address checked
  * is the address connected to, so a name that resolves differently later (DNS rebinding) cannot
- * slip past a check made earlier.
+ * slip past a check made earlier. Not request-filtering-agent: its fixed rule is not the one
+ * isPublicAddress applies (and the API applies at registration); see docs/security.md.
  */
 function guardedLookup(policy: TargetPolicy): LookupFunction {
   return (hostname, options, callback) => {
@@ -97,7 +98,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * POSTs one webhook body. Never throws for the receiver's sake: a refusal of the target, a
- * connection error or a timeout is an answer without a status. Redirects are not followed.
+ * connection error or a missed deadline is an answer without a status. Redirects are not followed.
+ * The whole attempt, from the lookup to the answer's last byte, ends within `timeoutMs`: a
+ * receiver that trickles its answer, or never finishes it, is cut off, so an attempt cannot hold
+ * the worker past its activity's timeout. Only an answer read to its end (or to
+ * MAX_RESPONSE_BYTES) counts.
  */
 export function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, policy: TargetPolicy, timeoutMs: number): Promise<WebhookResponse> {
   return new Promise((resolve) => {
@@ -110,6 +115,7 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
     } catch (error) {
       return resolve({ status: null, error: describe(error) });
     }
+    let answeredStatus: number | undefined;
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(
       url,
@@ -117,23 +123,33 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(policy),
-        timeout: timeoutMs,
         agent: false,
       },
       (response) => {
+        answeredStatus = response.statusCode;
+        const answered = { status: response.statusCode ?? null, error: null };
         let received = 0;
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
+          if (received > MAX_RESPONSE_BYTES) settle(answered);
         });
-        const done = () => resolve({ status: response.statusCode ?? null, error: null });
-        response.on('end', done);
-        response.on('close', done);
-        response.on('error', done);
+        response.on('end', () => settle(answered));
+        const cutOff = () => settle({ status: null, error: `the answer (${response.statusCode}) was cut off` });
+        response.on('close', cutOff);
+        response.on('error', cutOff);
       },
     );
-    request.on('timeout', () => request.destroy(new WebhookTargetError(`no answer within ${timeoutMs} ms`)));
-    request.on('error', (error) => resolve({ status: null, error: describe(error) }));
+    const deadline = setTimeout(
+      () => settle({ status: null, error: answeredStatus === undefined ? `no answer within ${timeoutMs} ms` : `the answer (${answeredStatus}) did not finish within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    // The first outcome wins; whatever the connection does after it is ignored.
+    function settle(outcome: WebhookResponse) {
+      clearTimeout(deadline);
+      resolve(outcome);
+      request.destroy();
+    }
+    request.on('error', (error) => settle({ status: null, error: describe(error) }));
     request.end(body);
   });
 }

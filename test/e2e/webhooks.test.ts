@@ -213,6 +213,22 @@ describe('webhooks', () => {
     expect((await webhook(mine)).status).toBe(404);
   });
 
+  it('cuts off a receiver that trickles its answer at the attempt deadline, and records each such attempt as failed', async () => {
+    receiver.received.length = 0;
+    receiver.cutOff.length = 0;
+    receiver.answerWith(() => 'drip');
+    const endpointId = (await register({ url: receiver.url, eventTypes: ['instance.created'] })).body.data.id;
+    const instanceId = (await stack.create({ hostname: 'dripped' })).body.data.id as string;
+
+    // Each attempt ends at its 10 s deadline, long before the activity's timeout, so the retry
+    // schedule (here a 2 s window) runs its course instead of the attempt hanging.
+    const [failed] = await until(() => deliveries(endpointId), (rows) => rows[0]?.status === 'failed', 'the delivery failed', 60_000);
+    expect(failed).toMatchObject({ instanceId, lastResponseCode: null, lastError: 'the answer (200) did not finish within 10000 ms', nextAttemptAt: null, deliveredAt: null });
+    expect(failed.attempts).toBeGreaterThanOrEqual(2);
+    expect(forInstance(instanceId)(receiver.received)).toHaveLength(failed.attempts);
+    await until(async () => receiver.cutOff.length, (cut) => cut === failed.attempts, 'every dripping answer cut off by the sender');
+  });
+
   it('shows the secret in the creation answer only, never in a view, a delivery, the audit trail or the database in clear', async () => {
     receiver.answerWith(() => 500);
     const created = await register({ url: receiver.url, eventTypes: ['instance.created'] });
@@ -263,11 +279,23 @@ describe('webhooks without private targets allowed', () => {
     await receiver.close();
   });
 
-  it('refuses loopback, link-local and private targets, by address or by the name resolving to one', async () => {
-    for (const url of [receiver.url, `http://localhost:${receiver.port}/`, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data', 'https://10.1.2.3/', 'https://192.168.0.10/', 'http://[::ffff:127.0.0.1]/']) {
+  it('refuses loopback, link-local, private and other special-purpose targets, by address or by the name resolving to one', async () => {
+    for (const url of [
+      receiver.url,
+      `http://localhost:${receiver.port}/`,
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data',
+      'https://10.1.2.3/',
+      'https://192.168.0.10/',
+      'http://[::ffff:127.0.0.1]/',
+      'https://198.18.0.1/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[2002:7f00:1::1]/',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    ]) {
       const res = await refusing.api.request('POST', '/v1/webhooks', { token: refusing.customer.token, body: { url } });
       expect(res.status, url).toBe(400);
-      expect(res.body.error.details.fields.url).toBe('must not point at a loopback, link-local or private address');
+      expect(res.body.error.details.fields.url).toBe('must not point at a loopback, link-local, private or other special-purpose address');
     }
     expect(receiver.received).toHaveLength(0);
   });
