@@ -1487,7 +1487,7 @@ export interface components {
             quarantinedAt: string | null;
         };
         CreatedWebhook: components["schemas"]["Webhook"] & {
-            /** @description The signing secret: shown in this answer only. */
+            /** @description The signing secret, `whsec_` and base64 (the Standard Webhooks form): shown in this answer only. */
             secret: string;
         };
         Webhook: {

@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import { recordAttempt, webhookBody, type AttemptOutcome } from '../db/webhooks';
 import type { SecretBox } from '../security/secrets';
 import { webhookTargetPolicy, type TargetPolicy } from './policy';
-import { signWebhook } from './signing';
+import { signatureHeaders } from './signing';
 import { assertPublic, bareHost, checkWebhookUrl, WebhookTargetError } from './targets';
 
 /** Longest an attempt's POST may take, answer included; well inside the delivery activity's 30 s attempt. */
@@ -50,11 +50,17 @@ export async function attemptDelivery(
     deps.logger.error({ endpointId: endpoint.id, deliveryId: delivery.id, reason: (error as Error).message }, 'webhook endpoint disabled: its signing secret cannot be opened');
     return recordAttempt(deps.db, { ...recorded, status: null, error: SECRET_UNREADABLE_ERROR, hopeless: true });
   }
-  const signature = signWebhook(secret, body, Math.floor(Date.now() / 1000));
   const answer = await postWebhook(
     endpoint.url,
     body,
-    { 'user-agent': 'pvecp-webhooks/1', 'pvecp-event-id': event.id, 'pvecp-event-type': event.type, 'pvecp-delivery-id': delivery.id, 'pvecp-signature': signature },
+    {
+      'user-agent': 'pvecp-webhooks/1',
+      'pvecp-event-id': event.id,
+      'pvecp-event-type': event.type,
+      'pvecp-delivery-id': delivery.id,
+      // The event id is the Standard Webhooks message id: the same for every attempt, like Pvecp-Event-Id.
+      ...signatureHeaders(secret, event.id, body, Math.floor(Date.now() / 1000)),
+    },
     webhookTargetPolicy(deps.config),
     RECEIVER_TIMEOUT_MS,
   );

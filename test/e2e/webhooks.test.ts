@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREATE_STOP_START_DELETE_EVENTS, runningServer, runOperation, stopStartDelete, suiteStack } from '../support/lifecycle';
 import { SecretBox } from '../../src/security/secrets';
@@ -64,7 +65,7 @@ describe('webhooks', () => {
     const created = await register({ url: receiver.url });
     expect(created.status).toBe(201);
     const { id: endpointId, secret } = created.body.data;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(created.body.data).toMatchObject({ tenantId: stack.customer.tenantId, url: receiver.url, eventTypes: [], status: 'enabled', disabledReason: null });
 
     const instanceId = await runningServer(stack, { hostname: 'hooked' });
@@ -88,6 +89,10 @@ describe('webhooks', () => {
       // A body or a secret that differs does not verify.
       expect(verify(secret, String(post.headers['pvecp-signature']), post.body.replace('"instance.', '"instance.x'))).toBe(false);
       expect(verify(`${secret}x`, String(post.headers['pvecp-signature']), post.body)).toBe(false);
+      // The Standard Webhooks headers verify with its library, as a receiver would check them.
+      expect(post.headers['webhook-id']).toBe(event.id);
+      expect(new Webhook(secret).verify(post.body, post.headers as Record<string, string>)).toEqual(post.json);
+      expect(() => new Webhook(secret).verify(post.body.replace('"instance.', '"instance.x'), post.headers as Record<string, string>)).toThrow(WebhookVerificationError);
     }
 
     const listed = await until(

@@ -1,9 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { retryDelayMs, MAX_RETRY_DELAY_MS } from '../../src/domain/webhooks';
 import { postWebhook } from '../../src/webhooks/delivery';
 import { webhookTargetPolicy } from '../../src/webhooks/policy';
-import { generateWebhookSecret, signWebhook } from '../../src/webhooks/signing';
+import { generateWebhookSecret, signatureHeaders, signWebhook } from '../../src/webhooks/signing';
 import { checkWebhookUrl, isPublicAddress } from '../../src/webhooks/targets';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -12,13 +13,39 @@ async function until(done: () => boolean) {
 }
 
 describe('webhook signatures', () => {
+  const body = '{"id":"evt_1","type":"instance.created"}';
+
   it('are HMAC-SHA256 over "<t>.<body>" keyed with the secret, with the timestamp they cover', () => {
     const secret = generateWebhookSecret();
-    const body = '{"id":"evt_1","type":"instance.created"}';
     const header = signWebhook(secret, body, 1_700_000_000);
     expect(header).toBe(`t=1700000000,v1=${createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex')}`);
     expect(signWebhook(secret, body, 1_700_000_001)).not.toBe(header);
     expect(generateWebhookSecret()).not.toBe(secret);
+  });
+
+  it('come in the Standard Webhooks form too, which its library verifies with the secret as it is', () => {
+    const secret = generateWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const now = Math.floor(Date.now() / 1000);
+    const headers = signatureHeaders(secret, 'evt_1', body, now);
+    expect(headers).toMatchObject({ 'pvecp-signature': signWebhook(secret, body, now), 'webhook-id': 'evt_1', 'webhook-timestamp': String(now) });
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(`evt_1.${now}.${body}`).digest('base64')}`);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    // Another body, id, secret or an old timestamp does not verify.
+    expect(() => new Webhook(secret).verify(body.replace('evt_1', 'evt_2'), headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'evt_2' })).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(secret).verify(body, signatureHeaders(secret, 'evt_1', body, now - 600))).toThrow(WebhookVerificationError);
+  });
+
+  it('verify for a secret made before the Standard Webhooks form once the receiver writes it in base64', () => {
+    const legacy = `whsec_${randomBytes(32).toString('base64url')}`;
+    const now = Math.floor(Date.now() / 1000);
+    const headers = signatureHeaders(legacy, 'evt_1', body, now);
+    expect(headers['pvecp-signature']).toBe(signWebhook(legacy, body, now));
+    const standard = `whsec_${Buffer.from(legacy.slice('whsec_'.length), 'base64url').toString('base64')}`;
+    expect(new Webhook(standard).verify(body, headers)).toEqual(JSON.parse(body));
   });
 });
 

@@ -39,7 +39,7 @@ export const webhookView = z
   .openapi('Webhook');
 
 export const createdWebhookView = webhookView
-  .extend({ secret: z.string().openapi({ description: 'The signing secret: shown in this answer only.' }) })
+  .extend({ secret: z.string().openapi({ description: 'The signing secret, `whsec_` and base64 (the Standard Webhooks form): shown in this answer only.' }) })
   .openapi('CreatedWebhook');
 
 export const webhookListQuery = listQuerySchema.extend({
