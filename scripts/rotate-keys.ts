@@ -1,4 +1,5 @@
-// Re-seals every stored secret (credential passwords, Proxmox token secrets) with the write key
+// Re-seals every stored secret (credential passwords, Proxmox token secrets, webhook signing
+// secrets: every column of SEALED_COLUMNS in src/db/rotate-keys.ts) with the write key
 // of the encryption key ring (ENCRYPTION_KEY_ID), so an old key can then leave the ring.
 // Safe while API servers and workers run with the same ring; rerunnable.
 //   npm run rotate-keys [-- --batch-size 100]

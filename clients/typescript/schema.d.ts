@@ -1487,7 +1487,7 @@ export interface components {
             quarantinedAt: string | null;
         };
         CreatedWebhook: components["schemas"]["Webhook"] & {
-            /** @description The signing secret: shown in this answer only. */
+            /** @description The signing secret, `whsec_` and base64 (the Standard Webhooks form): shown in this answer only. */
             secret: string;
         };
         Webhook: {
@@ -1506,7 +1506,7 @@ export interface components {
             updatedAt: string;
         };
         CreateWebhook: {
-            /** @description `https` (plain `http` only outside production); no loopback, link-local or private address unless an admin allows them. */
+            /** @description `https` (plain `http` only outside production); no loopback, link-local, private or other special-purpose address (IANA) unless an admin allows them. */
             url: string;
             /**
              * @description The event types to receive; empty or omitted: every type.

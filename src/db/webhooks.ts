@@ -67,11 +67,22 @@ export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone' | 'endpoi
  * Records one attempt's answer: the delivery succeeds, waits `retryDelayMs` for its next attempt,
  * or fails when that would end after its retry window (which the first attempt opens). A failure
  * starts or continues the endpoint's failing streak; a streak older than `disableAfterMs` disables
- * the endpoint, which says why. A success ends the streak.
+ * the endpoint, which says why. A success ends the streak. A `hopeless` attempt (one no retry can
+ * mend) fails the delivery at once and disables the endpoint with its error as the reason.
  */
 export async function recordAttempt(
   db: Db,
-  o: { deliveryId: string; endpointId: string; attempt: number; retryDelayMs: number; retryWindowMs: number; status: number | null; error: string | null; disableAfterMs: number },
+  o: {
+    deliveryId: string;
+    endpointId: string;
+    attempt: number;
+    retryDelayMs: number;
+    retryWindowMs: number;
+    status: number | null;
+    error: string | null;
+    disableAfterMs: number;
+    hopeless?: boolean;
+  },
 ): Promise<AttemptOutcome> {
   const delivered = isDelivered(o.status);
   const now = new Date();
@@ -81,7 +92,7 @@ export async function recordAttempt(
     // Null at the first attempt, after a redelivery, and when the endpoint was enabled again.
     const retryUntil = row?.retryUntil ?? new Date(now.getTime() + o.retryWindowMs);
     const next = new Date(now.getTime() + o.retryDelayMs);
-    const retryAt = next <= retryUntil ? next : null;
+    const retryAt = !o.hopeless && next <= retryUntil ? next : null;
     const written = await tx.webhookDelivery.updateMany({
       where: { id: o.deliveryId, status: 'pending' },
       data: {
@@ -102,11 +113,9 @@ export async function recordAttempt(
     }
     const [streak] = await tx.$queryRaw<{ failingSince: Date; status: string }[]>`
       UPDATE webhook_endpoints SET "failingSince" = COALESCE("failingSince", ${now}) WHERE id = ${o.endpointId} RETURNING "failingSince", status::text`;
-    if (streak?.status === 'enabled' && now.getTime() - streak.failingSince.getTime() >= o.disableAfterMs) {
-      await tx.webhookEndpoint.update({
-        where: { id: o.endpointId },
-        data: { status: 'disabled', disabledAt: now, disabledReason: `Deliveries have failed since ${streak.failingSince.toISOString()} (last: ${lastError}).` },
-      });
+    if (streak?.status === 'enabled' && (o.hopeless || now.getTime() - streak.failingSince.getTime() >= o.disableAfterMs)) {
+      const disabledReason = o.hopeless ? `${lastError}.` : `Deliveries have failed since ${streak.failingSince.toISOString()} (last: ${lastError}).`;
+      await tx.webhookEndpoint.update({ where: { id: o.endpointId }, data: { status: 'disabled', disabledAt: now, disabledReason } });
       return 'endpoint_disabled';
     }
     return retryAt ? 'retry' : 'failed';

@@ -4,21 +4,27 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { SECRET_UNREADABLE_ERROR } from '../domain/webhooks';
+import type { Logger } from '../logger';
 import { recordAttempt, webhookBody, type AttemptOutcome } from '../db/webhooks';
 import type { SecretBox } from '../security/secrets';
 import { webhookTargetPolicy, type TargetPolicy } from './policy';
-import { signWebhook } from './signing';
+import { signatureHeaders } from './signing';
 import { assertPublic, bareHost, checkWebhookUrl, WebhookTargetError } from './targets';
 
-/** Longest wait for a receiver's answer; well inside the delivery activity's 30 s attempt. */
+/** Longest an attempt's POST may take, answer included; well inside the delivery activity's 30 s attempt. */
 const RECEIVER_TIMEOUT_MS = 10_000;
 
 /**
  * One attempt of one delivery: the event's body, signed with the endpoint's secret, POSTed to the
  * endpoint, and the answer recorded. A delivery that is settled, gone or whose endpoint is
- * disabled is not sent.
+ * disabled is not sent. A secret no key of the ring opens fails the delivery without a retry and
+ * disables the endpoint (SECRET_UNREADABLE).
  */
-export async function attemptDelivery(deps: { db: Db; secrets: SecretBox; config: Config }, input: { deliveryId: string; attempt: number; retryDelayMs: number }): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: { db: Db; secrets: SecretBox; config: Config; logger: Logger },
+  input: { deliveryId: string; attempt: number; retryDelayMs: number },
+): Promise<AttemptOutcome> {
   const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: true } });
   if (!delivery) return 'gone';
   if (delivery.status === 'succeeded') return 'delivered';
@@ -27,30 +33,45 @@ export async function attemptDelivery(deps: { db: Db; secrets: SecretBox; config
   if (endpoint.status !== 'enabled') return 'endpoint_disabled';
   const event = await deps.db.instanceEvent.findUniqueOrThrow({ where: { id: delivery.eventId } });
   const body = webhookBody(event);
-  const signature = signWebhook(deps.secrets.open(endpoint.secretCipher, endpoint.id), body, Math.floor(Date.now() / 1000));
-  const answer = await postWebhook(
-    endpoint.url,
-    body,
-    { 'user-agent': 'pvecp-webhooks/1', 'pvecp-event-id': event.id, 'pvecp-event-type': event.type, 'pvecp-delivery-id': delivery.id, 'pvecp-signature': signature },
-    webhookTargetPolicy(deps.config),
-    RECEIVER_TIMEOUT_MS,
-  );
-  return recordAttempt(deps.db, {
+  const recorded = {
     deliveryId: delivery.id,
     endpointId: endpoint.id,
     attempt: input.attempt,
     retryDelayMs: input.retryDelayMs,
     retryWindowMs: deps.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
-    status: answer.status,
-    error: answer.error,
     disableAfterMs: deps.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
-  });
+  };
+  let secret: string;
+  try {
+    secret = deps.secrets.open(endpoint.secretCipher, endpoint.id);
+  } catch (error) {
+    // Logged once: the endpoint is disabled with it, so none of its later deliveries is attempted.
+    // The reason names a key id at most, never key material.
+    deps.logger.error({ endpointId: endpoint.id, deliveryId: delivery.id, reason: (error as Error).message }, 'webhook endpoint disabled: its signing secret cannot be opened');
+    return recordAttempt(deps.db, { ...recorded, status: null, error: SECRET_UNREADABLE_ERROR, hopeless: true });
+  }
+  const answer = await postWebhook(
+    endpoint.url,
+    body,
+    {
+      'user-agent': 'pvecp-webhooks/1',
+      'pvecp-event-id': event.id,
+      'pvecp-event-type': event.type,
+      'pvecp-delivery-id': delivery.id,
+      // The event id is the Standard Webhooks message id: the same for every attempt, like Pvecp-Event-Id.
+      ...signatureHeaders(secret, event.id, body, Math.floor(Date.now() / 1000)),
+    },
+    webhookTargetPolicy(deps.config),
+    RECEIVER_TIMEOUT_MS,
+  );
+  return recordAttempt(deps.db, { ...recorded, status: answer.status, error: answer.error });
 }
 
 /**
  * A DNS lookup for the delivery's connection that refuses private addresses: the address checked
  * is the address connected to, so a name that resolves differently later (DNS rebinding) cannot
- * slip past a check made earlier.
+ * slip past a check made earlier. Not request-filtering-agent: its fixed rule is not the one
+ * isPublicAddress applies (and the API applies at registration); see docs/security.md.
  */
 function guardedLookup(policy: TargetPolicy): LookupFunction {
   return (hostname, options, callback) => {
@@ -83,7 +104,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * POSTs one webhook body. Never throws for the receiver's sake: a refusal of the target, a
- * connection error or a timeout is an answer without a status. Redirects are not followed.
+ * connection error or a missed deadline is an answer without a status. Redirects are not followed.
+ * The whole attempt, from the lookup to the answer's last byte, ends within `timeoutMs`: a
+ * receiver that trickles its answer, or never finishes it, is cut off, so an attempt cannot hold
+ * the worker past its activity's timeout. Only an answer read to its end (or to
+ * MAX_RESPONSE_BYTES) counts.
  */
 export function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, policy: TargetPolicy, timeoutMs: number): Promise<WebhookResponse> {
   return new Promise((resolve) => {
@@ -96,6 +121,7 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
     } catch (error) {
       return resolve({ status: null, error: describe(error) });
     }
+    let answeredStatus: number | undefined;
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(
       url,
@@ -103,23 +129,33 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(policy),
-        timeout: timeoutMs,
         agent: false,
       },
       (response) => {
+        answeredStatus = response.statusCode;
+        const answered = { status: response.statusCode ?? null, error: null };
         let received = 0;
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
+          if (received > MAX_RESPONSE_BYTES) settle(answered);
         });
-        const done = () => resolve({ status: response.statusCode ?? null, error: null });
-        response.on('end', done);
-        response.on('close', done);
-        response.on('error', done);
+        response.on('end', () => settle(answered));
+        const cutOff = () => settle({ status: null, error: `the answer (${response.statusCode}) was cut off` });
+        response.on('close', cutOff);
+        response.on('error', cutOff);
       },
     );
-    request.on('timeout', () => request.destroy(new WebhookTargetError(`no answer within ${timeoutMs} ms`)));
-    request.on('error', (error) => resolve({ status: null, error: describe(error) }));
+    const deadline = setTimeout(
+      () => settle({ status: null, error: answeredStatus === undefined ? `no answer within ${timeoutMs} ms` : `the answer (${answeredStatus}) did not finish within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    // The first outcome wins; whatever the connection does after it is ignored.
+    function settle(outcome: WebhookResponse) {
+      clearTimeout(deadline);
+      resolve(outcome);
+      request.destroy();
+    }
+    request.on('error', (error) => settle({ status: null, error: describe(error) }));
     request.end(body);
   });
 }

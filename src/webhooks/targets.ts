@@ -1,42 +1,25 @@
 import { lookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { TargetPolicy } from './policy';
 
-/** Addresses a webhook may not reach unless private targets are allowed. */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata services
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
+/** IPv6 global unicast (RFC 4291); the rest of the IPv6 space is special-purpose or unassigned. */
+const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
 
-/** Whether an IP address is loopback, link-local, private or otherwise not on the public internet. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // IPv4-mapped (::ffff:a.b.c.d) is judged as the IPv4 address it names.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped?.[1] ? PRIVATE.check(mapped[1], 'ipv4') : PRIVATE.check(address, 'ipv6');
+/**
+ * Whether a webhook may reach this address when private targets are not allowed: it must be
+ * globally reachable unicast. ipaddr.js names the IANA special-purpose ranges (loopback, private,
+ * link-local, CGNAT, 192.0.0.0/24, documentation, benchmarking, 240.0.0.0/4, multicast, NAT64,
+ * 6to4, Teredo, ORCHID, …); anything it calls other than `unicast` is refused, and so is IPv6
+ * outside 2000::/3. An IPv4-mapped address (::ffff:a.b.c.d) is judged as the IPv4 address it names.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!isIP(address)) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const ipv6 = parsed as ipaddr.IPv6;
+  if (ipv6.isIPv4MappedAddress()) return isPublicAddress(ipv6.toIPv4Address().toString());
+  return ipv6.range() === 'unicast' && ipv6.match(GLOBAL_UNICAST_IPV6);
 }
 
 export class WebhookTargetError extends Error {
@@ -68,8 +51,8 @@ export async function resolveTarget(url: URL): Promise<string[]> {
   return addresses.map((a) => a.address);
 }
 
-/** Refuses a target any of whose addresses is private, unless the policy allows it. */
+/** Refuses a target any of whose addresses is not public, unless the policy allows it. */
 export function assertPublic(addresses: string[], policy: TargetPolicy): void {
   if (policy.allowPrivate) return;
-  if (addresses.some(isPrivateAddress)) throw new WebhookTargetError('must not point at a loopback, link-local or private address');
+  if (!addresses.every(isPublicAddress)) throw new WebhookTargetError('must not point at a loopback, link-local, private or other special-purpose address');
 }

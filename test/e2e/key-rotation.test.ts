@@ -1,17 +1,22 @@
 import { spawn } from 'node:child_process';
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotateSecrets } from '../../src/db/rotate-keys';
+import type { Db } from '../../src/db/client';
+import { rotateSecrets, SEALED_COLUMNS, sealedColumnName } from '../../src/db/rotate-keys';
 import { SecretBox } from '../../src/security/secrets';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { startTestApi, type TestApi } from '../support/api';
 import { FAST_ENV, startStack, type Stack } from '../support/stack';
+import { startReceiver } from '../support/webhook-receiver';
 
 const OLD_KEY = randomBytes(32).toString('base64');
 const NEW_KEY = randomBytes(32).toString('base64');
 const RING = { ENCRYPTION_KEY: OLD_KEY, ENCRYPTION_KEYS: `k2:${NEW_KEY}`, ENCRYPTION_KEY_ID: 'k2' };
 const NEW_ONLY = { ENCRYPTION_KEYS: `k2:${NEW_KEY}` };
+
+const root = path.resolve(__dirname, '..', '..');
 
 /** The format an earlier version wrote: no key id, sealed with the one key there was. */
 function sealWithoutKeyId(key: string, plaintext: string, associatedData: string): string {
@@ -24,7 +29,6 @@ function sealWithoutKeyId(key: string, plaintext: string, associatedData: string
 
 /** `npm run rotate-keys` as an operator runs it, against this file's database. */
 function runRotateKeys(stack: Stack, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const root = path.resolve(__dirname, '..', '..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'rotate-keys.ts'), '--batch-size', '1'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: stack.api.database.url, ENCRYPTION_KEY: '', ENCRYPTION_KEYS: '', ENCRYPTION_KEY_ID: '', LOG_LEVEL: 'silent', ...env },
@@ -36,15 +40,52 @@ function runRotateKeys(stack: Stack, env: Record<string, string>): Promise<{ cod
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
 }
 
+/** Every sealed text of every column of SEALED_COLUMNS. */
+async function sealedTexts(db: Db): Promise<string[]> {
+  const texts: string[] = [];
+  for (const { table, column } of SEALED_COLUMNS) {
+    const rows = await db.$queryRawUnsafe<{ sealed: string }[]>(`SELECT "${column}" AS sealed FROM "${table}" WHERE "${column}" IS NOT NULL`);
+    texts.push(...rows.map((row) => row.sealed));
+  }
+  return texts;
+}
+
+/**
+ * The fields prisma/schema.prisma documents `/// sealed, associated data: <field>`, as
+ * `table.column (associated data: column)`; a field named `…Cipher` without that line fails.
+ */
+function sealedColumnsOfTheSchema(): string[] {
+  const schema = readFileSync(path.join(root, 'prisma', 'schema.prisma'), 'utf8');
+  const found: string[] = [];
+  for (const [, model = '', body = ''] of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
+    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? model;
+    const columns = new Map([...body.matchAll(/^ {2}(\w+) .*$/gm)].map(([line, field = '']) => [field, /@map\("([^"]+)"\)/.exec(line)?.[1] ?? field]));
+    const fields = [...body.matchAll(/((?:^ {2}\/\/\/.*\n)*)^ {2}(\w+) /gm)];
+    for (const [, docs = '', field = ''] of fields) {
+      const associated = /^ {2}\/\/\/ sealed, associated data: (\w+)$/m.exec(docs)?.[1];
+      if (!associated) {
+        expect(field.endsWith('Cipher'), `${model}.${field} looks sealed: document it "/// sealed, associated data: <field>"`).toBe(false);
+        continue;
+      }
+      expect(columns.has(associated), `${model}.${field}: no field ${associated}`).toBe(true);
+      found.push(`${table}.${columns.get(field)} (associated data: ${columns.get(associated)})`);
+    }
+  }
+  return found.sort();
+}
+
 let stack: Stack;
 const apis: TestApi[] = [];
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { ENCRYPTION_KEY: OLD_KEY } });
+  receiver = await startReceiver();
+  stack = await startStack({ env: { ENCRYPTION_KEY: OLD_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '100', WEBHOOK_RETRY_INITIAL_MS: '100' } });
 });
 afterAll(async () => {
   for (const api of apis) await api.close();
   await stack?.close();
+  await receiver?.close();
 });
 
 /** Another API process on the same database and task queue, started with other keys. */
@@ -77,6 +118,8 @@ describe('rotating the encryption key', () => {
       where: { id: stack.seed.connectionId },
       data: { tokenSecretCipher: sealWithoutKeyId(OLD_KEY, secret, stack.seed.connectionId) },
     });
+    const hook = await stack.api.request('POST', '/v1/webhooks', { token: stack.customer.token, body: { url: receiver.url, eventTypes: ['instance.created'] } });
+    expect(hook.status, hook.text).toBe(201);
     const before = await Promise.all(['before-1', 'before-2', 'before-3', 'before-4'].map((h) => provision(stack.api, h)));
     for (const id of before) await stack.waitForStatus(id, ['running']);
     // One password sealed by the earlier version too.
@@ -108,11 +151,8 @@ describe('rotating the encryption key', () => {
 
     const ids = await duringIds;
     for (const id of ids) expect((await stack.waitForStatus(id, ['running', 'failed'])).status).toBe('running');
-    const sealed = [
-      ...(await stack.api.db.credential.findMany({ where: { secretCipher: { not: null } } })).map((c) => c.secretCipher!),
-      ...(await stack.api.db.proxmoxConnection.findMany()).map((c) => c.tokenSecretCipher),
-    ];
-    expect(sealed.length).toBeGreaterThanOrEqual(1 + 2 + during.length);
+    const sealed = await sealedTexts(stack.api.db);
+    expect(sealed.length).toBeGreaterThanOrEqual(1 + 1 + 2 + during.length);
     for (const text of sealed) expect(text.startsWith('v2.k2.')).toBe(true);
 
     // After: the old key leaves the ring. Everything still opens.
@@ -128,6 +168,11 @@ describe('rotating the encryption key', () => {
     // The connection's token secret opens: a new server is made and an old one stops.
     const after = await provision(newApi, 'after-1');
     expect((await stack.waitForStatus(after, ['running', 'failed'])).status).toBe('running');
+    // The webhook endpoint registered under the old key still signs its deliveries.
+    await receiver.waitFor((received) => received.some((r) => r.json.instanceId === after), 'the new server\'s instance.created delivered');
+    const delivered = receiver.received.find((r) => r.json.instanceId === after)!;
+    const { t } = Object.fromEntries(String(delivered.headers['pvecp-signature']).split(',').map((part) => part.split('=')));
+    expect(delivered.headers['pvecp-signature']).toBe(`t=${t},v1=${createHmac('sha256', hook.body.data.secret).update(`${t}.${delivered.body}`).digest('hex')}`);
     const stop = await newApi.request('POST', `/v1/instances/${before[1]}/stop`, { token: stack.customer.token, body: {} });
     expect(stop.status, stop.text).toBe(202);
     expect((await stack.waitForStatus(before[1]!, ['stopped', 'failed'])).status).toBe('stopped');
@@ -140,6 +185,23 @@ describe('rotating the encryption key', () => {
     expect(audits).toHaveLength(3);
     expect(audits.every((a) => (a.details as { writeKeyId: string }).writeKeyId === 'k2')).toBe(true);
     expect(JSON.stringify(audits.map((a) => a.details))).not.toContain(NEW_KEY);
+  });
+
+  it('covers every column the schema documents as sealed, and the database holds sealed texts in no other column', async () => {
+    const covered = SEALED_COLUMNS.map((c) => `${sealedColumnName(c)} (associated data: ${c.associatedData})`).sort();
+    expect(covered).toEqual(sealedColumnsOfTheSchema());
+    // After the run above, every column holding a text in the sealed format is one of them.
+    const textColumns = await stack.api.db.$queryRaw<{ table: string; column: string }[]>`
+      SELECT table_name AS table, column_name AS column FROM information_schema.columns
+      WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying')`;
+    const holdingSealed: string[] = [];
+    for (const { table, column } of textColumns) {
+      const [row] = await stack.api.db.$queryRawUnsafe<{ found: boolean }[]>(
+        `SELECT EXISTS (SELECT 1 FROM "${table}" WHERE "${column}" ~ '^v(1|2\\.[^.]+)\\.[A-Za-z0-9_-]{16}\\.[A-Za-z0-9_-]{22}\\.') AS found`,
+      );
+      if (row?.found) holdingSealed.push(`${table}.${column}`);
+    }
+    expect(holdingSealed.sort()).toEqual(SEALED_COLUMNS.map(sealedColumnName).sort());
   });
 
   it('leaves a secret no key of the ring opens as it is, names its row and fails', async () => {

@@ -1,6 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREATE_STOP_START_DELETE_EVENTS, runningServer, runOperation, stopStartDelete, suiteStack } from '../support/lifecycle';
+import { SecretBox } from '../../src/security/secrets';
 import { spawnWorkerProcess, startStack, type Stack, type WorkerProcess } from '../support/stack';
 import { startReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
@@ -63,7 +65,7 @@ describe('webhooks', () => {
     const created = await register({ url: receiver.url });
     expect(created.status).toBe(201);
     const { id: endpointId, secret } = created.body.data;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(created.body.data).toMatchObject({ tenantId: stack.customer.tenantId, url: receiver.url, eventTypes: [], status: 'enabled', disabledReason: null });
 
     const instanceId = await runningServer(stack, { hostname: 'hooked' });
@@ -87,6 +89,10 @@ describe('webhooks', () => {
       // A body or a secret that differs does not verify.
       expect(verify(secret, String(post.headers['pvecp-signature']), post.body.replace('"instance.', '"instance.x'))).toBe(false);
       expect(verify(`${secret}x`, String(post.headers['pvecp-signature']), post.body)).toBe(false);
+      // The Standard Webhooks headers verify with its library, as a receiver would check them.
+      expect(post.headers['webhook-id']).toBe(event.id);
+      expect(new Webhook(secret).verify(post.body, post.headers as Record<string, string>)).toEqual(post.json);
+      expect(() => new Webhook(secret).verify(post.body.replace('"instance.', '"instance.x'), post.headers as Record<string, string>)).toThrow(WebhookVerificationError);
     }
 
     const listed = await until(
@@ -212,6 +218,22 @@ describe('webhooks', () => {
     expect((await webhook(mine)).status).toBe(404);
   });
 
+  it('cuts off a receiver that trickles its answer at the attempt deadline, and records each such attempt as failed', async () => {
+    receiver.received.length = 0;
+    receiver.cutOff.length = 0;
+    receiver.answerWith(() => 'drip');
+    const endpointId = (await register({ url: receiver.url, eventTypes: ['instance.created'] })).body.data.id;
+    const instanceId = (await stack.create({ hostname: 'dripped' })).body.data.id as string;
+
+    // Each attempt ends at its 10 s deadline, long before the activity's timeout, so the retry
+    // schedule (here a 2 s window) runs its course instead of the attempt hanging.
+    const [failed] = await until(() => deliveries(endpointId), (rows) => rows[0]?.status === 'failed', 'the delivery failed', 60_000);
+    expect(failed).toMatchObject({ instanceId, lastResponseCode: null, lastError: 'the answer (200) did not finish within 10000 ms', nextAttemptAt: null, deliveredAt: null });
+    expect(failed.attempts).toBeGreaterThanOrEqual(2);
+    expect(forInstance(instanceId)(receiver.received)).toHaveLength(failed.attempts);
+    await until(async () => receiver.cutOff.length, (cut) => cut === failed.attempts, 'every dripping answer cut off by the sender');
+  });
+
   it('shows the secret in the creation answer only, never in a view, a delivery, the audit trail or the database in clear', async () => {
     receiver.answerWith(() => 500);
     const created = await register({ url: receiver.url, eventTypes: ['instance.created'] });
@@ -262,11 +284,23 @@ describe('webhooks without private targets allowed', () => {
     await receiver.close();
   });
 
-  it('refuses loopback, link-local and private targets, by address or by the name resolving to one', async () => {
-    for (const url of [receiver.url, `http://localhost:${receiver.port}/`, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data', 'https://10.1.2.3/', 'https://192.168.0.10/', 'http://[::ffff:127.0.0.1]/']) {
+  it('refuses loopback, link-local, private and other special-purpose targets, by address or by the name resolving to one', async () => {
+    for (const url of [
+      receiver.url,
+      `http://localhost:${receiver.port}/`,
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data',
+      'https://10.1.2.3/',
+      'https://192.168.0.10/',
+      'http://[::ffff:127.0.0.1]/',
+      'https://198.18.0.1/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[2002:7f00:1::1]/',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    ]) {
       const res = await refusing.api.request('POST', '/v1/webhooks', { token: refusing.customer.token, body: { url } });
       expect(res.status, url).toBe(400);
-      expect(res.body.error.details.fields.url).toBe('must not point at a loopback, link-local or private address');
+      expect(res.body.error.details.fields.url).toBe('must not point at a loopback, link-local, private or other special-purpose address');
     }
     expect(receiver.received).toHaveLength(0);
   });
@@ -309,5 +343,39 @@ describe('webhooks written with their events', () => {
     expect(log).toContain('attemptWebhookDelivery');
     expect(log).not.toContain(secret);
     expect(log).not.toContain(secret.slice('whsec_'.length));
+  });
+
+  it('fail visibly, once, when no key of the ring opens the secret: SECRET_UNREADABLE, the endpoint disabled, one log line, no retry', async () => {
+    receiver.answerWith(() => 200);
+    const created = await quiet.api.request('POST', '/v1/webhooks', { token: quiet.customer.token, body: { url: receiver.url, eventTypes: ['instance.created', 'instance.scheduled'] } });
+    const { id, secret } = created.body.data;
+    // The key its secret was sealed with has left the ring.
+    const removedKey = new SecretBox({ keys: [{ id: 'removed', key: randomBytes(32).toString('base64') }], writeKeyId: 'removed' });
+    await quiet.api.db.webhookEndpoint.update({ where: { id }, data: { secretCipher: removedKey.seal(secret, id) } });
+    const logged = lines.length;
+
+    const instanceId = (await quiet.create({ hostname: 'unsigned' })).body.data.id as string;
+    const list = async () => (await quiet.api.request('GET', `/v1/webhooks/${id}/deliveries`, { token: quiet.customer.token })).body.data as any[];
+    await until(list, (rows) => rows.some((d) => d.status === 'failed'), 'the delivery failed');
+    await quiet.waitForStatus(instanceId, ['running']);
+    // Later events wait for the endpoint, nothing is retried.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const [scheduled, failed] = await list();
+    expect(failed).toMatchObject({ eventType: 'instance.created', status: 'failed', attempts: 1, lastResponseCode: null, nextAttemptAt: null, deliveredAt: null });
+    expect(failed.lastError).toMatch(/^SECRET_UNREADABLE: no key of the encryption key ring opens the signing secret/);
+    expect(scheduled).toMatchObject({ eventType: 'instance.scheduled', status: 'pending', attempts: 0 });
+    const endpoint = (await quiet.api.request('GET', `/v1/webhooks/${id}`, { token: quiet.customer.token })).body.data;
+    expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: `${failed.lastError}.` });
+    expect(receiver.received.filter((r) => r.json.instanceId === instanceId && [failed.id, scheduled.id].includes(r.headers['pvecp-delivery-id']))).toEqual([]);
+    const said = lines.slice(logged).join('').split('\n').filter((line) => line.includes('signing secret cannot be opened'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ endpointId: id, deliveryId: failed.id, reason: expect.stringContaining('"removed"') });
+    expect(said[0]).not.toContain(secret.slice('whsec_'.length));
+
+    // The key is back: enabled again, the waiting delivery goes out, and the failed one on demand.
+    await quiet.api.db.webhookEndpoint.update({ where: { id }, data: { secretCipher: quiet.api.deps.secrets.seal(secret, id) } });
+    await quiet.api.request('PATCH', `/v1/webhooks/${id}`, { token: quiet.customer.token, body: { enabled: true } });
+    expect((await quiet.api.request('POST', `/v1/webhooks/${id}/deliveries/${failed.id}/redeliver`, { token: quiet.customer.token })).status).toBe(202);
+    await until(list, (rows) => rows.every((d) => d.status === 'succeeded'), 'both delivered');
   });
 });

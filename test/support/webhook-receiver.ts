@@ -7,12 +7,18 @@ export interface ReceivedWebhook {
   json: { id: string; type: string; createdAt: string; data: Record<string, unknown>; instanceId: string; tenantId: string };
 }
 
-/** How the receiver answers its n-th request (0-based): a status, or `'drop'` to cut the connection. */
-export type Answer = (request: ReceivedWebhook, index: number) => number | 'drop';
+/**
+ * How the receiver answers its n-th request (0-based): a status; `'drop'` to cut the connection;
+ * `'drip'` to send a 200's headers and then one byte of body every 200 ms, never ending; `'stall'`
+ * to send a 200's headers and then nothing.
+ */
+export type Answer = (request: ReceivedWebhook, index: number) => number | 'drop' | 'drip' | 'stall';
 
 /** A webhook receiver on 127.0.0.1 that records every POST and answers as told. */
 export async function startReceiver(answer: Answer = () => 200) {
   const received: ReceivedWebhook[] = [];
+  /** The indexes of dripping or stalled answers whose connection closed (the sender gave up). */
+  const cutOff: number[] = [];
   let respond = answer;
   const server = createServer((req, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -20,9 +26,18 @@ export async function startReceiver(answer: Answer = () => 200) {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const request = { headers: req.headers, body, json: JSON.parse(body) as ReceivedWebhook['json'] };
-      received.push(request);
-      const status = respond(request, received.length - 1);
+      const index = received.push(request) - 1;
+      const status = respond(request, index);
       if (status === 'drop') return req.socket.destroy();
+      if (status === 'drip' || status === 'stall') {
+        res.writeHead(200, { 'content-type': 'text/plain' }).flushHeaders();
+        const drip = status === 'drip' ? setInterval(() => res.write('.'), 200) : undefined;
+        res.on('close', () => {
+          clearInterval(drip);
+          cutOff.push(index);
+        });
+        return;
+      }
       res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -32,6 +47,7 @@ export async function startReceiver(answer: Answer = () => 200) {
     port,
     url: `http://127.0.0.1:${port}/hooks/pvecp`,
     received,
+    cutOff,
     answerWith(next: Answer) {
       respond = next;
     },
@@ -43,6 +59,10 @@ export async function startReceiver(answer: Answer = () => 200) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

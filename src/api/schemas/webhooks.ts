@@ -10,7 +10,7 @@ const eventTypes = z
 
 export const createWebhookSchema = z
   .strictObject({
-    url: z.string().min(1).max(2048).openapi({ description: '`https` (plain `http` only outside production); no loopback, link-local or private address unless an admin allows them.' }),
+    url: z.string().min(1).max(2048).openapi({ description: '`https` (plain `http` only outside production); no loopback, link-local, private or other special-purpose address (IANA) unless an admin allows them.' }),
     eventTypes: eventTypes.default([]),
     tenantId: z.string().min(1).max(64).optional().openapi({ description: "Admins only: the tenant whose events it receives; omitted, every tenant's." }),
   })
@@ -39,7 +39,7 @@ export const webhookView = z
   .openapi('Webhook');
 
 export const createdWebhookView = webhookView
-  .extend({ secret: z.string().openapi({ description: 'The signing secret: shown in this answer only.' }) })
+  .extend({ secret: z.string().openapi({ description: 'The signing secret, `whsec_` and base64 (the Standard Webhooks form): shown in this answer only.' }) })
   .openapi('CreatedWebhook');
 
 export const webhookListQuery = listQuerySchema.extend({
