@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { rotateSecrets, SEALED_COLUMNS, sealedColumnName } from '../../src/db/rotate-keys';
 import { SecretBox } from '../../src/security/secrets';
-import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { parseToken } from '../../src/simulator/server';
 import { startTestApi, type TestApi } from '../support/api';
 import { FAST_ENV, startStack, type Stack } from '../support/stack';
 import { startReceiver } from '../support/webhook-receiver';
@@ -113,7 +113,7 @@ async function cipassword(hostname: string): Promise<string | undefined> {
 describe('rotating the encryption key', () => {
   it('re-seals every secret while servers are provisioned, then works without the old key', async () => {
     // Before: one key. The connection's token secret is in the format of an earlier version.
-    const { secret } = parseToken(DEFAULT_SIM_TOKEN);
+    const { secret } = parseToken(stack.simToken);
     await stack.api.db.proxmoxConnection.update({
       where: { id: stack.seed.connectionId },
       data: { tokenSecretCipher: sealWithoutKeyId(OLD_KEY, secret, stack.seed.connectionId) },

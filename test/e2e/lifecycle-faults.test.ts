@@ -133,7 +133,7 @@ describe('lifecycle operations when the provider fails', () => {
     const id = await runningServer(stack, { hostname: 'keepold' });
     await stack.sim.fault({ op: 'destroy', mode: 'http403', message: 'Permission check failed (/vms/100, VM.Allocate)' });
     const { task, instance } = await runOperation(stack, id, 'rebuild', {});
-    expect(task.error?.code).toBe('OPERATION_FAILED');
+    expect(task.error?.code).toBe('PROVIDER_PERMISSION_DENIED');
     expect(instance.status).toBe('stopped');
     expect((await guestOf(stack, id))?.status).toBe('stopped');
     expect(await stack.api.db.credential.count({ where: { instanceId: id } })).toBe(1);

@@ -107,16 +107,16 @@ describe('provider failures that may pass are retried or converged; refusals are
   });
 
   it.each([
-    ['a parameter verification failure (400)', { mode: 'http400', message: 'value must have a minimum value of 16' }],
-    ['a failed permission check (403)', { mode: 'http403', message: 'Permission check failed (/vms/100, VM.Config.Memory)' }],
-  ])('fails at once, without a second try, when a config write is refused by %s', async (_what, refusal) => {
+    ['a parameter verification failure (400)', { mode: 'http400', message: 'value must have a minimum value of 16' }, 'PROVISIONING_FAILED', 'PROVIDER_REJECTED'],
+    ['a failed permission check (403)', { mode: 'http403', message: 'Permission check failed (/vms/100, VM.Config.Memory)' }, 'PROVIDER_PERMISSION_DENIED', 'PROVIDER_PERMISSION_DENIED'],
+  ])('fails at once, without a second try, when a config write is refused by %s', async (_what, refusal, code, type) => {
     const before = await callCount(stack, CONFIG_WRITE);
     await stack.sim.fault({ op: 'config', param: 'tags', ...refusal });
     const { id, ended } = await provision(stack, 'refused-write');
-    expect(ended).toMatchObject({ status: 'failed', failure: { code: 'PROVISIONING_FAILED' } });
+    expect(ended).toMatchObject({ status: 'failed', failure: { code } });
     expect((await callCount(stack, CONFIG_WRITE)) - before).toBe(1);
     const admin = await stack.api.request('GET', `/v1/admin/instances/${id}`, { token: stack.api.adminToken });
-    expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure', type: 'PROVIDER_REJECTED' });
+    expect(admin.body.data.failureCause).toMatchObject({ stage: 'configure', type });
     expect(await guestOf(stack, id)).toBeUndefined();
   });
 
