@@ -231,8 +231,11 @@ async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connecti
     if ((await livePower(client, guest.node, guest.vmid).catch(() => null)) === null) continue;
     if (await upsertOrphan(deps, connectionId, guest, owner, reason)) orphansFound++;
   }
+  // The few open records are compared here: a listing of tens of thousands of VMIDs would not fit one statement's parameters.
+  const listed = new Set(guests.map((g) => g.vmid));
+  const open = await deps.db.orphanGuest.findMany({ where: { connectionId, status: 'open' }, select: { id: true, vmid: true } });
   const vanished = await deps.db.orphanGuest.updateMany({
-    where: { connectionId, status: 'open', vmid: { notIn: guests.map((g) => g.vmid) } },
+    where: { id: { in: open.filter((o) => !listed.has(o.vmid)).map((o) => o.id) }, status: 'open' },
     data: { status: 'gone', openKey: null, resolvedAt: new Date() },
   });
   return { orphansFound, orphansGone: vanished.count };
