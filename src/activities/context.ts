@@ -55,6 +55,33 @@ export function heartbeatOfThisActivity(): (details?: unknown) => void {
   return (details) => context.heartbeat(details);
 }
 
+/**
+ * `activity` heartbeating on a timer (three beats per heartbeat timeout) while it runs: a worker
+ * that dies mid-attempt stops beating, and the server retries the attempt elsewhere once the
+ * heartbeat timeout has passed instead of waiting out the attempt's whole start-to-close timeout.
+ * Without a heartbeat timeout (or outside an activity) it just runs.
+ */
+export function whileHeartbeating<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    let context: Context | undefined;
+    try {
+      context = Context.current();
+    } catch {
+      return activity(...args);
+    }
+    const timeoutMs = context.info.heartbeatTimeoutMs;
+    if (!timeoutMs) return activity(...args);
+    const beat = () => context.heartbeat();
+    beat();
+    const timer = setInterval(beat, Math.max(100, Math.floor(timeoutMs / 3)));
+    try {
+      return await activity(...args);
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
 export function cancellationSignal(): AbortSignal | undefined {
   try {
     return Context.current().cancellationSignal;

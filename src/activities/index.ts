@@ -3,6 +3,7 @@ import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createCloudInitActivity } from './cloud-init';
 import { createConfigureActivity } from './configure';
+import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
 import {
@@ -36,7 +37,12 @@ import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
-/** Every activity, built from its dependencies so tests can hand in real or fake ones. */
+/**
+ * Every activity, built from its dependencies so tests can hand in real or fake ones. Those
+ * wrapped in whileHeartbeating run under a short heartbeat timeout (see activity-options): a
+ * reconcile pass, an orphan's removal and a webhook delivery are taken up again at once when
+ * their worker dies.
+ */
 export function createActivities(deps: ActivityDeps) {
   const cpuBaselines = new CpuBaselineCache();
   return {
@@ -62,14 +68,14 @@ export function createActivities(deps: ActivityDeps) {
     discardCredential: createDiscardCredentialActivity(deps),
     finishOperation: createFinishOperationActivity(deps),
     completeDeletion: createCompleteDeletionActivity(deps),
-    reconcileGuests: createReconcileGuestsActivity(deps),
-    startStrandedWorkflows: createStartStrandedWorkflowsActivity(deps),
-    closeFinishedOperations: createCloseFinishedOperationsActivity(deps),
-    housekeeping: createHousekeepingActivity(deps),
-    destroyOrphanGuest: createDestroyOrphanGuestActivity(deps),
+    reconcileGuests: whileHeartbeating(createReconcileGuestsActivity(deps)),
+    startStrandedWorkflows: whileHeartbeating(createStartStrandedWorkflowsActivity(deps)),
+    closeFinishedOperations: whileHeartbeating(createCloseFinishedOperationsActivity(deps)),
+    housekeeping: whileHeartbeating(createHousekeepingActivity(deps)),
+    destroyOrphanGuest: whileHeartbeating(createDestroyOrphanGuestActivity(deps)),
     settleOrphan: createSettleOrphanActivity(deps),
-    claimWebhookDelivery: createClaimWebhookDeliveryActivity(deps),
-    attemptWebhookDelivery: createAttemptWebhookDeliveryActivity(deps),
+    claimWebhookDelivery: whileHeartbeating(createClaimWebhookDeliveryActivity(deps)),
+    attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
   };
 }

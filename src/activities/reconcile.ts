@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { changedOutside, lost } from '../db/instance-state';
+import { changedOutside, lost, migratedOutside } from '../db/instance-state';
+import { followGuest } from '../db/lifecycle';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
 import { newId } from '../security/ids';
@@ -24,6 +25,8 @@ export interface ReconcileInput {
 
 export interface GuestsResult {
   changedOutside: number;
+  /** Guests migrated to another node outside the control plane: their instances followed. */
+  migratedOutside: number;
   /** Instances whose guest could not be read this time; looked at again on the next run. */
   undecided: number;
   lost: number;
@@ -95,13 +98,32 @@ async function recordReconcileTask(tx: Tx, instance: { id: string; tenantId: str
   await recordSettledTask(tx, { id: taskId, instanceId: instance.id, tenantId: instance.tenantId, type: RECONCILE_TASK_TYPE, workflowId: currentWorkflowId() }, { step: name, status: step.status, message: step.message });
 }
 
+type ReconciledInstance = { id: string; connectionId: string; status: InstanceStatus; vmid: number | null; node: string | null };
+
+/**
+ * Our guest is listed on another node than the instance's, with no operation under way: someone
+ * migrated it outside the control plane. The instance follows it there, capacity included.
+ */
+async function followMigration(deps: ActivityDeps, instance: ReconciledInstance, guest: ClusterVmResource, power: 'running' | 'stopped', observedAt: Date): Promise<boolean> {
+  const from = instance.status as 'running' | 'stopped';
+  return applyFinding(deps, instance.id, {
+    from,
+    observedAt,
+    transition: async (tx) => {
+      const capacityMoved = await followGuest(tx, instance, guest.node);
+      await migratedOutside(tx, instance.id, { from, to: power, details: { fromNode: instance.node, toNode: guest.node, vmid: guest.vmid, capacityMoved } });
+    },
+    step: { what: 'moved outside', status: 'warning', message: 'The server was moved to another host outside this service.' },
+  });
+}
+
 /** One instance with no task under way against its guest (as listed, or undefined); what was found and applied, if anything. */
 async function reconcileInstance(
   deps: ActivityDeps,
   client: ProxmoxClient,
-  instance: { id: string; status: InstanceStatus; vmid: number | null; node: string | null },
+  instance: ReconciledInstance,
   guest: ClusterVmResource | undefined,
-): Promise<'changedOutside' | 'lost' | 'foundAgain' | null> {
+): Promise<'changedOutside' | 'migratedOutside' | 'lost' | 'foundAgain' | null> {
   const vmid = instance.vmid as number;
   const from = instance.status;
   const observedAt = new Date();
@@ -112,7 +134,10 @@ async function reconcileInstance(
     const applied = await applyFinding(deps, instance.id, {
       from,
       observedAt,
-      transition: (tx) => changedOutside(tx, instance.id, { from, to: power, details: { node: guest.node, vmid } }),
+      transition: async (tx) => {
+        if (guest.node !== instance.node) await followGuest(tx, instance, guest.node);
+        await changedOutside(tx, instance.id, { from, to: power, details: { node: guest.node, vmid } });
+      },
       step: { what: 'found again', status: 'success', message: `The server is back on its host and ${power}.` },
     });
     return applied ? 'foundAgain' : null;
@@ -121,7 +146,7 @@ async function reconcileInstance(
   // Nothing to decide while the listing agrees and the guest looks like one of ours (our tag, or a
   // legacy name that is not someone else's); anything else costs one config read to settle.
   const namedOwner = guest ? ownerOf({ name: guest.name }) : null;
-  if (guest && guest.status === from && mayBeOurs(guest) && (namedOwner === null || namedOwner === instance.id)) return null;
+  if (guest && guest.status === from && guest.node === instance.node && mayBeOurs(guest) && (namedOwner === null || namedOwner === instance.id)) return null;
   const foreign = guest && (await ownerOfGuest(client, guest)) !== instance.id ? guest : undefined;
   if (!guest || foreign) {
     // A second, live look: the guest must be confirmed missing, not just unlisted for a moment.
@@ -137,7 +162,9 @@ async function reconcileInstance(
   }
   // /cluster/resources can lag behind: only the guest's live status counts.
   const power = await livePower(client, guest.node, vmid);
-  if (!power || power === from) return null;
+  if (!power) return null;
+  if (guest.node !== instance.node) return (await followMigration(deps, instance, guest, power, observedAt)) ? 'migratedOutside' : null;
+  if (power === from) return null;
   const applied = await applyFinding(deps, instance.id, {
     from,
     observedAt,
@@ -160,7 +187,7 @@ async function reconcileInstance(
  */
 export function createReconcileGuestsActivity(deps: ActivityDeps) {
   return async function reconcileGuests({ connectionId, instanceId }: ReconcileInput): Promise<GuestsResult> {
-    const result: GuestsResult = { changedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
+    const result: GuestsResult = { changedOutside: 0, migratedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const client = deps.proxmox(connection);
     const guests = (await client.clusterResources()).filter((r) => r.type !== 'lxc' && !r.template);
@@ -168,7 +195,7 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
 
     const instances = await deps.db.instance.findMany({
       where: { connectionId, status: { in: ['running', 'stopped', 'lost'] }, vmid: { not: null }, activeTask: null, ...(instanceId ? { id: instanceId } : {}) },
-      select: { id: true, status: true, vmid: true, node: true },
+      select: { id: true, connectionId: true, status: true, vmid: true, node: true },
     });
     for (const instance of instances) {
       try {
@@ -204,8 +231,11 @@ async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connecti
     if ((await livePower(client, guest.node, guest.vmid).catch(() => null)) === null) continue;
     if (await upsertOrphan(deps, connectionId, guest, owner, reason)) orphansFound++;
   }
+  // The few open records are compared here: a listing of tens of thousands of VMIDs would not fit one statement's parameters.
+  const listed = new Set(guests.map((g) => g.vmid));
+  const open = await deps.db.orphanGuest.findMany({ where: { connectionId, status: 'open' }, select: { id: true, vmid: true } });
   const vanished = await deps.db.orphanGuest.updateMany({
-    where: { connectionId, status: 'open', vmid: { notIn: guests.map((g) => g.vmid) } },
+    where: { id: { in: open.filter((o) => !listed.has(o.vmid)).map((o) => o.id) }, status: 'open' },
     data: { status: 'gone', openKey: null, resolvedAt: new Date() },
   });
   return { orphansFound, orphansGone: vanished.count };

@@ -107,18 +107,36 @@ export async function assertPrivileges(target: ConnectionTarget, storages: Conne
   }
 }
 
+/** How a saved connection reaches Proxmox VE, its token secret opened for this check. */
+export const savedTarget = (deps: ApiDeps, connection: ProxmoxConnection): ConnectionTarget => ({ ...connection, tokenSecret: deps.secrets.open(connection.tokenSecretCipher, connection.id) });
+
+/**
+ * A node joins a connection only once the cluster lists it (GET /cluster/status through the
+ * connection's own token): a typo would otherwise take placements that every clone then fails.
+ */
+export async function assertNodeInCluster(target: ConnectionTarget, node: string): Promise<void> {
+  const { nodes } = await identifyCluster(target);
+  if (!nodes.includes(node)) {
+    throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { name: `not a node of this Proxmox VE cluster (it has ${nodes.join(', ') || 'none'})` } });
+  }
+}
+
 /** An existing connection's cluster name: the recorded one, or read now (and recorded) for connections made before it was kept. */
 async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Promise<string | null> {
   if (connection.clusterName) return connection.clusterName;
   try {
-    const tokenSecret = deps.secrets.open(connection.tokenSecretCipher, connection.id);
-    const { clusterName } = await readIdentity({ ...connection, tokenSecret });
+    const { clusterName } = await readIdentity(savedTarget(deps, connection));
     if (clusterName) await deps.db.proxmoxConnection.update({ where: { id: connection.id }, data: { clusterName } });
     return clusterName;
   } catch {
     // Unreachable now: the node names decide.
     return null;
   }
+}
+
+/** The cluster a saved connection reaches, as an overlap check compares it (the name read now when none was recorded). */
+export async function savedIdentity(deps: ApiDeps, connection: ProxmoxConnection & { nodes: Node[] }): Promise<ClusterIdentity> {
+  return { clusterName: await clusterNameOf(deps, connection), nodes: connection.nodes.map((node) => node.name) };
 }
 
 /**

@@ -19,6 +19,7 @@ export type InstanceAuditAction =
   | 'instance.lost'
   | 'instance.found_again'
   | 'instance.changed_outside'
+  | 'instance.migrated_outside'
   | 'instance.reconcile_requested'
   | `instance.${Operation}`
   | `instance.${Operation}.not_started`
@@ -46,7 +47,8 @@ export type OwnedAuditAction =
 /** What happened to the platform: catalog, clusters, orphan guests, VMIDs, keys. */
 export type PlatformAuditAction =
   | `${'plan' | 'image' | 'connection' | 'location' | 'ip_pool'}.${'created' | 'updated'}`
-  | 'node.updated'
+  | `node.${'added' | 'updated' | 'removed'}`
+  | 'connection.vmid_range_changed'
   | `orphan.${'found' | 'destroy_requested' | 'forgotten' | 'destroyed' | 'destroy_failed' | 'claimed'}`
   | 'vmid.released'
   | 'secrets.rotated';

@@ -268,6 +268,23 @@ export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' 
   });
 }
 
+/**
+ * The guest was migrated outside the control plane (the Proxmox UI, HA): the instance follows it,
+ * with its power state as the new node reports it. Its placement moves with db/lifecycle's
+ * followGuest, in the same transaction.
+ */
+export function migratedOutside(tx: Tx, instanceId: string, o: { from: 'running' | 'stopped'; to: 'running' | 'stopped'; details: Record<string, unknown> }) {
+  return apply(tx, instanceId, {
+    to: o.to,
+    from: [o.from],
+    audit: 'instance.migrated_outside',
+    events: ['instance.migrated'],
+    details: o.details,
+    eventData: { previousStatus: o.from },
+    set: { desiredState: o.to },
+  });
+}
+
 /** A delete was asked while the instance is parked: the parked removal, once it ends, deletes it. */
 export async function deletionDesired(tx: Tx, instanceId: string, o: { actorUserId: string; during: InstanceStatus; tenantId: string }): Promise<void> {
   await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });

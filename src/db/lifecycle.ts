@@ -147,6 +147,19 @@ export async function settleMigration(tx: Tx, instanceId: string, params: Migrat
   await tx.instance.update({ where: { id: instanceId }, data: { node: params.targetNode } });
 }
 
+/**
+ * The guest is on `node` although no operation moved it there: the instance's node follows, and
+ * its capacity moves there as a migration's would (even past the node's share: the guest is there
+ * already). A node the connection does not know keeps no capacity; it stays on the old one (false).
+ */
+export async function followGuest(tx: Tx, instance: { id: string; connectionId: string }, node: string): Promise<boolean> {
+  await tx.instance.update({ where: { id: instance.id }, data: { node } });
+  const target = await tx.node.findUnique({ where: { connectionId_name: { connectionId: instance.connectionId, name: node } }, select: { id: true } });
+  if (!target) return false;
+  await tx.nodeAllocation.updateMany({ where: { instanceId: instance.id, state: { not: 'released' } }, data: { nodeId: target.id, targetNodeId: null } });
+  return true;
+}
+
 /** Settles whatever the operation holds. */
 export async function settleHoldings(tx: Tx, instanceId: string, params: OperationParams, outcome: 'commit' | 'revert'): Promise<void> {
   if (params.resize) await settleResize(tx, instanceId, params.resize, outcome);

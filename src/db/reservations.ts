@@ -163,8 +163,14 @@ export interface PoolRef {
   gateway: string;
 }
 
-/** A range to grow, with the highest row it had when it was found without a free one. */
-type GrowableRange = { kind: 'vmid'; connection: VmidRange; top: number | null } | { kind: 'pool'; pool: PoolRef; top: bigint | null };
+/** The lowest and highest VMID rows a cluster has (null: none yet). */
+interface VmidRows {
+  lowest: number | null;
+  highest: number | null;
+}
+
+/** A range to grow, with the rows it had when it was found without a free one (pools: the highest). */
+type GrowableRange = { kind: 'vmid'; connection: VmidRange; rows: VmidRows } | { kind: 'pool'; pool: PoolRef; top: bigint | null };
 
 /** Notes a range with few free rows left above the one just taken: it is grown once the transaction has committed. */
 export type RunningLow = (range: GrowableRange) => void;
@@ -185,22 +191,27 @@ const cutoff = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 /**
  * The lowest VMID of the cluster's range that is free and cooled down, held for the instance.
- * A take close to the highest row tells `runningLow`, so the range grows before it is empty.
+ * Only rows inside the range as committed now are taken (free rows outside it are left by a
+ * range an admin shrank). A take close to the highest row tells `runningLow`, so the range grows
+ * before it is empty.
  */
 export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<number> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<{ vmid: number; top: number }[]>`
+    const [taken] = await tx.$queryRaw<{ vmid: number; lowest: number; highest: number }[]>`
       UPDATE vmid_reservations SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
-        SELECT id FROM vmid_reservations
-        WHERE "connectionId" = ${connection.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
-        ORDER BY vmid LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING vmid, (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS top`;
+        SELECT r.id FROM vmid_reservations r, proxmox_connections c
+        WHERE c.id = ${connection.id} AND r."connectionId" = c.id AND r.vmid BETWEEN c."vmidStart" AND c."vmidEnd"
+          AND r.state = 'free' AND (r."releasedAt" IS NULL OR r."releasedAt" <= ${cutoff(cooldownSeconds)})
+        ORDER BY r.vmid LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
+      RETURNING vmid,
+        (SELECT MIN(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS lowest,
+        (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS highest`;
     if (!taken) return null;
-    if (taken.top - taken.vmid < VMID_BATCH / 4) runningLow({ kind: 'vmid', connection, top: taken.top });
+    if (taken.highest - taken.vmid < VMID_BATCH / 4) runningLow({ kind: 'vmid', connection, rows: { lowest: taken.lowest, highest: taken.highest } });
     return taken.vmid;
   };
-  const vmid = (await take()) ?? (await takeOrGrow(take, { kind: 'vmid', connection, top: await topVmid(tx, connection.id) }));
+  const vmid = (await take()) ?? (await takeOrGrow(take, { kind: 'vmid', connection, rows: await vmidRows(tx, connection.id) }));
   if (vmid === null) throw new AppError('CAPACITY_UNAVAILABLE', 'There is no room for new servers in this location right now.', { resource: 'vmid' });
   return vmid;
 }
@@ -216,19 +227,26 @@ async function takeOrGrow<T>(take: () => Promise<T | null>, range: GrowableRange
 }
 
 function nextRows(range: GrowableRange): unknown[] {
-  return range.kind === 'vmid' ? nextVmids(range.connection, range.top) : nextOrdinals(range.pool, range.top);
+  return range.kind === 'vmid' ? nextVmids(range.connection, range.rows) : nextOrdinals(range.pool, range.top);
 }
 
-async function topVmid(db: Tx | Db, connectionId: string): Promise<number | null> {
-  const top = await db.vmidReservation.aggregate({ where: { connectionId }, _max: { vmid: true } });
-  return top._max.vmid;
+async function vmidRows(db: Tx | Db, connectionId: string): Promise<VmidRows> {
+  const rows = await db.vmidReservation.aggregate({ where: { connectionId }, _min: { vmid: true }, _max: { vmid: true } });
+  return { lowest: rows._min.vmid, highest: rows._max.vmid };
 }
 
-/** The next batch of VMIDs past the highest row, within the range. */
-function nextVmids(connection: VmidRange, top: number | null): number[] {
-  const first = Math.max((top ?? connection.vmidStart - 1) + 1, connection.vmidStart);
-  const last = Math.min(first + VMID_BATCH - 1, connection.vmidEnd);
-  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+const vmidsFrom = (first: number, last: number) => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+
+/**
+ * The next batch of VMIDs past the highest row, within the range; once the top of the range has
+ * rows, the batch below the lowest row (a range whose start an admin moved down).
+ */
+function nextVmids(connection: VmidRange, rows: VmidRows): number[] {
+  const above = Math.max((rows.highest ?? connection.vmidStart - 1) + 1, connection.vmidStart);
+  const upward = vmidsFrom(above, Math.min(above + VMID_BATCH - 1, connection.vmidEnd));
+  if (upward.length > 0 || rows.lowest === null) return upward;
+  const below = Math.min(rows.lowest - 1, connection.vmidEnd);
+  return vmidsFrom(Math.max(below - VMID_BATCH + 1, connection.vmidStart), below);
 }
 
 /**
@@ -269,6 +287,28 @@ function nextOrdinals(pool: PoolRef, top: bigint | null): bigint[] {
   return ordinals;
 }
 
+/** How many held VMIDs a refused range change names. */
+const HELD_VMIDS_SHOWN = 20;
+
+/**
+ * Moves a cluster's VMID range to `range`, with the connection's row locked by the caller. VMIDs
+ * that leave the range must be free: their rows go (a take under way holds its row, so it is
+ * waited for and then counted as held); otherwise VMID_RANGE_IN_USE names the held ones. New VMIDs
+ * get their rows on demand, like any range that grows.
+ */
+export async function moveVmidRange(tx: Tx, connectionId: string, range: { start: number; end: number }): Promise<{ rowsRemoved: number }> {
+  const outside = { connectionId, OR: [{ vmid: { lt: range.start } }, { vmid: { gt: range.end } }] };
+  const removed = await tx.vmidReservation.deleteMany({ where: { ...outside, state: 'free' } });
+  const heldOutside = { ...outside, state: { not: 'free' as const } };
+  const held = await tx.vmidReservation.count({ where: heldOutside });
+  if (held > 0) {
+    const shown = await tx.vmidReservation.findMany({ where: heldOutside, orderBy: { vmid: 'asc' }, take: HELD_VMIDS_SHOWN, select: { vmid: true, state: true } });
+    throw new AppError('VMID_RANGE_IN_USE', `${held} VMID(s) outside the new range are still held; a range can only leave out free VMIDs.`, { held, vmids: shown });
+  }
+  await tx.proxmoxConnection.update({ where: { id: connectionId }, data: { vmidStart: range.start, vmidEnd: range.end } });
+  return { rowsRemoved: removed.count };
+}
+
 /**
  * Adds the next batch of free rows to a range, in one statement outside any transaction, unless
  * another request grew it since it was found short. Two requests growing the same range at once
@@ -277,10 +317,11 @@ function nextOrdinals(pool: PoolRef, top: bigint | null): bigint[] {
 async function growRange(db: Db, range: GrowableRange): Promise<void> {
   if (nextRows(range).length === 0) return;
   if (range.kind === 'vmid') {
-    const { connection } = range;
-    const top = await topVmid(db, connection.id);
-    if (top !== range.top) return;
-    const vmids = nextVmids(connection, top);
+    const rows = await vmidRows(db, range.connection.id);
+    if (rows.lowest !== range.rows.lowest || rows.highest !== range.rows.highest) return;
+    // The range as it is now: an admin may have moved it since the request read it.
+    const connection = await db.proxmoxConnection.findUniqueOrThrow({ where: { id: range.connection.id }, select: { id: true, vmidStart: true, vmidEnd: true } });
+    const vmids = nextVmids(connection, rows);
     await db.vmidReservation.createMany({ data: vmids.map((vmid) => ({ id: newId('vmid'), connectionId: connection.id, vmid, state: 'free' as const })), skipDuplicates: true });
     return;
   }

@@ -10,6 +10,10 @@ export const ERROR_STATUS = {
   CONNECTION_OVERLAP: 409,
   /** The connection's API token lacks privileges of the minimal role (docs/security.md); `details.missing` lists them. */
   CONNECTION_PRIVILEGES_MISSING: 422,
+  /** A node that servers still live on (or are moving to) cannot leave its connection: drain it and move them first. */
+  NODE_IN_USE: 409,
+  /** A VMID range that would leave out VMIDs still held (by servers, or quarantined). */
+  VMID_RANGE_IN_USE: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,

@@ -42,7 +42,7 @@ export interface ProxmoxClientOptions {
   insecureTls?: boolean;
   /** Allow an http:// base URL (a lab or the simulator): the token secret then crosses the network in clear. */
   plaintextLab?: boolean;
-  /** The largest answer body read; a larger one is a protocol error. Default 8 MiB. */
+  /** The largest answer body read; a larger one is a protocol error. Default 8 MiB (the guest listing has its own, CLUSTER_RESOURCES_MAX_BYTES). */
   maxResponseBytes?: number;
   /** Per-request timeout; default 15000 ms. */
   timeoutMs?: number;
@@ -56,9 +56,10 @@ export interface ProxmoxClientOptions {
 
 /**
  * Either an AbortSignal or options for one call. `retries` replaces the client's `getRetries` for
- * this GET (0: a caller that reads again on its own schedule).
+ * this GET (0: a caller that reads again on its own schedule); `maxResponseBytes` is this call's
+ * own answer-size cap.
  */
-export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number; retries?: number };
+export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number; retries?: number; maxResponseBytes?: number };
 
 export type ParamValue = string | number | boolean | undefined | null;
 export type Params = Record<string, ParamValue>;
@@ -147,8 +148,19 @@ function assertVmid(vmid: number): void {
   if (!Number.isInteger(vmid) || vmid < 100 || vmid > 999_999_999) throw new TypeError('invalid VMID');
 }
 
-/** Proxmox VE's largest ordinary answers (a big cluster's /cluster/resources, task logs) are far below this. */
+/** Proxmox VE's ordinary answers (task logs, configs, node lists) are far below this. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** The largest cluster whose guests one /cluster/resources?type=vm read must take in. */
+export const MAX_LISTED_GUESTS = 50_000;
+
+/**
+ * The cap of a /cluster/resources?type=vm answer. One guest's entry measures about 315 bytes in
+ * the simulator (a 32-character name, the counters of a guest up for weeks) and up to about 420
+ * with a 63-character name, tags and a pool; 1 KiB per guest leaves room for longer tags and
+ * fields a real cluster adds (HA state, locks): about 49 MiB for MAX_LISTED_GUESTS.
+ */
+export const CLUSTER_RESOURCES_MAX_BYTES = MAX_LISTED_GUESTS * 1024;
 
 export class ProxmoxClient {
   private readonly apiBase: URL;
@@ -214,7 +226,8 @@ export class ProxmoxClient {
     return this.secret && text.includes(this.secret) ? text.split(this.secret).join('***') : text;
   }
 
-  private sendOnce(method: Method, url: string, body: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<RawResponse> {
+  private sendOnce(method: Method, url: string, body: string | undefined, limits: { timeoutMs: number; maxResponseBytes: number }, signal?: AbortSignal): Promise<RawResponse> {
+    const { timeoutMs, maxResponseBytes } = limits;
     return new Promise<RawResponse>((resolve, reject) => {
       if (signal?.aborted) {
         reject(Object.assign(new Error('aborted'), { failKind: 'aborted' as const }));
@@ -250,13 +263,13 @@ export class ProxmoxClient {
         const chunks: Buffer[] = [];
         let size = 0;
         const tooLarge = (): void => {
-          finish(() => reject(Object.assign(new Error(`answer larger than ${this.maxResponseBytes} bytes`), { failKind: 'protocol' })));
+          finish(() => reject(Object.assign(new Error(`answer larger than ${maxResponseBytes} bytes`), { failKind: 'protocol' })));
           req.destroy();
         };
-        if (Number(res.headers['content-length'] ?? 0) > this.maxResponseBytes) return tooLarge();
+        if (Number(res.headers['content-length'] ?? 0) > maxResponseBytes) return tooLarge();
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > this.maxResponseBytes) return tooLarge();
+          if (size > maxResponseBytes) return tooLarge();
           chunks.push(c);
         });
         res.on('error', (err: NodeJS.ErrnoException) => {
@@ -306,7 +319,7 @@ export class ProxmoxClient {
     params: Params = {},
     call?: CallOptions,
   ): Promise<T> {
-    const { signal, timeoutMs = this.timeoutMs, retries = this.getRetries } = normalizeCall(call);
+    const { signal, timeoutMs = this.timeoutMs, retries = this.getRetries, maxResponseBytes = this.maxResponseBytes } = normalizeCall(call);
     const encoded = encodeParams(params);
     const inQuery = method === 'GET' || method === 'DELETE';
     const url = `${this.apiBase.href}${fillPath(pathTemplate, pathParams)}${inQuery && encoded ? `?${encoded}` : ''}`;
@@ -325,7 +338,7 @@ export class ProxmoxClient {
       const started = Date.now();
       let raw: RawResponse;
       try {
-        raw = await this.sendOnce(method, url, body, timeoutMs, signal);
+        raw = await this.sendOnce(method, url, body, { timeoutMs, maxResponseBytes }, signal);
       } catch (e) {
         const err = e as Error & { failKind?: 'timeout' | 'aborted' | 'network' | 'protocol'; code?: string };
         lastError = new ProxmoxError({
@@ -372,9 +385,10 @@ export class ProxmoxClient {
 
   // ---------------------------------------------------------------- cluster
 
-  /** GET /cluster/resources?type=vm */
+  /** GET /cluster/resources?type=vm: every guest of the cluster, up to MAX_LISTED_GUESTS of them (CLUSTER_RESOURCES_MAX_BYTES). */
   async clusterResources(call?: CallOptions): Promise<ClusterVmResource[]> {
-    const data = await this.request<ClusterVmResource[]>('GET', '/cluster/resources', {}, { type: 'vm' }, call);
+    const options = call instanceof AbortSignal ? { signal: call } : call;
+    const data = await this.request<ClusterVmResource[]>('GET', '/cluster/resources', {}, { type: 'vm' }, { maxResponseBytes: CLUSTER_RESOURCES_MAX_BYTES, ...options });
     return Array.isArray(data) ? data : [];
   }
 

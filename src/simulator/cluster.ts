@@ -113,6 +113,32 @@ export class SimCluster {
     }
   }
 
+  /**
+   * `count` plain guests from VMID `firstVmid` on, spread over the online nodes in turn, named as a
+   * hosting provider's would be (a large cluster's population, without a clone task each). Refused
+   * when a VMID is taken.
+   */
+  seedGuests(o: { count: number; firstVmid: number; status: 'running' | 'stopped' }): void {
+    const nodes = [...this.nodes.values()].filter((n) => n.status === 'online');
+    if (nodes.length === 0) throw fail('no node is online');
+    for (let vmid = o.firstVmid; vmid < o.firstVmid + o.count; vmid++) {
+      if (this.guests.has(vmid)) throw fail(`VM ${vmid} already exists`);
+    }
+    const storage = this.spec.storages[0]?.storage ?? 'local-lvm';
+    for (let i = 0; i < o.count; i++) {
+      const vmid = o.firstVmid + i;
+      const node = nodes[i % nodes.length] as SimNode;
+      this.guests.set(vmid, {
+        vmid,
+        node: node.name,
+        status: o.status,
+        // Running ones have been up for a while: up to a month, differing from guest to guest.
+        ...(o.status === 'running' ? { startedAt: Date.now() - ((vmid * 7_919) % (30 * 86_400)) * 1000, pid: this.nextGuestPid() } : {}),
+        config: { name: `srv-${vmid}.customers.example.net`, memory: '2048', cores: 2, sockets: 1, scsi0: `${storage}:vm-${vmid}-disk-0,size=20G`, net0: `virtio=${randomMac()},bridge=vmbr0` },
+      });
+    }
+  }
+
   /** The node, if it resolves and answers. */
   checkNode(node: string): SimNode {
     const n = this.nodes.get(node);

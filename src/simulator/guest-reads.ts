@@ -6,9 +6,19 @@ import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './config-values';
 import { configView } from './guest-config';
 
+/**
+ * A running guest's traffic and disk counters since it started, as Proxmox reports them (bytes,
+ * growing with its uptime); all zero while it is stopped.
+ */
+function ioCounters(uptimeSeconds: number): { netin: number; netout: number; diskread: number; diskwrite: number } {
+  if (uptimeSeconds === 0) return { netin: 0, netout: 0, diskread: 0, diskwrite: 0 };
+  return { netin: uptimeSeconds * 1_536, netout: uptimeSeconds * 917, diskread: 187_695_104 + uptimeSeconds * 40_960, diskwrite: uptimeSeconds * 20_480 };
+}
+
 /** A guest as GET /cluster/resources lists it. */
 export function guestResource(g: SimGuest): Record<string, unknown> {
   const running = g.status === 'running';
+  const uptime = running && g.startedAt ? Math.floor((Date.now() - g.startedAt) / 1000) : 0;
   const maxmem = memoryMiB(g.config) * MiB;
   let maxdisk = 0;
   for (const [k, v] of Object.entries(g.config)) if (DISK_KEY.test(k) && !isCdrom(String(v))) maxdisk += diskSize(String(v));
@@ -29,11 +39,8 @@ export function guestResource(g: SimGuest): Record<string, unknown> {
     cpu: running ? 0.01 : 0,
     maxdisk,
     disk: 0,
-    uptime: running && g.startedAt ? Math.floor((Date.now() - g.startedAt) / 1000) : 0,
-    netin: 0,
-    netout: 0,
-    diskread: 0,
-    diskwrite: 0,
+    uptime,
+    ...ioCounters(uptime),
   };
 }
 
@@ -64,10 +71,10 @@ export function vmStatus(cluster: SimCluster, node: string, vmid: number): objec
     maxdisk: r.maxdisk,
     cpu: r.cpu,
     uptime: r.uptime,
-    netin: 0,
-    netout: 0,
-    diskread: 0,
-    diskwrite: 0,
+    netin: r.netin,
+    netout: r.netout,
+    diskread: r.diskread,
+    diskwrite: r.diskwrite,
     ha: { managed: 0 },
     ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0' } : {}),
     ...(bool(String(g.config.agent ?? '0').split(',')[0]?.replace('enabled=', '')) ? { agent: 1 } : {}),

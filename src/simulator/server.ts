@@ -117,6 +117,13 @@ const storageChangeSchema = z.strictObject({
   snippetsDirByNode: z.record(z.string().min(1), z.string().min(1)).nullable().optional(),
 });
 
+/** `POST /_sim/guests`: plain guests for a large cluster. */
+const seedGuestsSchema = z.strictObject({
+  count: z.number().int().min(1).max(100_000),
+  firstVmid: z.number().int().min(100).max(999_000_000),
+  status: z.enum(['running', 'stopped']).optional(),
+});
+
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const version = options.pveVersion ?? DEFAULT_PVE_VERSION;
   const schema = loadSchema(version, options.schemaDir ?? resolveSchemaDir());
@@ -207,6 +214,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   control.post('/reset', (_req: Request, res: Response) => {
     reset();
     res.json({ ok: true });
+  });
+  control.post('/guests', (req: Request, res: Response) => {
+    const parsed = seedGuestsSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid guests', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      return;
+    }
+    try {
+      cluster.seedGuests({ status: 'stopped', ...parsed.data });
+    } catch (error) {
+      res.status(409).json({ error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    res.status(201).json({ guests: cluster.guests.size });
   });
   control.get('/options', (_req: Request, res: Response) => {
     res.json({ ...settings, authFailDelayMs, pveVersion: schema.version });

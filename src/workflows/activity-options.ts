@@ -9,6 +9,12 @@ export interface Budget {
 }
 
 /**
+ * Seconds an activity that heartbeats while it works (whileHeartbeating) may go without a beat:
+ * an attempt whose worker died is retried this soon, not after its whole attempt timeout.
+ */
+export const LIVENESS_HEARTBEAT_SECONDS = 10;
+
+/**
  * The budgets of the activities that talk to Proxmox, named for what they wait on (over budget,
  * the workflow compensates). Those that wait on a Proxmox task heartbeat while they wait.
  */
@@ -31,6 +37,14 @@ export const BUDGETS = {
   migration: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
   /** Listing a snippets storage on every node, plus the wait for a probe file to show (extendedBy): an admin waits for the answer. */
   snippetsCheck: { budget: 45, attempt: 20, heartbeat: 10 },
+  /** An operator's destroy of an orphan guest: a guest removal, taken up again soon after its worker died. */
+  orphanRemoval: { budget: 300, attempt: 120, heartbeat: LIVENESS_HEARTBEAT_SECONDS },
+  /**
+   * One part of a reconcile pass (a cluster listing and the instances on it, or database chores):
+   * three attempts. The schedule skips runs while one is going, so an attempt lost with its worker
+   * is retried after the heartbeat timeout; the next pass comes soon anyway.
+   */
+  reconcilePass: { budget: 360, attempt: 120, heartbeat: LIVENESS_HEARTBEAT_SECONDS },
 } satisfies Record<string, Budget>;
 
 /** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */
@@ -66,18 +80,21 @@ export function activityOptions(budget: Budget, scale: number, summary?: string)
  * so a workflow waits out a database outage of any length instead of failing with its instance
  * mid-transition. Our own non-retryable verdicts still fail at once.
  */
-export function bookkeepingOptions(scale: number, summary?: string): ActivityOptions {
+export function bookkeepingOptions(scale: number, summary?: string, heartbeatSeconds?: number): ActivityOptions {
   const seconds = scaled(scale);
   return {
     startToCloseTimeout: seconds(BOOKKEEPING_ATTEMPT),
+    ...(heartbeatSeconds ? { heartbeatTimeout: seconds(heartbeatSeconds) } : {}),
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: retrying(seconds),
     ...(summary ? { summary } : {}),
   };
 }
 
-/** A reconcile pass is short and the next one comes soon: three quick attempts, no long budget, unscaled. */
+/** A reconcile pass is short and the next one comes soon: three quick attempts, unscaled. */
 export const RECONCILE_PASS_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: `${BUDGETS.reconcilePass.budget} seconds`,
+  startToCloseTimeout: `${BUDGETS.reconcilePass.attempt} seconds`,
+  heartbeatTimeout: `${BUDGETS.reconcilePass.heartbeat} seconds`,
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 };

@@ -48,7 +48,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
 
 /** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
 export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
-  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.guestRemoval, timeoutScale, 'destroy the orphan guest'));
+  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.orphanRemoval, timeoutScale, 'destroy the orphan guest'));
   // Its record must not stay `destroying`: the settlement waits out any database outage.
   const { settleOrphan } = proxyActivities<Activities>(bookkeepingOptions(timeoutScale, 'record the outcome'));
   try {

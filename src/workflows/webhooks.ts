@@ -1,12 +1,13 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { retryDelayMs, type DeliverWebhooksInput } from '../domain/webhooks';
-import { bookkeepingOptions } from './activity-options';
+import { bookkeepingOptions, LIVENESS_HEARTBEAT_SECONDS } from './activity-options';
 
-// Database work and one bounded HTTP call per attempt: each attempt gets 30 s, and infrastructure
-// failures (database away, worker lost) retry for as long as it takes; the receiver's failures are
-// answers, handled below with their own schedule.
-const activities = proxyActivities<Activities>(bookkeepingOptions(1));
+// Database work and one bounded HTTP call per attempt: each attempt gets 30 s (one whose worker
+// died is retried after the heartbeat timeout), and infrastructure failures (database away, worker
+// lost) retry for as long as it takes; the receiver's failures are answers, handled below with
+// their own schedule.
+const activities = proxyActivities<Activities>(bookkeepingOptions(1, undefined, LIVENESS_HEARTBEAT_SECONDS));
 
 /** Deliveries handled by one run before it continues as new, keeping its history short. */
 const DELIVERIES_PER_RUN = 50;

@@ -5,7 +5,7 @@ import { ProxmoxClient } from '../../src/proxmox';
 import { parseToken } from '../../src/simulator/server';
 import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
-import { readInstance, runningServer, runOperation, suiteStack } from '../support/lifecycle';
+import { liveAllocations, readInstance, runningServer, runOperation, suiteStack } from '../support/lifecycle';
 
 /** Set by a test: the API stops right after committing a task, before starting its workflow, as a crash there would. */
 let crashAfterCommit: ((taskId: string) => Promise<void>) | null = null;
@@ -141,6 +141,36 @@ describe('the reconciler', () => {
     expect(start.task.status).toBe('succeeded');
     expect(start.instance.status).toBe('running');
     expect((await client.vmStatus(node, vmid)).status).toBe('running');
+  });
+
+  it('follows a guest migrated to another node outside the control plane: node, capacity and event follow it, and a stop works there', { timeout: 90_000 }, async () => {
+    const id = await runningServer(stack, { hostname: 'moved-outside' }, 60_000);
+    const { node, vmid } = await placementOf(id);
+    const target = node === 'pve1' ? 'pve2' : 'pve1';
+    const client = proxmox();
+    await client.waitForProxmoxTask(await client.migrateVm(node, vmid, { target, online: true, withLocalDisks: true }));
+
+    const adminView = async () => (await stack.api.request('GET', `/v1/admin/instances/${id}`, admin())).body.data;
+    await expect.poll(async () => (await adminView()).provider.node, { timeout: 30_000, interval: 200 }).toBe(target);
+    const moved = await adminView();
+    expect(moved.status).toBe('running');
+    expect(moved.task).toMatchObject({ type: 'INSTANCE_RECONCILE', status: 'succeeded' });
+    expect(moved.task.steps).toEqual([expect.objectContaining({ step: 'reconcile > moved outside', status: 'warning', message: 'The server was moved to another host outside this service.' })]);
+    expect(await liveAllocations(stack, id)).toEqual([expect.objectContaining({ node: target, target: null, state: 'allocated' })]);
+    const events = await stack.api.request('GET', `/v1/events?instanceId=${id}`, { token: stack.customer.token });
+    expect(events.body.data[0]).toMatchObject({ type: 'instance.migrated', data: { status: 'running', previousStatus: 'running' } });
+    expect(JSON.stringify(events.body.data[0])).not.toContain(target);
+    expect((await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.migrated_outside' } })).details).toMatchObject({
+      fromNode: node,
+      toNode: target,
+      vmid,
+      capacityMoved: true,
+    });
+
+    const stop = await runOperation(stack, id, 'stop');
+    expect(stop.task.status).toBe('succeeded');
+    expect(stop.instance.status).toBe('stopped');
+    expect((await client.vmStatus(target, vmid)).status).toBe('stopped');
   });
 
   it('marks a server whose guest vanished `lost` with GUEST_LOST, keeps its reservations, and lets it be deleted', { timeout: 90_000 }, async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES, ProxmoxClient, ProxmoxError } from '../../src/proxmox';
+import { CLUSTER_RESOURCES_MAX_BYTES, DEFAULT_MAX_RESPONSE_BYTES, MAX_LISTED_GUESTS, ProxmoxClient, ProxmoxError } from '../../src/proxmox';
 import { SIM_SECRET, SIM_TOKEN_ID, startSim } from '../simulator/support';
 
 const token = { tokenId: SIM_TOKEN_ID, tokenSecret: SIM_SECRET };
@@ -75,12 +75,23 @@ describe('the size of an answer', () => {
     announced = withLength;
     bytes = DEFAULT_MAX_RESPONSE_BYTES * 2;
     const c = client();
-    const error = await c.clusterResources().catch((e: unknown) => e);
+    const error = await c.nodeStatus('pve1').catch((e: unknown) => e);
     c.close();
     expect(error).toBeInstanceOf(ProxmoxError);
     expect(error).toMatchObject({ kind: 'protocol', isTransient: false });
     expect((error as Error).message).toMatch(/larger than 8388608 bytes/);
     expect(written).toBeLessThan(bytes);
+  });
+
+  it('reads the guest listing under a cap of its own, sized for 50,000 guests', async () => {
+    announced = true;
+    expect(CLUSTER_RESOURCES_MAX_BYTES).toBe(MAX_LISTED_GUESTS * 1024);
+    const c = client();
+    bytes = DEFAULT_MAX_RESPONSE_BYTES * 2;
+    await expect(c.clusterResources()).resolves.toEqual([]);
+    bytes = CLUSTER_RESOURCES_MAX_BYTES + 1024;
+    await expect(c.clusterResources()).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining(`larger than ${CLUSTER_RESOURCES_MAX_BYTES} bytes`) });
+    c.close();
   });
 
   it('treats a mutating call whose answer is too large as one whose outcome is unknown', async () => {
@@ -99,8 +110,22 @@ describe('the cap against the simulator', () => {
     try {
       expect((await sim.client.clusterResources()).length).toBeGreaterThan(0);
       const tiny = new ProxmoxClient({ baseUrl: sim.server.url, ...token, plaintextLab: true, maxResponseBytes: 64, getRetries: 0 });
-      await expect(tiny.clusterResources()).rejects.toMatchObject({ kind: 'protocol' });
+      await expect(tiny.clusterIdentity()).rejects.toMatchObject({ kind: 'protocol' });
       tiny.close();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('reads a listing of 50,000 guests: each entry takes well under the 1 KiB per guest the cap allows', async () => {
+    const sim = await startSim({}, { plaintextLab: true, timeoutMs: 30_000 });
+    try {
+      await sim.control('POST', '/guests', { count: MAX_LISTED_GUESTS, firstVmid: 100_000, status: 'running' });
+      const listed = await sim.client.clusterResources();
+      expect(listed.filter((g) => g.vmid >= 100_000)).toHaveLength(MAX_LISTED_GUESTS);
+      const answer = await sim.api('GET', '/cluster/resources', { type: 'vm' });
+      expect(answer.text.length).toBeGreaterThan(DEFAULT_MAX_RESPONSE_BYTES);
+      expect(answer.text.length / listed.length).toBeLessThan(CLUSTER_RESOURCES_MAX_BYTES / MAX_LISTED_GUESTS / 2);
     } finally {
       await sim.close();
     }

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../security/ids';
 import type { Image, IpPool, Location, Node, Plan, Prisma, ProxmoxConnection } from '../../generated/prisma/client';
 import type { InstanceStatus } from '../../generated/prisma/enums';
-import { fits, type Sizing } from '../../db/reservations';
+import { fits, moveVmidRange, type Sizing } from '../../db/reservations';
 import { canonicalAddress } from '../../net/ip';
 import type { Tx } from '../../db/client';
 import { upsertReconcileSchedule } from '../../temporal/schedules';
@@ -12,7 +12,7 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import type { ClusterIdentity } from '../../proxmox';
-import { assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster } from '../cluster-identity';
+import { assertNodeInCluster, assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster, savedIdentity, savedTarget } from '../cluster-identity';
 import { listHandler, type PageArgs, parseBody, pathParam, send } from '../http';
 import type { Cursor } from '../openapi';
 import { adminConnectionView, adminImageView, adminIpPoolView, adminLocationView, adminNodeView, adminPlanView } from '../catalog-views';
@@ -33,7 +33,9 @@ import {
   createLocationSchema,
   createPlanSchema,
   networksOverlap,
+  nodeSpecSchema,
   parseNetwork,
+  vmidRangeSchema,
 } from '../schemas/catalog';
 import { recordAudit, type PlatformAuditAction } from '../../db/audit';
 
@@ -499,6 +501,75 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
       return result;
     });
     send(res, adminNodeView(updated));
+  });
+
+  /** A node of the cluster joins the connection once the cluster lists it, and takes placements at once. */
+  router.post('/connections/:id/nodes', async (req, res) => {
+    const body = parseBody(nodeSpecSchema, req);
+    const connectionId = pathParam(req, 'id');
+    const actor = principal(req);
+    const connection = await db.proxmoxConnection.findUnique({ where: { id: connectionId } });
+    if (!connection) throw notFound('connection');
+    await assertNodeInCluster(savedTarget(deps, connection), body.name);
+    const node = await db
+      .$transaction(async (tx) => {
+        const created = await tx.node.create({ data: { id: newId('node'), connectionId, ...body } });
+        await audit(tx, actor.userId, 'node.added', { connectionId, ...body });
+        return created;
+      })
+      .catch(conflictOnDuplicate('node'));
+    send(res, adminNodeView(node), {}, 201);
+  });
+
+  /**
+   * A node leaves the connection only when nothing lives on it: no server (not deleted or failed)
+   * placed there, no capacity held there or moving to it. Its row lock (FOR UPDATE) waits for the
+   * placements under way and keeps new ones out. Released allocations and its templates go with it.
+   */
+  router.delete('/connections/:id/nodes/:node', async (req, res) => {
+    const connectionId = pathParam(req, 'id');
+    const name = pathParam(req, 'node');
+    const actor = principal(req);
+    await db.$transaction(async (tx) => {
+      const [node] = await tx.$queryRaw<Node[]>`SELECT * FROM nodes WHERE "connectionId" = ${connectionId} AND name = ${name} FOR UPDATE`;
+      if (!node) throw notFound('node');
+      const servers = await tx.instance.count({ where: { connectionId, node: name, ...LIVE_INSTANCE } });
+      const allocations = await tx.nodeAllocation.count({ where: { OR: [{ nodeId: node.id }, { targetNodeId: node.id }], state: { not: 'released' } } });
+      if (servers > 0 || allocations > 0) {
+        throw new AppError('NODE_IN_USE', `Servers still live on ${name}: drain it (draining: true) and migrate them away before removing it.`, { servers, allocations });
+      }
+      await tx.nodeAllocation.deleteMany({ where: { nodeId: node.id, state: 'released' } });
+      const templates = await tx.imageTemplate.deleteMany({ where: { connectionId, node: name } });
+      await tx.node.delete({ where: { id: node.id } });
+      await audit(tx, actor.userId, 'node.removed', { connectionId, node: name, templatesRemoved: templates.count });
+    });
+    res.status(204).end();
+  });
+
+  /**
+   * A connection's VMID range moves under the connection's row lock: it may not reach VMIDs
+   * another connection to the same cluster uses, and may leave out free VMIDs only.
+   */
+  router.put('/connections/:id/vmid-range', async (req, res) => {
+    const range = parseBody(vmidRangeSchema, req);
+    const connectionId = pathParam(req, 'id');
+    const actor = principal(req);
+    const connection = await db.proxmoxConnection.findUnique({ where: { id: connectionId }, include: { nodes: true } });
+    if (!connection) throw notFound('connection');
+    await assertNoVmidOverlap(deps, await savedIdentity(deps, connection), range, connectionId);
+    const updated = await db.$transaction(async (tx) => {
+      const [current] = await tx.$queryRaw<ProxmoxConnection[]>`SELECT * FROM proxmox_connections WHERE id = ${connectionId} FOR UPDATE`;
+      if (!current) throw notFound('connection');
+      const { rowsRemoved } = await moveVmidRange(tx, connectionId, range);
+      await audit(tx, actor.userId, 'connection.vmid_range_changed', {
+        connectionId,
+        before: { start: current.vmidStart, end: current.vmidEnd },
+        after: range,
+        freeRowsRemoved: rowsRemoved,
+      });
+      return tx.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId }, include: { nodes: true } });
+    });
+    send(res, adminConnectionView(updated));
   });
 
   // ---------- locations ----------

@@ -115,6 +115,22 @@ export const snippetsSchema = z
   })
   .openapi('Snippets');
 
+/** The VMIDs a connection may hand out, both ends included. */
+export const vmidRangeSchema = z
+  .strictObject({ start: vmidSchema, end: vmidSchema })
+  .refine((range) => range.start <= range.end, { message: 'start must not exceed end', path: ['end'] })
+  .openapi('VmidRange');
+
+/** A node of a connection and the share of it we may allocate. */
+export const nodeSpecSchema = z
+  .strictObject({
+    name: nodeNameSchema,
+    vcpus: z.number().int().min(1).max(100_000),
+    memoryMiB: z.number().int().min(128).max(2 ** 31 - 1),
+    diskGiB: z.number().int().min(1).max(2 ** 31 - 1),
+  })
+  .openapi('NodeSpec');
+
 /** `USER@REALM!TOKENID`, as Proxmox VE names API tokens. */
 export const TOKEN_ID_PATTERN = /^[^\s@!:]{1,64}@[A-Za-z][A-Za-z0-9._-]{0,63}![A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
@@ -132,18 +148,9 @@ export const createConnectionSchema = z
       .transform((url) => url.replace(/\/+$/, '')),
     tokenId: z.string().regex(TOKEN_ID_PATTERN, 'USER@REALM!TOKENID'),
     tokenSecret: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'printable characters, no spaces'),
-    vmidRange: z
-      .strictObject({ start: vmidSchema, end: vmidSchema })
-      .refine((range) => range.start <= range.end, { message: 'start must not exceed end', path: ['end'] }),
+    vmidRange: vmidRangeSchema,
     nodes: z
-      .array(
-        z.strictObject({
-          name: nodeNameSchema,
-          vcpus: z.number().int().min(1).max(100_000),
-          memoryMiB: z.number().int().min(128).max(2 ** 31 - 1),
-          diskGiB: z.number().int().min(1).max(2 ** 31 - 1),
-        }),
-      )
+      .array(nodeSpecSchema)
       .min(1)
       .max(1024)
       .superRefine((nodes, ctx) => {
@@ -438,6 +445,39 @@ update('/v1/admin/images/{id}', 'image', updateImageSchema, adminImageSchema);
 update('/v1/admin/connections/{id}', 'Proxmox VE connection', updateConnectionSchema, adminConnectionSchema, [...connectionErrors]);
 update('/v1/admin/locations/{id}', 'location', updateLocationSchema, adminLocationSchema);
 update('/v1/admin/ip-pools/{id}', 'IP pool', updateIpPoolSchema, adminIpPoolSchema);
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'post',
+  path: '/v1/admin/connections/{id}/nodes',
+  summary: 'Add a node of the cluster to the connection; audited',
+  description: 'The node must be a member of the cluster, as GET /cluster/status answers the connection\'s token (400 otherwise, 503 when Proxmox VE cannot be reached).',
+  request: { body: nodeSpecSchema },
+  response: nodeSchema,
+  status: 201,
+  errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_UNAVAILABLE'],
+});
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'delete',
+  path: '/v1/admin/connections/{id}/nodes/{node}',
+  summary: 'Remove a node from the connection; audited',
+  description: 'Refused with 409 NODE_IN_USE while servers live on the node or migrate to it: drain it (`draining: true`) and migrate them first. Its image templates go with it.',
+  status: 204,
+  errors: ['NOT_FOUND', 'NODE_IN_USE'],
+});
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'put',
+  path: '/v1/admin/connections/{id}/vmid-range',
+  summary: "Move a connection's VMID range; audited",
+  description: 'Growing is always possible (unless another connection to the cluster uses those VMIDs: 409 CONNECTION_OVERLAP); shrinking only over VMIDs that are free (409 VMID_RANGE_IN_USE names the held ones).',
+  request: { body: vmidRangeSchema },
+  response: adminConnectionSchema,
+  errors: ['NOT_FOUND', 'CONNECTION_OVERLAP', 'VMID_RANGE_IN_USE'],
+});
 registerRoute({
   tags: admin.tags,
   admin: true,
