@@ -6,13 +6,14 @@ import { followGuest } from '../db/lifecycle';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
 import { newId } from '../security/ids';
-import { GUEST_LOST_MESSAGE } from '../domain/failure-types';
+import { GUEST_LOST_MESSAGE, rootFailureType } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
-import { isNotFound, parseExitStatus, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
+import { isNotFound, parseExitStatus, ProxmoxError, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
 import { readStartIntent, startTaskWorkflow } from '../temporal/start-intents';
 import { withinStartDeadline } from '../temporal/starts';
 import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
 import { ownerOfGuest } from './ownership';
 import { sweepSnippets } from './snippets';
 import { recordAudit } from '../db/audit';
@@ -55,12 +56,18 @@ function currentWorkflowId(): string {
   }
 }
 
-/** Live power state; null when the guest does not exist (any other failure is thrown: nothing is concluded from it). */
+/**
+ * Live power state; null when the guest does not exist (any other failure is thrown: nothing is
+ * concluded from it). A refused privilege ends the pass at once with its own failure type: the
+ * listing hides what a token may not audit, so only this read tells a missing privilege from a
+ * missing guest, and retrying cannot grant it.
+ */
 async function livePower(client: ProxmoxClient, node: string, vmid: number): Promise<'running' | 'stopped' | null> {
   try {
     return (await client.vmStatus(node, vmid)).status === 'running' ? 'running' : 'stopped';
   } catch (error) {
     if (isNotFound(error)) return null;
+    if (error instanceof ProxmoxError && error.isPermissionDenied) throw fail(FailureType.ProviderPermissionDenied, error.message, { kind: 'status', node, vmid });
     throw error;
   }
 }
@@ -197,6 +204,7 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
       where: { connectionId, status: { in: ['running', 'stopped', 'lost'] }, vmid: { not: null }, activeTask: null, ...(instanceId ? { id: instanceId } : {}) },
       select: { id: true, connectionId: true, status: true, vmid: true, node: true },
     });
+    let refused: unknown;
     for (const instance of instances) {
       try {
         const finding = await reconcileInstance(deps, client, instance, byVmid.get(instance.vmid as number));
@@ -205,8 +213,11 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
         // One guest that cannot be read (its node is down, say) must not hold up the others.
         deps.logger.warn({ err: error, instanceId: instance.id }, 'could not reconcile an instance this time');
         result.undecided++;
+        if (rootFailureType(error) === FailureType.ProviderPermissionDenied) refused ??= error;
       }
     }
+    // A refused privilege will not pass by itself: the pass says so once every other guest was looked at.
+    if (refused) throw refused;
 
     if (!instanceId) Object.assign(result, await recordOrphans(deps, client, connectionId, guests));
     return result;

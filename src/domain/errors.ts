@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   /** A connection's snippets directory holds files Proxmox does not list on every node of the connection. */
   SNIPPETS_NOT_VISIBLE: 422,
   RATE_LIMITED: 429,
+  /** Proxmox VE refused the connection's token a privilege of the minimal role (docs/security.md). */
+  PROVIDER_PERMISSION_DENIED: 502,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,
   SERVICE_BUSY: 503,

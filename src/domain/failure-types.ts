@@ -1,3 +1,5 @@
+import { ApplicationFailure } from '@temporalio/common';
+
 /**
  * Failure types shared by activities (which throw them) and workflows (which decide on them).
  * Each maps to a customer-safe code; the provider's own words travel separately, for operators.
@@ -42,3 +44,11 @@ export const PERMISSION_DENIED_MESSAGE = 'The hypervisor refused the control pla
 
 /** What a customer is told when their server's guest vanished from the cluster (GUEST_LOST). */
 export const GUEST_LOST_MESSAGE = 'The server disappeared from its host. Its address and resources are kept while an operator looks into it.';
+
+/** The type of the first application failure along a failure's causes (a workflow's, an activity's), if any. */
+export function rootFailureType(error: unknown): string | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ApplicationFailure && cause.type) return cause.type;
+  }
+  return undefined;
+}

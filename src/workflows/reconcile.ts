@@ -2,6 +2,7 @@ import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReconcileInput } from '../activities/reconcile';
 import { activityOptions, bookkeepingOptions, BUDGETS, RECONCILE_PASS_OPTIONS } from './activity-options';
+import { FailureType, rootFailureType } from '../domain/failure-types';
 import { removalReason } from './failure';
 
 export type { ReconcileInput } from '../activities/reconcile';
@@ -33,7 +34,9 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   ]);
   const failures = [startedLate, guests, providerCalls, housekeeping].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
-    throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => removalReason(f.reason)).join('; ')}`, 'RECONCILE_FAILED');
+    // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
+    const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);
+    throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => removalReason(f.reason)).join('; ')}`, denied ? FailureType.ProviderPermissionDenied : 'RECONCILE_FAILED');
   }
   const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
   return {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProxmoxClient } from '../../src/proxmox';
+import { parseToken } from '../../src/simulator/server';
 import { demoAccess } from '../../src/simulator/spec';
 import { expectFullyReleased } from '../support/reservations';
 import { guestsOf, startStack, type Stack } from '../support/stack';
@@ -34,5 +36,38 @@ describe('a token that lost a privilege', () => {
 
     expect(guestsOf(await stack.sim.state(), id)).toEqual([]);
     await expectFullyReleased(stack.api.db, id);
+  });
+});
+
+describe('a reconcile that meets a refused privilege', () => {
+  let plain: Stack;
+  beforeAll(async () => {
+    plain = await startStack();
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('answers PROVIDER_PERMISSION_DENIED and concludes nothing: an unlisted guest it may not read is not marked lost', async () => {
+    const created = await plain.create({ hostname: 'audit-refused' });
+    const id = created.body.data.id as string;
+    await plain.waitForStatus(id, ['running'], 60_000);
+    const { node, vmid } = await plain.api.db.instance.findUniqueOrThrow({ where: { id } });
+    // The listing no longer shows the guest, as it hides guests from a token without VM.Audit, and the direct read is refused.
+    const { tokenId, secret } = parseToken(plain.simToken);
+    const outside = new ProxmoxClient({ baseUrl: plain.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
+    try {
+      await outside.waitForProxmoxTask(await outside.stopVm(node as string, vmid as number));
+      await outside.waitForProxmoxTask(await outside.destroyVm(node as string, vmid as number));
+    } finally {
+      outside.close();
+    }
+    await plain.sim.fault({ op: 'status', mode: 'http403', message: `Permission check failed (/vms/${vmid}, VM.Audit)`, count: 100 });
+
+    const res = await plain.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: plain.api.adminToken });
+    expect(res.status, res.text).toBe(502);
+    expect(res.body.error.code).toBe('PROVIDER_PERMISSION_DENIED');
+    expect(res.text).not.toContain('Permission check failed');
+    expect((await plain.api.db.instance.findUniqueOrThrow({ where: { id } })).status).toBe('running');
   });
 });

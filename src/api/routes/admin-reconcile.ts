@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../domain/errors';
+import { FailureType, rootFailureType } from '../../domain/failure-types';
 import { startInstanceReconcile } from '../../temporal/starts';
 import type { ReconcileSummary } from '../../workflows/reconcile';
 import type { ApiDeps } from '../deps';
@@ -32,7 +33,7 @@ registerRoute({
   admin: true,
   response: adminInstanceView,
   meta: reconcileSummaryView.pick({ startedLate: true, guests: true }).partial(),
-  errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'PROVIDER_PERMISSION_DENIED', 'PROVIDER_UNAVAILABLE'],
 });
 
 const RECONCILE_DEADLINE_MS = 60_000;
@@ -69,6 +70,9 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
       summary = await deps.temporal.connection.withDeadline(Date.now() + RECONCILE_DEADLINE_MS, () => handle.result());
     } catch (error) {
       deps.logger.warn({ err: error, instanceId: id }, 'reconcile of one instance did not complete');
+      if (rootFailureType(error) === FailureType.ProviderPermissionDenied) {
+        throw new AppError('PROVIDER_PERMISSION_DENIED', "Proxmox VE refused the connection's API token a privilege the reconciler needs; see the minimal role in docs/security.md.");
+      }
       throw new AppError('PROVIDER_UNAVAILABLE', 'The server could not be reconciled right now; the periodic reconciler will look at it again.');
     }
     await recordAudit(deps.db, { action: 'instance.reconcile_requested', actorUserId: principal(req).userId, tenantId: instance.tenantId, instanceId: id, details: summary.guests as unknown as Prisma.InputJsonValue });
