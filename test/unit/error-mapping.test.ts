@@ -67,6 +67,30 @@ describe('error mapping', () => {
     }
   });
 
+  /** How Prisma's pg adapter hands over a model query's driver error: the SQLSTATE or kind sits in `cause`. */
+  const fromAdapter = (cause: Record<string, unknown>) => Object.assign(new Error(String(cause.message ?? cause.kind)), { name: 'DriverAdapterError', cause });
+
+  it.each([
+    ['a terminated backend (57P01) under a model query', fromAdapter({ kind: 'postgres', originalCode: '57P01', code: '57P01', message: 'terminating connection due to administrator command' })],
+    ['a server shutting down (57P03) at connect', fromAdapter({ kind: 'postgres', originalCode: '57P03', code: '57P03', message: 'the database system is shutting down' })],
+    ['a server crash (57P02)', fromAdapter({ kind: 'postgres', originalCode: '57P02', code: '57P02', message: 'terminating connection because of crash of another server process' })],
+    ['a connection failure (08006)', fromAdapter({ kind: 'postgres', originalCode: '08006', code: '08006', message: 'connection failure' })],
+    ['a raw query on a terminated backend', Object.assign(new Error('Raw query failed. Code: `57P01`.'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '57P01' } } } })],
+    ['a refused socket', fromAdapter({ kind: 'DatabaseNotReachable', host: 'db', port: 5432 })],
+    ['a reset socket', fromAdapter({ kind: 'ConnectionClosed' })],
+    ['pg\'s own socket error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read', errno: -104 })],
+    ['a transaction whose connection broke', new Error('Client has encountered a connection error and is not queryable')],
+  ])('turns %s into 503 SERVICE_UNAVAILABLE, not a 500', (_what, error) => {
+    const answer = respond(error);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(answer.headers['Retry-After']).toBe('5');
+  });
+
+  it('keeps a data exception under a model query a client error', () => {
+    expect(respond(fromAdapter({ kind: 'postgres', originalCode: '22021', code: '22021', message: 'invalid byte sequence' })).body.error.code).toBe('INVALID_INPUT');
+  });
+
   it('turns an unreachable Temporal into 503 PROVIDER_UNAVAILABLE with Retry-After', () => {
     const grpc = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} });
     const answer = respond(Object.assign(new Error('Failed to cancel workflow'), { cause: grpc }));
