@@ -85,7 +85,7 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
     show(`${operation}: done; the server is ${progress.status}.`);
     return { status: progress.status };
   } catch (error) {
-    const failure = describeOperationFailure(error, operation, guestRemoved);
+    const failure = describeOperationFailure(error, operation, { phase: progress.stage ?? operation, guestRemoved });
     const status = await CancellationScope.nonCancellable(async () => {
       // A guest left with the new CPU and memory keeps being charged for them.
       const holdCharges = operation === 'resize' && !(await power.undoResize(ref).then(() => true, () => false));

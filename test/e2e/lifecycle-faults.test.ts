@@ -41,6 +41,63 @@ describe('lifecycle operations when the provider fails', () => {
     expect(instance).toMatchObject({ status: 'running', desiredState: 'stopped' });
   });
 
+  /** The task as its customer reads it, and as an admin does (with the cause). */
+  const readTask = async (taskId: string) => ({
+    customer: await stack.api.request('GET', `/v1/tasks/${taskId}`, { token: stack.customer.token }),
+    admin: await stack.api.request('GET', `/v1/admin/tasks/${taskId}`, { token: stack.api.adminToken }),
+  });
+
+  it('a reboot whose Proxmox task fails keeps why on its task: a safe code for the customer, Proxmox\'s words for admins', async () => {
+    const id = await runningServer(stack, { hostname: 'noreboot' });
+    await stack.sim.fault({ op: 'reboot', mode: 'task_fail', message: 'reboot failed: QEMU exited with code 1' });
+    const { task, instance } = await runOperation(stack, id, 'reboot');
+    expect(instance.status).toBe('running');
+    const { customer, admin } = await readTask(task.id);
+    expect(customer.body.data).toMatchObject({ status: 'failed', error: { code: 'OPERATION_FAILED', message: expect.stringContaining('could not be restarted') } });
+    expect(customer.body.data).not.toHaveProperty('failureCause');
+    expect(customer.body.data.error.message).not.toMatch(COORDINATES);
+    expect(customer.text).not.toContain('QEMU');
+    expect(admin.status).toBe(200);
+    expect(admin.body.data).toMatchObject({
+      id: task.id,
+      instanceId: id,
+      error: { code: 'OPERATION_FAILED' },
+      failureCause: {
+        operation: 'reboot',
+        phase: 'reboot',
+        type: 'PROVIDER_TASK_FAILED',
+        activity: 'rebootGuest',
+        detail: expect.stringContaining('reboot failed: QEMU exited with code 1'),
+        call: { kind: 'reboot', upid: expect.stringMatching(/^UPID:/) },
+      },
+    });
+  });
+
+  it('a stop Proxmox refuses before any Proxmox task keeps Proxmox\'s answer on its task', async () => {
+    const id = await runningServer(stack, { hostname: 'refusedstop' });
+    await stack.sim.fault({ op: 'stop', mode: 'http500', message: 'VM is protected by a guest lock policy' });
+    const { task, instance } = await runOperation(stack, id, 'stop');
+    expect(instance.status).toBe('running');
+    // Nothing ran on Proxmox: the provider call has no UPID, only the cause says what was refused.
+    const calls = await stack.api.db.providerCall.findMany({ where: { taskId: task.id } });
+    expect(calls.map((call) => [call.kind, call.status, call.upid])).toEqual([['stop', 'failed', null]]);
+    const { customer, admin } = await readTask(task.id);
+    expect(customer.body.data.error).toEqual({ code: 'OPERATION_FAILED', message: expect.stringContaining('could not be stopped') });
+    expect(customer.text).not.toContain('guest lock policy');
+    expect(admin.body.data.failureCause).toMatchObject({
+      operation: 'stop',
+      phase: 'stop',
+      type: 'PROVIDER_REJECTED',
+      detail: expect.stringContaining('VM is protected by a guest lock policy'),
+      call: { kind: 'stop', status: 500 },
+    });
+  });
+
+  it('the admin task view answers 404 for an unknown task and 403 to a customer', async () => {
+    expect((await stack.api.request('GET', '/v1/admin/tasks/task_missing', { token: stack.api.adminToken })).body.error.code).toBe('NOT_FOUND');
+    expect((await stack.api.request('GET', '/v1/admin/tasks/task_missing', { token: stack.customer.token })).status).toBe(403);
+  });
+
   it('a resize whose config write is rejected returns everything it charged', async () => {
     const id = await runningServer(stack, { hostname: 'noresize' });
     await runOperation(stack, id, 'stop');
