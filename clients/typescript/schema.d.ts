@@ -1414,7 +1414,7 @@ export interface components {
             id: string;
             hostname: string;
             /** @enum {string} */
-            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
             /** @enum {string} */
             desiredState: "running" | "stopped" | "deleted";
             plan: {
@@ -4540,7 +4540,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
             };
             header?: never;
             path?: never;
@@ -5961,7 +5961,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
                 tenantId?: string;
                 connectionId?: string;
                 node?: string;

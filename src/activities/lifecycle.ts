@@ -230,8 +230,9 @@ export interface FinishOperationInput extends InstanceRef {
  * Ends an operation on provider truth: the instance shows what the guest really is
  * (running/stopped); what the operation held is committed on success and returned on failure
  * (unless told to hold it).
- * A guest that vanished leaves the instance `failed` (GUEST_LOST) with every reservation kept
- * for an operator; nothing is re-created.
+ * A guest that vanished leaves the instance `lost` (GUEST_LOST) with every reservation kept
+ * for an operator; nothing is re-created. A rebuild that failed after removing the old guest
+ * leaves it `rebuild_failed`, holding everything, for the customer to rebuild again or delete.
  * Converges on retry: provider reads, then one transaction that does nothing once the task has ended.
  */
 export function createFinishOperationActivity(deps: ActivityDeps) {
@@ -258,7 +259,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
         outcome = { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE };
         cause ??= { operation, type: FailureType.GuestLost, detail: `guest ${instance.vmid} is not in the cluster after the operation` };
       } else if (guestRemoved || !truth) {
-        status = 'failed';
+        status = 'rebuild_failed';
       } else {
         status = truth.status;
       }

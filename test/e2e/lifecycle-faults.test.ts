@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
+import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
 import { seededId } from '../support/stack';
 
 /** Provider coordinates must never reach a customer-facing message. */
@@ -173,17 +173,46 @@ describe('lifecycle operations when the provider fails', () => {
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
 
-  it('a rebuild that fails after the old disk is gone leaves a failed server holding its reservations, which a delete then releases', async () => {
+  it('a rebuild that fails after the old disk is gone leaves the server rebuild_failed holding its reservations, which a delete then releases', async () => {
     const id = await runningServer(stack, { hostname: 'norebuild' });
     await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
     const { task, instance } = await runOperation(stack, id, 'rebuild', {});
     expect(task).toMatchObject({ type: 'INSTANCE_REBUILD', status: 'failed', error: { code: 'REBUILD_FAILED' } });
-    expect(instance).toMatchObject({ status: 'failed', failure: { code: 'REBUILD_FAILED' } });
+    expect(instance).toMatchObject({ status: 'rebuild_failed', failure: { code: 'REBUILD_FAILED' } });
+    for (const operation of ['start', 'stop', 'reboot', 'shutdown']) expect((await operate(stack, id, operation)).body.error.code, operation).toBe('INVALID_STATE');
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
     expect(await guestOf(stack, id)).toBeUndefined();
     const deleted = await runOperation(stack, id, 'delete');
     expect(deleted.instance.status).toBe('deleted');
     expect(await held(id)).toMatchObject({ vmid: undefined, allocation: 'released', quotaReleased: true, volumes: ['deleted'] });
+  });
+
+  it('a server whose rebuild failed is rebuilt again: running with the same addresses and MAC, and a new password revealable once', async () => {
+    const id = await runningServer(stack, { hostname: 'rebuildagain' });
+    const before = await readInstance(stack, id, stack.api.adminToken);
+    const macBefore = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).macAddress;
+    const first = (await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token })).body.data.password;
+    await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
+    expect((await runOperation(stack, id, 'rebuild', {})).instance.status).toBe('rebuild_failed');
+
+    // The half-made clone a failed clone task leaves behind, if any, goes before the new one.
+    const again = await runOperation(stack, id, 'rebuild', {});
+    expect(again.task).toMatchObject({ type: 'INSTANCE_REBUILD', status: 'succeeded', error: null });
+    expect(again.instance).toMatchObject({ status: 'running', failure: null, ipv4: before.ipv4, ipv6: before.ipv6 });
+    const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
+    expect(row.macAddress).toBe(macBefore);
+    const guest = await guestOf(stack, id);
+    expect(guest?.status).toBe('running');
+    expect(String(guest?.config.net0)).toContain(macBefore as string);
+    expect(guest?.vmid).toBe(row.vmid);
+
+    const reveal = () => stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
+    const revealed = await reveal();
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.data.password).toEqual(expect.any(String));
+    expect(revealed.body.data.password).not.toBe(first);
+    expect((await reveal()).body.error.code).toBe('CREDENTIAL_ALREADY_REVEALED');
+    expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
 
   it('a rebuild whose removal is refused keeps the old guest and its status', async () => {
