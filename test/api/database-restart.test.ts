@@ -41,19 +41,36 @@ async function terminateBackends(): Promise<number> {
 }
 
 /** Backends of this database waiting for a lock: reads held up by the locker. */
-async function waitingForLock(): Promise<number> {
-  const result = await observer.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1",
+async function waitingForLock(): Promise<number[]> {
+  const result = await observer.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1",
     [lockerPid],
   );
-  return result.rows[0]!.n;
+  return result.rows.map((row) => row.pid);
+}
+
+/** The one backend waiting for the lock, once there is one other than `before` (a terminated backend lingers a moment). */
+async function waitingRead(before?: number): Promise<number> {
+  let pid: number | undefined;
+  await expect
+    .poll(async () => {
+      const waiting = (await waitingForLock()).filter((p) => p !== before);
+      pid = waiting[0];
+      return waiting.length;
+    }, { timeout: 10_000 })
+    .toBe(1);
+  return pid as number;
 }
 
 /** Holds the instances table so every read of it waits, until the returned function is called. */
 async function holdInstancesTable(): Promise<() => Promise<void>> {
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE instances IN ACCESS EXCLUSIVE MODE');
-  return async () => void (await locker.query('ROLLBACK'));
+  let held = true;
+  return async () => {
+    if (held) await locker.query('ROLLBACK');
+    held = false;
+  };
 }
 
 const getInstance = () => stack.api.request('GET', `/v1/instances/${instanceId}`, { token: stack.customer.token });
@@ -61,30 +78,37 @@ const getInstance = () => stack.api.request('GET', `/v1/instances/${instanceId}`
 describe('a PostgreSQL restart seen by the API', () => {
   it('answers a read whose connection was terminated mid-query from a fresh connection (200, not 500)', async () => {
     const release = await holdInstancesTable();
-    const answer = getInstance();
-    await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(1);
-    expect(await terminateBackends()).toBeGreaterThan(0);
-    // The retry waits on the lock again, on a new backend.
-    await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(1);
-    await release();
-    const res = await answer;
-    expect(res.status).toBe(200);
-    expect(res.body.data.id).toBe(instanceId);
+    try {
+      const answer = getInstance();
+      const first = await waitingRead();
+      expect(await terminateBackends()).toBeGreaterThan(0);
+      // The retry waits on the lock again, on a new backend.
+      await waitingRead(first);
+      await release();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(res.body.data.id).toBe(instanceId);
+    } finally {
+      await release();
+    }
   });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the retry loses its connection too', async () => {
     const release = await holdInstancesTable();
-    const answer = getInstance();
-    await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(1);
-    await terminateBackends();
-    await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(1);
-    await terminateBackends();
-    const res = await answer;
-    await release();
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(res.headers.get('retry-after')).toBe('5');
-    expect(res.text).not.toMatch(/57P01|terminating|administrator/);
+    try {
+      const answer = getInstance();
+      const first = await waitingRead();
+      await terminateBackends();
+      await waitingRead(first);
+      await terminateBackends();
+      const res = await answer;
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.text).not.toMatch(/57P01|terminating|administrator/);
+    } finally {
+      await release();
+    }
   });
 
   it('answers every read during and after repeated terminations with 200 or 503, never a 500', async () => {
