@@ -9,6 +9,9 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 /** An empty variable counts as unset (`ENCRYPTION_KEY=` in an env file). */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
+/** An IP address or a host name to listen on. */
+const bindAddress = z.union([z.ipv4(), z.ipv6(), z.hostname()], { error: 'must be an IP address or a host name' });
+
 /** The key id ENCRYPTION_KEY gets in the ring; ciphertexts written before key ids existed open with it. */
 export const PRIMARY_KEY_ID = 'primary';
 
@@ -63,6 +66,12 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * The address the API (and, unless METRICS_HOST says otherwise, the metrics listener) binds to:
+   * loopback unless set, so only a reverse proxy on the same host reaches it. `0.0.0.0` or `::`
+   * for every interface (a container behind its platform's proxy).
+   */
+  HOST: bindAddress.default('127.0.0.1'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgresql://postgres@127.0.0.1:5432/pve_control_plane'),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -150,6 +159,8 @@ export const configSchema = z.object({
   SIGTERM_GRACE_SECONDS: integer(10),
   /** Serve /metrics on this port only (not on PORT). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The address the METRICS_PORT listener binds to (default: HOST), e.g. the interface Prometheus scrapes. */
+  METRICS_HOST: bindAddress.optional(),
   /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 }).superRefine((config, ctx) => {

@@ -14,13 +14,14 @@ export interface RunningServer {
   server: Server;
   port: number;
   /** Set when METRICS_PORT is. */
+  metricsServer: Server | null;
   metricsPort?: number;
   close(): Promise<void>;
 }
 
-function listen(app: Express, port: number): Promise<Server> {
-  return new Promise<Server>((resolve) => {
-    const listening = app.listen(port, () => resolve(listening));
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
 }
 
@@ -50,14 +51,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const temporal = await connectTemporalClient(config);
   const stopping = new AbortController();
   const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal });
-  const server = await listen(app, config.PORT);
-  const metricsServer = config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT);
+  const server = await listen(app, config.PORT, config.HOST);
+  const metricsServer =
+    config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT, config.METRICS_HOST ?? config.HOST);
   const port = portOf(server, config.PORT);
   const metricsPort = metricsServer ? portOf(metricsServer, config.METRICS_PORT ?? 0) : undefined;
-  logger.info({ port, metricsPort }, 'API listening');
+  logger.info({ host: config.HOST, port, metricsPort }, 'API listening');
   return {
     server,
     port,
+    metricsServer,
     metricsPort,
     async close() {
       logger.info('API stopping: open event streams are told to reconnect elsewhere');

@@ -912,6 +912,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a task with why it failed in the provider's words */
+        get: operations["getAdminTasksById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1443,7 +1460,7 @@ export interface components {
             id: string;
             hostname: string;
             /** @enum {string} */
-            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
             /** @enum {string} */
             desiredState: "running" | "stopped" | "deleted";
             plan: {
@@ -1531,6 +1548,12 @@ export interface components {
             /** @description The server whose clone stage found it and moved on to another VMID. */
             foundByInstanceId: string | null;
             quarantinedAt: string | null;
+        };
+        AdminTask: components["schemas"]["Task"] & {
+            instanceId: string;
+            tenantId: string;
+            /** @description Why the task failed, for operators: the failure's type, operation and phase, Proxmox's message and the provider call. */
+            failureCause?: unknown;
         };
         CreatedWebhook: components["schemas"]["Webhook"] & {
             /** @description The signing secret, `whsec_` and base64 (the Standard Webhooks form): shown in this answer only. */
@@ -4876,7 +4899,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
             };
             header?: never;
             path?: never;
@@ -6297,7 +6320,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "lost";
+                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost";
                 tenantId?: string;
                 connectionId?: string;
                 node?: string;
@@ -7375,6 +7398,94 @@ export interface operations {
             };
             /** @description Error: UNAUTHENTICATED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminTasksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminTask"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

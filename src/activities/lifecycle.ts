@@ -114,7 +114,8 @@ export function createShutdownActivity(deps: ActivityDeps) {
 /**
  * reboot: an ACPI reboot.
  * Converges on retry: a recorded UPID is polled again; when the answer to the call was lost, a
- * guest that has been up for less time than since the call counts as rebooted.
+ * guest that has been up for less time than since the call counts as rebooted (never before the
+ * call: a guest started a moment ago is up for no longer than that either).
  */
 export function createRebootActivity(deps: ActivityDeps) {
   return async function rebootGuest(ref: InstanceRef): Promise<void> {
@@ -122,7 +123,8 @@ export function createRebootActivity(deps: ActivityDeps) {
     const { client, node, vmid } = guest;
     await saidCall(deps, guest, 'restarting the server', ['Restarting the server.', 'The server restarted.'], {
       kind: 'reboot',
-      isDone: async () => {
+      isDone: async ({ fresh }) => {
+        if (fresh) return false;
         const asked = await findProviderCall(deps.db, ref.taskId, 'reboot');
         if (asked?.status !== 'issuing') return false;
         const status = await client.vmStatus(node, vmid);
@@ -228,8 +230,9 @@ export interface FinishOperationInput extends InstanceRef {
  * Ends an operation on provider truth: the instance shows what the guest really is
  * (running/stopped); what the operation held is committed on success and returned on failure
  * (unless told to hold it).
- * A guest that vanished leaves the instance `failed` (GUEST_LOST) with every reservation kept
- * for an operator; nothing is re-created.
+ * A guest that vanished leaves the instance `lost` (GUEST_LOST) with every reservation kept
+ * for an operator; nothing is re-created. A rebuild that failed after removing the old guest
+ * leaves it `rebuild_failed`, holding everything, for the customer to rebuild again or delete.
  * Converges on retry: provider reads, then one transaction that does nothing once the task has ended.
  */
 export function createFinishOperationActivity(deps: ActivityDeps) {
@@ -246,22 +249,24 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       if ((!failure && !lost) || moved) await settleHoldings(tx, instanceId, params, 'commit');
       else if (!holdCharges) await settleHoldings(tx, instanceId, params, 'revert');
 
+      const operation = operationOfTask(task.type);
+      if (!operation) throw fail(FailureType.InconsistentState, `task ${taskId} is not an operation (${task.type})`);
       let status: InstanceStatus;
       let outcome: { code: string; message: string } | null = failure ?? null;
+      let cause = failure?.cause;
       if (lost) {
         status = 'lost';
         outcome = { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE };
+        cause ??= { operation, type: FailureType.GuestLost, detail: `guest ${instance.vmid} is not in the cluster after the operation` };
       } else if (guestRemoved || !truth) {
-        status = 'failed';
+        status = 'rebuild_failed';
       } else {
         status = truth.status;
       }
-      const operation = operationOfTask(task.type);
-      if (!operation) throw fail(FailureType.InconsistentState, `task ${taskId} is not an operation (${task.type})`);
-      await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause: failure?.cause } : null });
+      await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause } : null });
       if (outcome) {
         await recordStep(tx, { taskId, step: `${operation} > done`, status: 'error', message: outcome.message });
-        await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message });
+        await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message, failureCause: cause });
       } else {
         await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status}.` });
         await finishTask(tx, taskId, { status: 'succeeded' });

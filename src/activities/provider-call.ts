@@ -7,8 +7,11 @@ import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
 
 export interface ProviderCall extends ProviderCallKey {
-  /** Provider truth: is the effect already there? Checked before any call. */
-  isDone?: () => Promise<boolean>;
+  /**
+   * Provider truth: is the effect already there? Checked before any call. `fresh`: this attempt
+   * recorded the intent itself, so no earlier attempt can have issued the call.
+   */
+  isDone?: (claim: { fresh: boolean }) => Promise<boolean>;
   /**
    * Issuing the call when its effect is already there changes nothing (writing config values the
    * guest has): a first attempt, which no earlier call can have preceded, issues it without
@@ -58,7 +61,8 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
     return { warnings: await waitFor(deps, client, claim.callId, claim.upid, call, { resumed: true }), skipped: false };
   }
   const { callId } = claim;
-  if (call.isDone && !(claim.fresh && call.repeatable) && (await askProvider(call, call.isDone))) {
+  const { isDone } = call;
+  if (isDone && !(claim.fresh && call.repeatable) && (await askProvider(call, () => isDone({ fresh: claim.fresh })))) {
     // A fresh claim made no call: it goes, as if never written. An older intent's call (outcome unknown until now) is recorded as the success it was.
     if (claim.fresh) {
       await withdrawClaim(deps.db, callId, attempt);
@@ -93,7 +97,8 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
       upid = started;
       break;
     }
-    if (call.isDone && (await askProvider(call, call.isDone))) {
+    // The call answered 5xx may have been made: the effect is judged as after an earlier attempt's call.
+    if (isDone && (await askProvider(call, () => isDone({ fresh: false })))) {
       await recordOutcome(deps.db, callId, 'succeeded', undefined, call.reportsDone);
       return { warnings: 0, skipped: true };
     }

@@ -113,7 +113,7 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
       await tx.credential.deleteMany({ where: { instanceId } });
       await provisionFailed(tx, instanceId, failure, { keepVmid, ...cause });
       await recordStep(tx, { taskId, step: 'rollback > done', status: 'error', message: failure.message });
-      await finishTask(tx, taskId, { status: 'failed', errorCode: failure.code, errorMessage: failure.message });
+      await finishTask(tx, taskId, { status: 'failed', errorCode: failure.code, errorMessage: failure.message, failureCause: cause });
       return 'failed';
     });
   };

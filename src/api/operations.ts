@@ -26,6 +26,7 @@ import { intentColumns, workflowSummary, type StartIntent } from '../temporal/st
 import { assertNotArchived } from './create-instance';
 import { startCommittedWorkflow } from '../temporal/committed-start';
 import type { InstanceRow } from './views';
+import type { OperationInput } from '../workflows/instance-operation';
 
 export interface OperationAnswer {
   instance: InstanceRow;
@@ -69,6 +70,8 @@ interface Preparation {
   params?: Omit<OperationParams, 'previous'>;
   data?: TransitionColumns;
   previous?: Partial<PreviousState>;
+  /** More of its workflow's input. */
+  workflow?: Pick<OperationInput, 'afterFailedRebuild'>;
 }
 
 /** An answer found under the lock that needs no new task (deletes only). */
@@ -111,7 +114,15 @@ async function requestOperation(deps: ApiDeps, who: Principal, instanceId: strin
         const summary = workflowSummary({ operation, hostname: instance.hostname, plan: instance.plan.name, tenantId: instance.tenantId });
         const intent: StartIntent = {
           workflowType: 'InstanceOperation',
-          workflowArgs: { instanceId, taskId, summary, operation, shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE },
+          workflowArgs: {
+            instanceId,
+            taskId,
+            summary,
+            operation,
+            shutdownTimeoutSeconds: deps.config.SHUTDOWN_TIMEOUT_SECONDS,
+            timeoutScale: deps.config.STAGE_TIMEOUT_SCALE,
+            ...prepared.workflow,
+          },
         };
         await openTask(tx, {
           id: taskId,
@@ -212,7 +223,10 @@ export async function requestResize(deps: ApiDeps, who: Principal, instanceId: s
   return answer(deps, who, instanceId, taskId, 202);
 }
 
-/** rebuild: a new disk from the image (the same or another), a new credential; VMID, addresses and name stay. */
+/**
+ * rebuild: a new disk from the image (the same or another), a new credential; VMID, addresses,
+ * MAC and name stay. After a failed rebuild (`rebuild_failed`) it is how the server comes back.
+ */
 export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: string, imageId: string | undefined): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'rebuild',
@@ -239,6 +253,7 @@ export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: 
       return {
         data: { imageId: image.id, templateVmid: template.templateVmid, username: login.username, credentialType: login.credentialType, sshKeys: login.sshKeys },
         previous: { imageId: instance.imageId, username: instance.username, credentialType: instance.credentialType, sshKeys: instance.sshKeys, templateVmid: instance.templateVmid },
+        ...(instance.status === 'rebuild_failed' ? { workflow: { afterFailedRebuild: true } } : {}),
       };
     },
   })) as { taskId: string };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
-import type { adminInstanceView, instanceView, taskView } from './schemas/instances';
+import type { adminInstanceView, adminTaskView, instanceView, taskView } from './schemas/instances';
 
 /** What every instance read loads: enough for both views, in one query. */
 export const instanceInclude = {
@@ -25,6 +25,11 @@ export function toTaskView(task: TaskRow): z.infer<typeof taskView> {
     steps: task.steps.map((s) => ({ step: s.step, status: s.status, message: s.message, at: s.at.toISOString() })),
     error: task.errorCode ? { code: task.errorCode, message: task.errorMessage ?? '' } : null,
   };
+}
+
+/** The admin's view of a task: the customer's, with why it failed in the provider's words. */
+export function toAdminTaskView(task: TaskRow): z.infer<typeof adminTaskView> {
+  return { ...toTaskView(task), instanceId: task.instanceId, tenantId: task.tenantId, failureCause: task.failureCause ?? null };
 }
 
 /** The customer's view: no VMID, node, UPID, template or storage. */

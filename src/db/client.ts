@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { isDatabaseUnavailable } from './errors';
 
 export type Db = PrismaClient;
 /** The client handed to code running inside `db.$transaction(async (tx) => ...)`. */
@@ -9,6 +10,7 @@ export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 export function createDb(connectionString: string, maxConnections = 10): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   releaseLostConnections(pool);
+  retryReadsOnLostConnections(pool, connectionString);
   return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 }
 
@@ -28,4 +30,38 @@ function releaseLostConnections(pool: pg.Pool): void {
       });
     });
   });
+}
+
+/** A statement that only reads: a SELECT that locks no rows. */
+const PLAIN_READ = /^\s*SELECT\b(?![\s\S]*\bFOR\s+(NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b)/i;
+
+/**
+ * A read outside a transaction whose connection PostgreSQL dropped (a restart, a terminated
+ * backend, a failover) is tried once more, on a connection of its own: the pool's idle
+ * connections may have been dropped too without having noticed yet. Nothing else is retried: a
+ * write's outcome is unknown when its connection drops, and a transaction's statements go
+ * through the connection it holds, not here.
+ */
+function retryReadsOnLostConnections(pool: pg.Pool, connectionString: string): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  const onFreshConnection = async (config: pg.QueryConfig) => {
+    const client = new pg.Client({ connectionString });
+    try {
+      await client.connect();
+      return await client.query(config);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  const retrying = async (config: pg.QueryConfig) => {
+    try {
+      return await query(config);
+    } catch (error) {
+      if (!PLAIN_READ.test(config.text) || !isDatabaseUnavailable(error)) throw error;
+      return onFreshConnection(config);
+    }
+  };
+  // The driver adapter sends every statement as one config object and awaits the promise.
+  pool.query = ((config: unknown, ...rest: unknown[]) =>
+    typeof config === 'object' && config !== null && rest.length === 0 ? retrying(config as pg.QueryConfig) : query(config, ...rest)) as typeof pool.query;
 }

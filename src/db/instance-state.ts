@@ -46,7 +46,7 @@ const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provi
 /** Statuses whose guest exists and no workflow is at work. */
 const SETTLED: readonly InstanceStatus[] = ['running', 'stopped'];
 const OPERATING = Object.values(OPERATION_STATUS);
-const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED, ...OPERATING, 'failed', 'rollback_failed', 'lost'];
+const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED, ...OPERATING, 'failed', 'rollback_failed', 'rebuild_failed', 'lost'];
 
 export type TransitionResult = 'changed' | 'already';
 
@@ -200,15 +200,15 @@ export function deleteDuringProvision(tx: Tx, instanceId: string, o: { actorUser
 }
 
 /**
- * An operation ended. `status` is what the provider shows now (running/stopped), or `failed`
- * (the guest was removed on purpose and not remade), or `lost` (the guest vanished).
+ * An operation ended. `status` is what the provider shows now (running/stopped), or
+ * `rebuild_failed` (the guest was removed on purpose and not remade), or `lost` (the guest vanished).
  */
 export function operationFinished(
   tx: Tx,
   instanceId: string,
   o: { operation: Operation; status: InstanceStatus; failure: (Failure & { cause?: Record<string, unknown> }) | null; taskId: string },
 ) {
-  const ended = o.status === 'failed' || o.status === 'lost';
+  const ended = o.status === 'rebuild_failed' || o.status === 'lost';
   const event: InstanceEventType = o.status === 'lost' ? 'instance.lost' : o.failure || ended ? 'instance.failed' : DONE_EVENT[o.operation];
   return apply(tx, instanceId, {
     to: o.status,

@@ -87,8 +87,11 @@ export async function lockOpenTask(tx: Tx, taskId: string) {
 
 export interface TaskOutcome {
   status: 'succeeded' | 'failed';
+  /** Customer-safe. */
   errorCode?: string;
   errorMessage?: string;
+  /** Operators only: the failure's type, where it happened, the provider's own words. */
+  failureCause?: Record<string, unknown>;
 }
 
 /** Ends a task and frees its instance for the next operation; a no-op on an ended task. */
@@ -100,6 +103,7 @@ export async function finishTask(tx: Tx, taskId: string, outcome: TaskOutcome): 
       progress: outcome.status === 'succeeded' ? 100 : undefined,
       errorCode: outcome.errorCode ?? null,
       errorMessage: outcome.errorMessage ?? null,
+      failureCause: (outcome.failureCause as Prisma.InputJsonValue | undefined) ?? Prisma.DbNull,
       activeInstanceId: null,
       finishedAt: new Date(),
     },

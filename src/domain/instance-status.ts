@@ -24,10 +24,11 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   shutdown: ['running'],
   reboot: ['running'],
   resize: ['stopped'],
-  rebuild: ['running', 'stopped'],
+  // After a failed rebuild there is no disk to keep: rebuilding again is how the server comes back.
+  rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
   // A lost server's guest is gone: deleting it releases what it still holds.
-  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'lost'],
+  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
 };
 
 export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';

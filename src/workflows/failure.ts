@@ -12,7 +12,8 @@ export interface DescribedFailure {
 
 /**
  * Reads a failure: its chain of causes (the first ten links), the first application failure in
- * it, and the operator-facing `cause` (`context`, then the failure's type and provider detail).
+ * it, and the operator-facing `cause` (`context`, then the failure's type and provider detail,
+ * the activity it failed in, and the provider call it names: kind, node, VMID, UPID, HTTP status).
  */
 export function readFailure(error: unknown, context: Record<string, unknown>) {
   const links: unknown[] = [];
@@ -23,6 +24,10 @@ export function readFailure(error: unknown, context: Record<string, unknown>) {
     type: application?.type ?? (error as Error | undefined)?.name ?? 'unknown',
     detail: application?.message ?? (error as Error | undefined)?.message ?? String(error),
   };
+  const activity = links.find((link): link is ActivityFailure => link instanceof ActivityFailure);
+  if (activity?.activityType) cause.activity = activity.activityType;
+  const call: unknown = application?.details?.[0];
+  if (call && typeof call === 'object' && Object.keys(call).length > 0) cause.call = call;
   return { links, application, cause };
 }
 

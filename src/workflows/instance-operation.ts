@@ -1,4 +1,5 @@
-import { CancellationScope, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { FailureType } from '../domain/failure-types';
 import type { Activities } from '../activities';
 import type { Operation } from '../domain/instance-status';
 import { OPERATION_STATUS } from '../domain/instance-status';
@@ -11,6 +12,8 @@ export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
   /** Proxmox's own wait for an ACPI shutdown, in real seconds (not scaled). */
   shutdownTimeoutSeconds?: number;
+  /** A rebuild of a server whose last rebuild failed after removing its guest: there is no guest to check, only leftovers to clear. */
+  afterFailedRebuild?: boolean;
   /** Set by continue-as-new: a delete parked for an operator, resumed where it waits. */
   parked?: { progress: ProvisionProgress };
 }
@@ -71,9 +74,17 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         await proxy(BUDGETS.migration, 'migrate: move the guest to its new node').migrateGuest(ref);
         break;
       case 'rebuild':
-        await power.checkGuest(ref);
-        await removal.removeGuest({ ...ref, purpose: 'rebuild' });
-        guestRemoved = true;
+        if (input.afterFailedRebuild) {
+          guestRemoved = true;
+          // Whatever the failed rebuild left on the VMID (a half-made clone) goes; a stranger's guest is never touched.
+          if ((await removal.removeGuest({ ...ref, purpose: 'rebuild' })) === 'not_ours') {
+            throw ApplicationFailure.create({ type: FailureType.GuestConflict, message: 'a guest that is not ours sits on the VMID', nonRetryable: true });
+          }
+        } else {
+          await power.checkGuest(ref);
+          await removal.removeGuest({ ...ref, purpose: 'rebuild' });
+          guestRemoved = true;
+        }
         await bookkeeping('rebuild: discard the old credential').discardCredential(ref);
         await runStages('rebuild');
         setStatus('running');
@@ -85,7 +96,7 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
     show(`${operation}: done; the server is ${progress.status}.`);
     return { status: progress.status };
   } catch (error) {
-    const failure = describeOperationFailure(error, operation, guestRemoved);
+    const failure = describeOperationFailure(error, operation, { phase: progress.stage ?? operation, guestRemoved });
     const status = await CancellationScope.nonCancellable(async () => {
       // A guest left with the new CPU and memory keeps being charged for them.
       const holdCharges = operation === 'resize' && !(await power.undoResize(ref).then(() => true, () => false));

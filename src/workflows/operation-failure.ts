@@ -16,10 +16,11 @@ const DONE: Record<Operation, string> = {
 
 /**
  * Maps a lifecycle operation's failure to a customer-safe code and message; the provider's words
- * stay in `cause`. `guestRemoved`: a rebuild failed after its old disk was destroyed.
+ * stay in `cause`. `phase`: where it failed (the operation, or a rebuild's stage);
+ * `guestRemoved`: a rebuild failed after its old disk was destroyed.
  */
-export function describeOperationFailure(error: unknown, operation: Operation, guestRemoved = false): DescribedFailure {
-  const { links, application, cause } = readFailure(error, { operation });
+export function describeOperationFailure(error: unknown, operation: Operation, { phase = operation, guestRemoved = false }: { phase?: string; guestRemoved?: boolean } = {}): DescribedFailure {
+  const { links, application, cause } = readFailure(error, { operation, phase });
   const timedOut = links.some((link) => link instanceof TimeoutFailure);
   if (application?.type === FailureType.GuestLost) {
     return { code: 'GUEST_LOST', message: GUEST_LOST_MESSAGE, cause };

@@ -13,10 +13,10 @@ const ALLOWED: Record<string, InstanceStatus[]> = {
   shutdown: ['running'],
   reboot: ['running'],
   resize: ['stopped'],
-  rebuild: ['running', 'stopped'],
+  rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
   // Deletes are idempotent and cancel provisioning; a deleted server answers 200.
-  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'failed', 'rollback_failed', 'lost', 'deleting', 'deleted'],
+  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleting', 'deleted'],
 };
 
 function expected(status: InstanceStatus, operation: string): { http: number; code?: string } {

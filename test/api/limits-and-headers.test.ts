@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server';
 import { startTestApi, type TestApi, type TestCustomer } from '../support/api';
@@ -92,6 +94,34 @@ describe('/metrics', () => {
       const scraped = await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`);
       expect(scraped.status).toBe(200);
       expect(await scraped.text()).toContain('process_cpu_seconds_total');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('bind address', () => {
+  const addressOf = (server: Server | undefined) => (server?.address() as AddressInfo | null)?.address;
+
+  it('listens on loopback only unless HOST is set, the metrics listener likewise', async () => {
+    expect(api.config.HOST).toBe('127.0.0.1');
+    const server = await startServer({ ...api.config, PORT: 0, METRICS_PORT: 0 });
+    try {
+      expect(addressOf(server.server)).toBe('127.0.0.1');
+      expect(addressOf(server.metricsServer ?? undefined)).toBe('127.0.0.1');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('binds the API to HOST and the metrics listener to METRICS_HOST, and nothing else answers', async () => {
+    const server = await startServer({ ...api.config, HOST: '127.0.0.2', METRICS_HOST: '127.0.0.3', PORT: 0, METRICS_PORT: 0 });
+    try {
+      expect(addressOf(server.server)).toBe('127.0.0.2');
+      expect(addressOf(server.metricsServer ?? undefined)).toBe('127.0.0.3');
+      expect((await fetch(`http://127.0.0.2:${server.port}/healthz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.3:${server.metricsPort}/metrics`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.1:${server.port}/healthz`)).rejects.toThrow();
     } finally {
       await server.close();
     }

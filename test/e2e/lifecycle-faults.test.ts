@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
+import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, runOperation, suiteStack, usage } from '../support/lifecycle';
 import { seededId } from '../support/stack';
 
 /** Provider coordinates must never reach a customer-facing message. */
@@ -39,6 +39,63 @@ describe('lifecycle operations when the provider fails', () => {
     const { task, instance } = await runOperation(stack, id, 'stop');
     expect(task.error?.code).toBe('OPERATION_FAILED');
     expect(instance).toMatchObject({ status: 'running', desiredState: 'stopped' });
+  });
+
+  /** The task as its customer reads it, and as an admin does (with the cause). */
+  const readTask = async (taskId: string) => ({
+    customer: await stack.api.request('GET', `/v1/tasks/${taskId}`, { token: stack.customer.token }),
+    admin: await stack.api.request('GET', `/v1/admin/tasks/${taskId}`, { token: stack.api.adminToken }),
+  });
+
+  it('a reboot whose Proxmox task fails keeps why on its task: a safe code for the customer, Proxmox\'s words for admins', async () => {
+    const id = await runningServer(stack, { hostname: 'noreboot' });
+    await stack.sim.fault({ op: 'reboot', mode: 'task_fail', message: 'reboot failed: QEMU exited with code 1' });
+    const { task, instance } = await runOperation(stack, id, 'reboot');
+    expect(instance.status).toBe('running');
+    const { customer, admin } = await readTask(task.id);
+    expect(customer.body.data).toMatchObject({ status: 'failed', error: { code: 'OPERATION_FAILED', message: expect.stringContaining('could not be restarted') } });
+    expect(customer.body.data).not.toHaveProperty('failureCause');
+    expect(customer.body.data.error.message).not.toMatch(COORDINATES);
+    expect(customer.text).not.toContain('QEMU');
+    expect(admin.status).toBe(200);
+    expect(admin.body.data).toMatchObject({
+      id: task.id,
+      instanceId: id,
+      error: { code: 'OPERATION_FAILED' },
+      failureCause: {
+        operation: 'reboot',
+        phase: 'reboot',
+        type: 'PROVIDER_TASK_FAILED',
+        activity: 'rebootGuest',
+        detail: expect.stringContaining('reboot failed: QEMU exited with code 1'),
+        call: { kind: 'reboot', upid: expect.stringMatching(/^UPID:/) },
+      },
+    });
+  });
+
+  it('a stop Proxmox refuses before any Proxmox task keeps Proxmox\'s answer on its task', async () => {
+    const id = await runningServer(stack, { hostname: 'refusedstop' });
+    await stack.sim.fault({ op: 'stop', mode: 'http500', message: 'VM is protected by a guest lock policy' });
+    const { task, instance } = await runOperation(stack, id, 'stop');
+    expect(instance.status).toBe('running');
+    // Nothing ran on Proxmox: the provider call has no UPID, only the cause says what was refused.
+    const calls = await stack.api.db.providerCall.findMany({ where: { taskId: task.id } });
+    expect(calls.map((call) => [call.kind, call.status, call.upid])).toEqual([['stop', 'failed', null]]);
+    const { customer, admin } = await readTask(task.id);
+    expect(customer.body.data.error).toEqual({ code: 'OPERATION_FAILED', message: expect.stringContaining('could not be stopped') });
+    expect(customer.text).not.toContain('guest lock policy');
+    expect(admin.body.data.failureCause).toMatchObject({
+      operation: 'stop',
+      phase: 'stop',
+      type: 'PROVIDER_REJECTED',
+      detail: expect.stringContaining('VM is protected by a guest lock policy'),
+      call: { kind: 'stop', status: 500 },
+    });
+  });
+
+  it('the admin task view answers 404 for an unknown task and 403 to a customer', async () => {
+    expect((await stack.api.request('GET', '/v1/admin/tasks/task_missing', { token: stack.api.adminToken })).body.error.code).toBe('NOT_FOUND');
+    expect((await stack.api.request('GET', '/v1/admin/tasks/task_missing', { token: stack.customer.token })).status).toBe(403);
   });
 
   it('a resize whose config write is rejected returns everything it charged', async () => {
@@ -116,17 +173,46 @@ describe('lifecycle operations when the provider fails', () => {
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
 
-  it('a rebuild that fails after the old disk is gone leaves a failed server holding its reservations, which a delete then releases', async () => {
+  it('a rebuild that fails after the old disk is gone leaves the server rebuild_failed holding its reservations, which a delete then releases', async () => {
     const id = await runningServer(stack, { hostname: 'norebuild' });
     await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
     const { task, instance } = await runOperation(stack, id, 'rebuild', {});
     expect(task).toMatchObject({ type: 'INSTANCE_REBUILD', status: 'failed', error: { code: 'REBUILD_FAILED' } });
-    expect(instance).toMatchObject({ status: 'failed', failure: { code: 'REBUILD_FAILED' } });
+    expect(instance).toMatchObject({ status: 'rebuild_failed', failure: { code: 'REBUILD_FAILED' } });
+    for (const operation of ['start', 'stop', 'reboot', 'shutdown']) expect((await operate(stack, id, operation)).body.error.code, operation).toBe('INVALID_STATE');
     expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
     expect(await guestOf(stack, id)).toBeUndefined();
     const deleted = await runOperation(stack, id, 'delete');
     expect(deleted.instance.status).toBe('deleted');
     expect(await held(id)).toMatchObject({ vmid: undefined, allocation: 'released', quotaReleased: true, volumes: ['deleted'] });
+  });
+
+  it('a server whose rebuild failed is rebuilt again: running with the same addresses and MAC, and a new password revealable once', async () => {
+    const id = await runningServer(stack, { hostname: 'rebuildagain' });
+    const before = await readInstance(stack, id, stack.api.adminToken);
+    const macBefore = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).macAddress;
+    const first = (await stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token })).body.data.password;
+    await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
+    expect((await runOperation(stack, id, 'rebuild', {})).instance.status).toBe('rebuild_failed');
+
+    // The half-made clone a failed clone task leaves behind, if any, goes before the new one.
+    const again = await runOperation(stack, id, 'rebuild', {});
+    expect(again.task).toMatchObject({ type: 'INSTANCE_REBUILD', status: 'succeeded', error: null });
+    expect(again.instance).toMatchObject({ status: 'running', failure: null, ipv4: before.ipv4, ipv6: before.ipv6 });
+    const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
+    expect(row.macAddress).toBe(macBefore);
+    const guest = await guestOf(stack, id);
+    expect(guest?.status).toBe('running');
+    expect(String(guest?.config.net0)).toContain(macBefore as string);
+    expect(guest?.vmid).toBe(row.vmid);
+
+    const reveal = () => stack.api.request('POST', `/v1/instances/${id}/credentials/reveal`, { token: stack.customer.token });
+    const revealed = await reveal();
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.data.password).toEqual(expect.any(String));
+    expect(revealed.body.data.password).not.toBe(first);
+    expect((await reveal()).body.error.code).toBe('CREDENTIAL_ALREADY_REVEALED');
+    expect(await held(id)).toMatchObject({ vmid: 'assigned', allocation: 'allocated', quotaReleased: false });
   });
 
   it('a rebuild whose removal is refused keeps the old guest and its status', async () => {

@@ -3,10 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { replayFiles } from '../../scripts/replay';
-import { retryRollbackSignal } from '../../src/workflows/definitions';
-import { startStack } from '../support/stack';
+import { ProxmoxClient } from '../../src/proxmox';
+import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
+import { destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
+import { progressQuery, retryRollbackSignal } from '../../src/workflows/definitions';
+import { PARKS_PER_RUN } from '../../src/workflows/parking';
+import { runningServer, runOperation, type OperationOutcome } from '../support/lifecycle';
+import { startStack, type Stack } from '../support/stack';
+import { startReceiver } from '../support/webhook-receiver';
 
 /**
  * Workflow histories recorded from real runs, replayed against today's workflow code: a change
@@ -21,45 +28,134 @@ const historiesDir = path.join(__dirname, 'histories');
 if (process.env.RECORD_HISTORIES) {
   describe('recording histories', () => {
     const wanted = (name: string) => process.env.RECORD_HISTORIES === '1' || process.env.RECORD_HISTORIES!.split(',').includes(name);
+    let stack: Stack;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    beforeAll(async () => {
+      // The first delivery is refused once, so the webhook history holds a retry's timer.
+      receiver = await startReceiver((_request, index) => (index === 0 ? 500 : 200));
+      stack = await startStack({
+        env: { STAGE_TIMEOUT_SCALE: '0.02', RECONCILE_INTERVAL_SECONDS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_DISPATCH_INTERVAL_MS: '100' },
+      });
+    }, 60_000);
+    afterEach(() => stack.sim.clearFaults());
+    afterAll(async () => {
+      await stack?.close();
+      await receiver?.close();
+    });
+    /** An operator's retry of the parked removal, sent until the workflow is parked to take it. */
+    const retryWhenParked = (id: string) =>
+      expect.poll(async () => (await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, admin())).status, { timeout: 30_000 }).toBe(202);
+
+    /** The same JSON an operator gets from `temporal workflow show --output json` (the latest run, unless `runId`). */
+    const record = async (name: string, workflowId: string, runId?: string) => {
+      const cli = path.resolve(__dirname, '..', '..', '.tools', 'bin', 'temporal');
+      const args = ['workflow', 'show', '--address', inject('temporalAddress'), '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'];
+      const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 16 * 1024 * 1024 });
+      fs.writeFileSync(path.join(historiesDir, `${name}.json`), stdout);
+    };
+    const admin = () => ({ token: stack.api.adminToken });
+    const parkedTimes = async (instanceId: string) => {
+      const progress = await stack.api.temporal.workflow.getHandle(`provision-${instanceId}`).query(progressQuery);
+      return progress.rollback.state === 'parked' ? progress.rollback.parkedTimes : 0;
+    };
+
     it('records a successful provision, a rollback, and parked rollbacks retried by an operator (signal, update)', async () => {
-      const stack = await startStack({ env: { STAGE_TIMEOUT_SCALE: '0.02' } });
-      try {
-        // The same JSON an operator gets from `temporal workflow show --output json`.
-        const record = async (name: string, instanceId: string) => {
-          const cli = path.resolve(__dirname, '..', '..', '.tools', 'bin', 'temporal');
-          const args = ['workflow', 'show', '--address', inject('temporalAddress'), '--workflow-id', `provision-${instanceId}`, '--output', 'json'];
-          const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 16 * 1024 * 1024 });
-          fs.writeFileSync(path.join(historiesDir, `${name}.json`), stdout);
-        };
-        if (wanted('provision-succeeds')) {
-          const ok = (await stack.create({ hostname: 'replay-ok' })).body.data.id;
-          await stack.waitForStatus(ok, ['running']);
-          await record('provision-succeeds', ok);
-        }
+      if (wanted('provision-succeeds')) {
+        const ok = (await stack.create({ hostname: 'replay-ok' })).body.data.id;
+        await stack.waitForStatus(ok, ['running']);
+        await record('provision-succeeds', `provision-${ok}`);
+      }
 
-        if (wanted('provision-rolls-back')) {
-          await stack.sim.fault({ op: 'start', mode: 'task_fail' });
-          const rolledBack = (await stack.create({ hostname: 'replay-rollback' })).body.data.id;
-          await stack.waitForStatus(rolledBack, ['failed']);
-          await record('provision-rolls-back', rolledBack);
-        }
+      if (wanted('provision-rolls-back')) {
+        await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+        const rolledBack = (await stack.create({ hostname: 'replay-rollback' })).body.data.id;
+        await stack.waitForStatus(rolledBack, ['failed']);
+        await record('provision-rolls-back', `provision-${rolledBack}`);
+      }
 
-        // Earlier versions took the operator's decision as a signal, today's as an update.
-        const parkThenRetry = async (name: string, retry: (id: string) => Promise<unknown>) => {
-          if (!wanted(name)) return;
-          await stack.sim.fault({ op: 'start', mode: 'task_fail' });
-          await stack.sim.fault({ op: 'destroy', mode: 'http500', count: 10_000 });
-          const parked = (await stack.create({ hostname: 'replay-parked' })).body.data.id;
-          await stack.waitForStatus(parked, ['rollback_failed']);
-          await stack.sim.clearFaults();
-          await retry(parked);
-          await stack.waitForStatus(parked, ['failed']);
-          await record(name, parked);
-        };
-        await parkThenRetry('provision-parks-then-retries', (id) => stack.api.temporal.workflow.getHandle(`provision-${id}`).signal(retryRollbackSignal));
-        await parkThenRetry('provision-parks-then-updates', (id) => stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, { token: stack.api.adminToken }));
-      } finally {
-        await stack.close();
+      // Earlier versions took the operator's decision as a signal, today's as an update.
+      const parkThenRetry = async (name: string, retry: (id: string) => Promise<unknown>) => {
+        if (!wanted(name)) return;
+        await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+        await stack.sim.fault({ op: 'destroy', mode: 'http500', count: 10_000 });
+        const parked = (await stack.create({ hostname: 'replay-parked' })).body.data.id;
+        await stack.waitForStatus(parked, ['rollback_failed']);
+        await stack.sim.clearFaults();
+        await retry(parked);
+        await stack.waitForStatus(parked, ['failed']);
+        await record(name, `provision-${parked}`);
+      };
+      await parkThenRetry('provision-parks-then-retries', (id) => stack.api.temporal.workflow.getHandle(`provision-${id}`).signal(retryRollbackSignal));
+      await parkThenRetry('provision-parks-then-updates', (id) => stack.api.request('POST', `/v1/admin/instances/${id}/rollback/retry`, admin()));
+    }, 120_000);
+
+    it('records a provision parked so often that it continued as new, both runs', async () => {
+      if (!wanted('provision-parks-past-continue-as-new')) return;
+      await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+      await stack.sim.fault({ op: 'destroy', mode: 'http500', count: 10_000 });
+      const id = (await stack.create({ hostname: 'replay-long-parked' })).body.data.id;
+      const handle = stack.api.temporal.workflow.getHandle(`provision-${id}`);
+      await expect.poll(() => parkedTimes(id), { timeout: 30_000 }).toBe(1);
+      const firstRunId = (await handle.describe()).runId;
+      for (let parks = 1; parks < PARKS_PER_RUN; parks++) {
+        await retryWhenParked(id);
+        await expect.poll(() => parkedTimes(id), { timeout: 30_000 }).toBe(parks + 1);
+      }
+      await expect.poll(async () => (await handle.describe()).runId, { timeout: 30_000 }).not.toBe(firstRunId);
+      await stack.sim.clearFaults();
+      await retryWhenParked(id);
+      await stack.waitForStatus(id, ['failed']);
+      await record('provision-parks-past-continue-as-new', `provision-${id}`);
+      await record('provision-parks-until-continue-as-new', `provision-${id}`, firstRunId);
+    }, 180_000);
+
+    it('records lifecycle operations: reboot, a failed stop, rebuild, a rebuild after a failed one, delete', async () => {
+      const id = await runningServer(stack, { hostname: 'replay-ops' });
+      const operation = async (name: string, kind: string, run: () => Promise<OperationOutcome>) => {
+        const { accepted } = await run();
+        if (wanted(name)) await record(name, operationWorkflowId(kind, id, accepted.meta.taskId as string));
+      };
+      await operation('operation-reboot-succeeds', 'reboot', () => runOperation(stack, id, 'reboot'));
+      await stack.sim.fault({ op: 'stop', mode: 'task_fail', message: 'stop failed: QEMU exited with code 1' });
+      await operation('operation-stop-fails', 'stop', () => runOperation(stack, id, 'stop'));
+      await operation('operation-rebuild-succeeds', 'rebuild', () => runOperation(stack, id, 'rebuild', {}));
+      await stack.sim.fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: storage full' });
+      await operation('operation-rebuild-fails', 'rebuild', () => runOperation(stack, id, 'rebuild', {}));
+      await operation('operation-rebuild-after-failed-rebuild', 'rebuild', () => runOperation(stack, id, 'rebuild', {}));
+      await operation('operation-delete-succeeds', 'delete', () => runOperation(stack, id, 'delete'));
+    }, 120_000);
+
+    it('records a reconcile of one server, an orphan destroyed by an operator, and webhook deliveries with a retry', async () => {
+      const endpoint = (await stack.api.request('POST', '/v1/webhooks', { token: stack.customer.token, body: { url: receiver.url } })).body.data;
+      const id = await runningServer(stack, { hostname: 'replay-watched' });
+      if (wanted('reconcile-instance')) {
+        expect((await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, admin())).status).toBe(200);
+        await record('reconcile-instance', reconcileInstanceWorkflowId(id));
+      }
+      if (wanted('deliver-webhooks')) {
+        const deliveries = stack.api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(endpoint.id, id));
+        await receiver.waitFor((received) => received.some((hook) => hook.json.instanceId === id && hook.json.type === 'instance.running'), 'instance.running delivered');
+        await expect.poll(async () => (await deliveries.describe()).status.name, { timeout: 30_000 }).toBe('COMPLETED');
+        await record('deliver-webhooks', webhookDeliveryWorkflowId(endpoint.id, id));
+      }
+      if (wanted('destroy-orphan')) {
+        const owner = `inst_${randomBytes(12).toString('hex')}`;
+        const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
+        const client = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
+        try {
+          await client.waitForProxmoxTask(await client.cloneVm('pve1', 9000, { newid: 4201, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
+          await client.setVmConfigSync('pve1', 4201, { tags: 'pvecp' });
+        } finally {
+          client.close();
+        }
+        let orphan: { id: string } | undefined;
+        await expect
+          .poll(async () => (orphan = (await stack.api.request('GET', '/v1/admin/orphans?status=open', admin())).body.data.find((o: { vmid: number }) => o.vmid === 4201)), { timeout: 30_000 })
+          .toBeDefined();
+        const orphanId = (orphan as { id: string }).id;
+        expect((await stack.api.request('POST', `/v1/admin/orphans/${orphanId}/destroy`, admin())).status).toBe(202);
+        await stack.api.temporal.workflow.getHandle(destroyOrphanWorkflowId(orphanId)).result();
+        await record('destroy-orphan', destroyOrphanWorkflowId(orphanId));
       }
     }, 120_000);
   });
@@ -68,8 +164,28 @@ if (process.env.RECORD_HISTORIES) {
 describe('recorded workflow histories', () => {
   const files = fs.readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
 
-  it('has histories for success, rollback and a parked rollback retried by signal and by update', () => {
-    expect(files.sort()).toEqual(['provision-parks-then-retries.json', 'provision-parks-then-updates.json', 'provision-rolls-back.json', 'provision-succeeds.json']);
+  it('has histories of every workflow type: provisions (success, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks', () => {
+    expect(files.sort()).toEqual([
+      'deliver-webhooks.json',
+      'destroy-orphan.json',
+      'operation-delete-succeeds.json',
+      'operation-reboot-succeeds.json',
+      'operation-rebuild-after-failed-rebuild.json',
+      'operation-rebuild-fails.json',
+      'operation-rebuild-succeeds.json',
+      'operation-stop-fails.json',
+      'provision-parks-past-continue-as-new.json',
+      'provision-parks-then-retries.json',
+      'provision-parks-then-updates.json',
+      'provision-parks-until-continue-as-new.json',
+      'provision-rolls-back.json',
+      'provision-succeeds.json',
+      'reconcile-instance.json',
+    ]);
+    const workflowTypes = new Set(
+      files.map((file) => JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType.name as string),
+    );
+    expect([...workflowTypes].sort()).toEqual(['DeliverWebhooks', 'DestroyOrphan', 'InstanceOperation', 'ProvisionInstance', 'Reconcile']);
   });
 
   const replay = (file: string) => replayFiles([file], inject('workflowBundlePath'));

@@ -21,6 +21,7 @@ describe('loadConfig: defaults', () => {
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
       PORT: 3000,
+      HOST: '127.0.0.1',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/pve_control_plane',
       TEMPORAL_ADDRESS: '127.0.0.1:7233',
       TEMPORAL_NAMESPACE: 'default',
@@ -64,6 +65,7 @@ describe('loadConfig: defaults', () => {
     expect(config.BOOTSTRAP_ADMIN_TOKEN).toBeUndefined();
     expect(config.WORKFLOW_BUNDLE_PATH).toBeUndefined();
     expect(config.METRICS_PORT).toBeUndefined();
+    expect(config.METRICS_HOST).toBeUndefined();
     expect(config.METRICS_TOKEN).toBeUndefined();
   });
 
@@ -102,6 +104,13 @@ describe('loadConfig: reading values', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'postgresql://app@db/app' }).DATABASE_URL).toBe('postgresql://app@db/app');
     expect(refusal({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'mysql://app@db/app' })).toContain('DATABASE_URL');
     expect(refusal({ ENCRYPTION_KEY: KEY, DATABASE_URL: 'not a url' })).toContain('DATABASE_URL');
+  });
+
+  it('takes an IP address or a host name to listen on, and refuses anything else', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, HOST: '0.0.0.0', METRICS_HOST: '::' })).toMatchObject({ HOST: '0.0.0.0', METRICS_HOST: '::' });
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, HOST: 'api.internal' }).HOST).toBe('api.internal');
+    expect(refusal({ ENCRYPTION_KEY: KEY, HOST: 'http://0.0.0.0' })).toContain('HOST');
+    expect(refusal({ ENCRYPTION_KEY: KEY, METRICS_HOST: 'two words' })).toContain('METRICS_HOST');
   });
 
   it.each([

@@ -53,18 +53,32 @@ describe('error mapping', () => {
     expect(answer.body.error.code).toBe('INTERNAL');
   });
 
-  it('turns an unreachable PostgreSQL into 503 SERVICE_UNAVAILABLE with Retry-After', () => {
-    for (const error of [
-      Object.assign(new Error("Can't reach database server at db:5432"), { code: 'P1001' }),
-      Object.assign(new Error('Server has closed the connection.'), { code: 'P1017' }),
-      new Error('Connection terminated unexpectedly'),
-      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
-    ]) {
-      const answer = respond(error);
-      expect(answer.status).toBe(503);
-      expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
-      expect(answer.headers['Retry-After']).toBe('5');
-    }
+  /** How Prisma's pg adapter hands over a model query's driver error: the SQLSTATE or kind sits in `cause`. */
+  const fromAdapter = (cause: Record<string, unknown>) => Object.assign(new Error(String(cause.message ?? cause.kind)), { name: 'DriverAdapterError', cause });
+
+  it.each([
+    ['an unreachable server (P1001)', Object.assign(new Error("Can't reach database server at db:5432"), { code: 'P1001' })],
+    ['a closed connection (P1017)', Object.assign(new Error('Server has closed the connection.'), { code: 'P1017' })],
+    ['a connection pg saw end', new Error('Connection terminated unexpectedly')],
+    ['pg\'s own error of a terminated backend', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a terminated backend (57P01) under a model query', fromAdapter({ kind: 'postgres', originalCode: '57P01', code: '57P01', message: 'terminating connection due to administrator command' })],
+    ['a server shutting down (57P03) at connect', fromAdapter({ kind: 'postgres', originalCode: '57P03', code: '57P03', message: 'the database system is shutting down' })],
+    ['a server crash (57P02)', fromAdapter({ kind: 'postgres', originalCode: '57P02', code: '57P02', message: 'terminating connection because of crash of another server process' })],
+    ['a connection failure (08006)', fromAdapter({ kind: 'postgres', originalCode: '08006', code: '08006', message: 'connection failure' })],
+    ['a raw query on a terminated backend', Object.assign(new Error('Raw query failed. Code: `57P01`.'), { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '57P01' } } } })],
+    ['a refused socket', fromAdapter({ kind: 'DatabaseNotReachable', host: 'db', port: 5432 })],
+    ['a reset socket', fromAdapter({ kind: 'ConnectionClosed' })],
+    ['pg\'s own socket error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read', errno: -104 })],
+    ['a transaction whose connection broke', new Error('Client has encountered a connection error and is not queryable')],
+  ])('turns %s into 503 SERVICE_UNAVAILABLE with Retry-After, not a 500', (_what, error) => {
+    const answer = respond(error);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(answer.headers['Retry-After']).toBe('5');
+  });
+
+  it('keeps a data exception under a model query a client error', () => {
+    expect(respond(fromAdapter({ kind: 'postgres', originalCode: '22021', code: '22021', message: 'invalid byte sequence' })).body.error.code).toBe('INVALID_INPUT');
   });
 
   it('turns an unreachable Temporal into 503 PROVIDER_UNAVAILABLE with Retry-After', () => {

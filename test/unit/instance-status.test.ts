@@ -12,13 +12,13 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   shutdown: ['running'],
   reboot: ['running'],
   resize: ['stopped'],
-  rebuild: ['running', 'stopped'],
+  rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
-  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'lost'],
+  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
 };
 
 const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
-const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'lost', 'deleted'];
+const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
   if (ALLOWED[operation].includes(status)) return 'allowed';
@@ -50,6 +50,12 @@ describe('judgeOperation', () => {
   it('allows only deletion of a failed instance, whether or not its rollback succeeded', () => {
     for (const status of ['failed', 'rollback_failed'] as const) {
       for (const operation of OPERATIONS) expect(judgeOperation(status, operation)).toBe(operation === 'delete' ? 'allowed' : 'invalid_state');
+    }
+  });
+
+  it('allows a server whose rebuild failed only to be rebuilt again or deleted', () => {
+    for (const operation of OPERATIONS) {
+      expect(judgeOperation('rebuild_failed', operation), operation).toBe(operation === 'rebuild' || operation === 'delete' ? 'allowed' : 'invalid_state');
     }
   });
 

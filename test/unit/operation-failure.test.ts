@@ -18,6 +18,27 @@ describe('describing a failed lifecycle operation', () => {
     expect(failure.cause).toMatchObject({ operation: 'stop', type: FailureType.GuestLost, detail: PROVIDER_TEXT });
   });
 
+  it('keeps, for operators, where it failed, in which activity, and the provider call Proxmox answered', () => {
+    const refused = ApplicationFailure.create({
+      type: FailureType.ProviderRejected,
+      message: 'VM 1003 not running',
+      nonRetryable: true,
+      details: [{ kind: 'stop', node: 'pve2', vmid: 1003, status: 500 }],
+    });
+    const failure = describeOperationFailure(fromActivity(refused), 'stop');
+    expect(failure.cause).toEqual({
+      operation: 'stop',
+      phase: 'stop',
+      type: FailureType.ProviderRejected,
+      detail: 'VM 1003 not running',
+      activity: 'startGuest',
+      call: { kind: 'stop', node: 'pve2', vmid: 1003, status: 500 },
+    });
+    expect(failure.message).not.toMatch(/pve2|1003|running/);
+    const rebuild = describeOperationFailure(fromActivity(refused), 'rebuild', { phase: 'configure', guestRemoved: true });
+    expect(rebuild.cause).toMatchObject({ operation: 'rebuild', phase: 'configure' });
+  });
+
   it('says which operation failed, in customer words', () => {
     const cases: [Operation, string][] = [
       ['start', 'started'],
@@ -35,9 +56,9 @@ describe('describing a failed lifecycle operation', () => {
   it('tells a timeout apart, and a rebuild that lost its old disk apart from everything else', () => {
     const timeout = describeOperationFailure(fromActivity(new TimeoutFailure('timed out', undefined, TimeoutType.START_TO_CLOSE), RetryState.TIMEOUT), 'resize');
     expect(timeout.code).toBe('OPERATION_TIMEOUT');
-    const rebuild = describeOperationFailure(fromActivity(ApplicationFailure.create({ type: FailureType.ProviderTaskFailed, message: 'clone failed' })), 'rebuild', true);
+    const rebuild = describeOperationFailure(fromActivity(ApplicationFailure.create({ type: FailureType.ProviderTaskFailed, message: 'clone failed' })), 'rebuild', { phase: 'clone', guestRemoved: true });
     expect(rebuild.code).toBe('REBUILD_FAILED');
-    const lostDuringRebuild = describeOperationFailure(fromActivity(ApplicationFailure.create({ type: FailureType.GuestLost, message: 'gone' })), 'rebuild', true);
+    const lostDuringRebuild = describeOperationFailure(fromActivity(ApplicationFailure.create({ type: FailureType.GuestLost, message: 'gone' })), 'rebuild', { phase: 'clone', guestRemoved: true });
     expect(lostDuringRebuild.code).toBe('GUEST_LOST');
   });
 

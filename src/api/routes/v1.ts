@@ -12,12 +12,12 @@ import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
-import { tasksRouter } from './tasks';
+import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps));
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps), adminTasksRouter(deps));
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));

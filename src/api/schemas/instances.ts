@@ -74,6 +74,12 @@ export const taskView = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 }).openapi('Task');
 
+export const adminTaskView = taskView.extend({
+  instanceId: z.string(),
+  tenantId: z.string(),
+  failureCause: z.unknown().nullable().openapi({ description: "Why the task failed, for operators: the failure's type, operation and phase, Proxmox's message and the provider call." }),
+}).openapi('AdminTask');
+
 const ref = z.object({ id: z.string(), name: z.string() });
 
 export const instanceView = z.object({

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "tasks" ADD COLUMN     "failureCause" JSONB;
+

@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "InstanceStatus" ADD VALUE 'rebuild_failed';
+
