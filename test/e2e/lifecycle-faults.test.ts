@@ -75,7 +75,8 @@ describe('lifecycle operations when the provider fails', () => {
 
   it('a stop Proxmox refuses before any Proxmox task keeps Proxmox\'s answer on its task', async () => {
     const id = await runningServer(stack, { hostname: 'refusedstop' });
-    await stack.sim.fault({ op: 'stop', mode: 'http500', message: 'VM is protected by a guest lock policy' });
+    // A refusal that cannot pass (a 5xx that explains nothing would be converged instead).
+    await stack.sim.fault({ op: 'stop', mode: 'http400', message: 'VM is protected by a guest lock policy' });
     const { task, instance } = await runOperation(stack, id, 'stop');
     expect(instance.status).toBe('running');
     // Nothing ran on Proxmox: the provider call has no UPID, only the cause says what was refused.
@@ -88,8 +89,8 @@ describe('lifecycle operations when the provider fails', () => {
       operation: 'stop',
       phase: 'stop',
       type: 'PROVIDER_REJECTED',
-      detail: expect.stringContaining('VM is protected by a guest lock policy'),
-      call: { kind: 'stop', status: 500 },
+      detail: expect.stringContaining('Parameter verification failed'),
+      call: { kind: 'stop', status: 400 },
     });
   });
 
