@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** A state-changing request signed in with a session cookie came without its session's X-CSRF-Token header. */
+  CSRF_TOKEN_INVALID: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   INVALID_STATE: 409,
@@ -12,6 +14,8 @@ export const ERROR_STATUS = {
   CONNECTION_PRIVILEGES_MISSING: 422,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
+  /** The invite link is unknown, used already or expired: an administrator can send a new one. */
+  INVITE_INVALID: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   QUOTA_EXCEEDED: 422,
@@ -23,6 +27,8 @@ export const ERROR_STATUS = {
   /** `userData` for a location whose connection has no snippets storage. */
   USER_DATA_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
+  /** Too many failed sign-ins for the account or from the address; `details.retryAfterSeconds` says when to try again. */
+  SIGN_IN_LOCKED: 429,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,
   SERVICE_BUSY: 503,
