@@ -17,6 +17,7 @@ import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator
 import { startWorker } from '../src/worker';
 import { ensureMigratedDatabase } from './database';
 import { projectRoot, startTemporalDevServer } from './temporal';
+import { ensureWebBuild } from './web';
 
 const dataDir = path.join(projectRoot, '.data');
 
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
       fs.writeFileSync(loginsFile, JSON.stringify(seed.logins ?? [], null, 2), { mode: 0o600 });
     }
 
+    if (await ensureWebBuild()) console.log('Console built into web/dist.');
     const worker = await startWorker(config);
     stops.push(worker.shutdown);
     const api = await startServer(config);

@@ -1299,6 +1299,8 @@ export interface components {
             user: components["schemas"]["User"];
             /** @description Send it back as `X-CSRF-Token` on every request that changes something. */
             csrfToken: string;
+            /** @description For administrators: the Temporal Web UI's workflow list of this namespace (TEMPORAL_UI_URL); append `/<workflowId>`. Null for customers. */
+            temporalWorkflowsUrl: string | null;
         };
         Session: {
             id: string;

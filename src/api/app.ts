@@ -1,5 +1,6 @@
 import express from 'express';
 import { authenticate } from './auth';
+import { consoleRouter } from './console';
 import type { ApiDeps } from './deps';
 import { errorHandler, notFoundRoute } from './errors';
 import { rejectUnsafeText, requireJsonBody } from './input';
@@ -24,6 +25,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(healthRouter(deps));
   app.use(openapiRouter());
   app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, publicSessionRouter(deps), authenticate(deps), rateLimitedReads(deps), v1Router(deps));
+  app.use(consoleRouter(deps.config));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
   return app;

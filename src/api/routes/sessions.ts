@@ -28,6 +28,7 @@ const signedInView = (deps: ApiDeps, session: Session, user: User, who?: Princip
   session: sessionView(session, deps, who ?? { ...principalOf(user), sessionId: session.id }),
   user: userView(user),
   csrfToken: session.csrfToken,
+  temporalWorkflowsUrl: user.role === 'admin' ? `${deps.config.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(deps.config.TEMPORAL_NAMESPACE)}/workflows` : null,
 });
 
 const principalOf = (user: User): Principal => ({ userId: user.id, tokenId: '', role: user.role, tenantId: user.tenantId });

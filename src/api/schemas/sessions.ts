@@ -56,6 +56,10 @@ export const signedInSchema = z
     session: sessionSchema,
     user: userSchema,
     csrfToken: z.string().openapi({ description: 'Send it back as `X-CSRF-Token` on every request that changes something.' }),
+    temporalWorkflowsUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "For administrators: the Temporal Web UI's workflow list of this namespace (TEMPORAL_UI_URL); append `/<workflowId>`. Null for customers." }),
   })
   .openapi('SignedIn');
 
