@@ -1,7 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import type { PvecpClient, Task } from '../../../clients/typescript/index';
-
-export type Step = Omit<Task['steps'][number], 'at'> & { at?: string };
+import type { PvecpClient } from '../../../clients/typescript/index';
+import type { Step } from './step-thread';
 
 export interface StreamEnd {
   reason: string;
@@ -10,11 +9,6 @@ export interface StreamEnd {
 
 /** Reasons after which the API invites a reconnect with Last-Event-ID. */
 const RECONNECT = new Set(['max_duration', 'shutting_down']);
-
-/** Appends a streamed step to a thread unless the thread has it already (a replay after a reconnect). */
-export function addStep(thread: readonly Step[], step: Step): Step[] {
-  return thread.some((line) => line.step === step.step && line.status === step.status) ? [...thread] : [...thread, step];
-}
 
 /**
  * Follows a server's step thread (`GET /v1/instances/{id}/events`, server-sent events) through

@@ -6,7 +6,8 @@ import { Alert, Confirm, Loading, Notice, ShownOnce, StatusBadge } from '../comp
 import { planText, taskText, when } from '../lib/format';
 import type { Problem } from '../lib/problems';
 import { powerActions, isBusy } from '../lib/status';
-import { addStep, followSteps, type Step } from '../lib/step-stream';
+import { followSteps } from '../lib/step-stream';
+import { addStep, type Step } from '../lib/step-thread';
 import { isAdmin, useSession } from '../session';
 import { AdminServerDetails } from './admin/server-details';
 import { NotFound } from './not-found';
