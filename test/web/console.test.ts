@@ -216,6 +216,8 @@ describe('the console as a customer', () => {
 });
 
 describe('the console as an operator', () => {
+  let operatorPage: Page;
+
   it('releases a parked rollback with the retry action', async () => {
     await stack.sim.fault({ op: 'start', mode: 'task_fail' });
     await stack.sim.fault({ op: 'destroy', count: 10_000, mode: 'http500', message: 'cfs-lock timeout' });
@@ -223,9 +225,7 @@ describe('the console as an operator', () => {
     const id = created.body.data.id as string;
     await stack.waitForStatus(id, ['rollback_failed'], 60_000);
 
-    const operator = await stack.api.createCustomer();
     const admin = (await stack.adminClient.POST('/v1/admin/users', { body: { email: 'ops@example.com', role: 'admin' } })).data?.data.id as string;
-    expect(operator).toBeDefined();
     const password = newPassword();
     await setPassword(stack.api, admin, password);
     const tab = await openConsole(browser, stack.api.baseUrl);
@@ -240,6 +240,25 @@ describe('the console as an operator', () => {
     await card.getByRole('button', { name: 'Retry rollback' }).click();
     await expect.poll(() => tab.page.getByRole('status').first().textContent()).toContain('Retrying the rollback of parked-1.');
     await stack.waitForStatus(id, ['failed'], 60_000);
-    expect((await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'rollback.retry_requested' } }))).toBe(1);
+    expect(await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'rollback.retry_requested' } })).toBe(1);
+    operatorPage = tab.page;
+  });
+
+  it('drains a node from the catalog and reads tenants with their quota and usage', async () => {
+    await operatorPage.getByRole('link', { name: 'Catalog' }).click();
+    const node = operatorPage.locator('tr[data-node="pve1"]');
+    await node.waitFor();
+    await node.getByRole('button', { name: 'Drain pve1' }).click();
+    await expect.poll(() => node.textContent()).toContain('draining');
+    expect((await stack.api.db.node.findFirstOrThrow({ where: { connectionId: stack.seed.connectionId, name: 'pve1' } })).draining).toBe(true);
+    await screenshot(operatorPage, 'operator-catalog');
+    await node.getByRole('button', { name: 'Stop draining pve1' }).click();
+    await expect.poll(() => node.textContent()).toContain('taking servers');
+
+    await operatorPage.getByRole('link', { name: 'Tenants and users' }).click();
+    const tenant = operatorPage.locator('[data-tenant="demo"]');
+    await tenant.waitFor();
+    expect(await tenant.textContent()).toContain('Holds 0 of 20 servers');
+    await screenshot(operatorPage, 'operator-tenants');
   });
 });
