@@ -133,3 +133,20 @@ export function Loading({ what }: { what: string }) {
     </p>
   );
 }
+
+/** A list table: its caption (visible, or for screen readers only), column headings ('' for an actions column) and rows. */
+export function Table({ caption, hiddenCaption, columns, children }: { caption: ComponentChildren; hiddenCaption?: boolean; columns: string[]; children: ComponentChildren }) {
+  return (
+    <table class="list">
+      <caption class={hiddenCaption ? 'sr-only' : undefined}>{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col">{column || <span class="sr-only">Actions</span>}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

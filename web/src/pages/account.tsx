@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../clients/typescript/index';
 import { api, done, outcome } from '../api';
-import { Alert, described, Field, Notice, ShownOnce } from '../components/ui';
+import { Alert, Field, Notice, ShownOnce, Table, described } from '../components/ui';
 import { browserName, when } from '../lib/format';
 import { placeProblem, type PlacedProblem, type Problem } from '../lib/problems';
 import { isAdmin, useSession } from '../session';
@@ -59,20 +59,7 @@ function Tokens() {
       </form>
       {issued && <ShownOnce label="New API token" value={issued} />}
       <Alert problem={problem} />
-      <table class="list">
-        <caption class="sr-only">Your API tokens</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table caption="Your API tokens" hiddenCaption columns={['Name', 'State', 'Created', 'Last used', '']}>
           {tokens.map((token) => (
             <tr data-token={token.name ?? token.id}>
               <td data-label="Name">{token.name ?? <span class="muted">unnamed</span>}</td>
@@ -88,8 +75,7 @@ function Tokens() {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
     </div>
   );
 }

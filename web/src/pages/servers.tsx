@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Instance, InstanceStatus } from '../../../clients/typescript/index';
 import { api, outcome } from '../api';
-import { Alert, Loading, StatusBadge } from '../components/ui';
+import { Alert, Loading, StatusBadge, Table } from '../components/ui';
 import type { Problem } from '../lib/problems';
 import { filterServers, statusUpdates } from '../lib/server-filter';
 import { ALL_STATUSES, statusLook } from '../lib/status';
@@ -88,18 +88,7 @@ export function ServersPage() {
       ) : shown.length === 0 ? (
         <p class="muted">{servers.length === 0 ? 'No servers yet.' : 'No server matches these filters.'}</p>
       ) : (
-        <table class="list">
-          <caption class="sr-only">Your servers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Host name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Location</th>
-              <th scope="col">Addresses</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Your servers" hiddenCaption columns={['Host name', 'Status', 'Plan', 'Location', 'Addresses']}>
             {shown.map((server) => (
               <tr data-server={server.hostname}>
                 <td data-label="Host name">
@@ -113,8 +102,7 @@ export function ServersPage() {
                 <td data-label="Addresses">{[server.ipv4, server.ipv6].filter(Boolean).join(', ') || '—'}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../clients/typescript/index';
 import { api, outcome } from '../api';
-import { Alert, described, Field, ShownOnce } from '../components/ui';
+import { Alert, Field, ShownOnce, Table, described } from '../components/ui';
 import { when } from '../lib/format';
 import { placeProblem, type PlacedProblem, type Problem } from '../lib/problems';
 
@@ -73,20 +73,7 @@ function Deliveries({ hookId }: { hookId: string }) {
       {deliveries.length === 0 ? (
         <p class="muted">No deliveries yet.</p>
       ) : (
-        <table class="list">
-          <caption class="sr-only">Deliveries</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Deliveries" hiddenCaption columns={['Event', 'State', 'Attempts', 'Last answer', '']}>
             {deliveries.map((d) => (
               <tr>
                 <td data-label="Event">
@@ -102,8 +89,7 @@ function Deliveries({ hookId }: { hookId: string }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </>
   );

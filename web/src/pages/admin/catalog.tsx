@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../../clients/typescript/index';
 import { api, outcome } from '../../api';
-import { Alert, Loading } from '../../components/ui';
+import { Alert, Loading, Table } from '../../components/ui';
 import { gib } from '../../lib/format';
 import type { Problem } from '../../lib/problems';
 
@@ -49,22 +49,10 @@ export function CatalogPage() {
       <div class="panel">
         <h2>Clusters and nodes</h2>
         {catalog.connections.map((connection) => (
-          <table class="list">
-            <caption>
-              {connection.name}
-              {archived(connection)} · {connection.url} · VMIDs {connection.vmidRange.start}–{connection.vmidRange.end}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Node</th>
-                <th scope="col">Capacity</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table
+            caption={`${connection.name}${archived(connection)} · ${connection.url} · VMIDs ${connection.vmidRange.start}–${connection.vmidRange.end}`}
+            columns={['Node', 'Capacity', 'State', '']}
+          >
               {connection.nodes.map((node) => (
                 <tr data-node={node.name}>
                   <td data-label="Node">{node.name}</td>
@@ -79,8 +67,7 @@ export function CatalogPage() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
         ))}
       </div>
       <div class="panel">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AdminInstance } from '../../../../clients/typescript/index';
 import { api, outcome } from '../../api';
-import { Alert } from '../../components/ui';
+import { Alert, Table } from '../../components/ui';
 import type { Problem } from '../../lib/problems';
 import { useSession } from '../../session';
 
@@ -38,17 +38,7 @@ export function AdminServerDetails({ id }: { id: string }) {
         </dd>
       </dl>
       {provider.operations.length > 0 && (
-        <table class="list">
-          <caption>Proxmox tasks</caption>
-          <thead>
-            <tr>
-              <th scope="col">Stage</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">UPID</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Proxmox tasks" columns={['Stage', 'Kind', 'Status', 'UPID']}>
             {provider.operations.map((op) => (
               <tr>
                 <td data-label="Stage">{op.stage}</td>
@@ -59,8 +49,7 @@ export function AdminServerDetails({ id }: { id: string }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       {server.failureCause != null && (
         <details>

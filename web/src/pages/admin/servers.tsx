@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../../../../clients/typescript/index';
 import { api, outcome } from '../../api';
-import { Alert, Loading, StatusBadge } from '../../components/ui';
+import { Alert, Loading, StatusBadge, Table } from '../../components/ui';
 import type { Problem } from '../../lib/problems';
 
 type ListedServer = paths['/v1/admin/instances']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -15,18 +15,7 @@ export function ServersAdminPage() {
   return (
     <>
       <h1>All servers</h1>
-      <table class="list">
-        <caption class="sr-only">Every tenant's servers</caption>
-        <thead>
-          <tr>
-            <th scope="col">Host name</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tenant</th>
-            <th scope="col">Node</th>
-            <th scope="col">VMID</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table caption="Every tenant's servers" hiddenCaption columns={['Host name', 'Status', 'Tenant', 'Node', 'VMID']}>
           {servers.map((server) => (
             <tr>
               <td data-label="Host name">
@@ -40,8 +29,7 @@ export function ServersAdminPage() {
               <td data-label="VMID">{server.provider.vmid ?? '—'}</td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
     </>
   );
 }
