@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', 'clients/typescript/schema.d.ts', 'clients/typescript/index.{js,d.ts}'] },
+  { ignores: ['node_modules/', 'web/dist/', 'src/generated/', '.tools/', '.data/', 'clients/typescript/schema.d.ts', 'clients/typescript/index.{js,d.ts}'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

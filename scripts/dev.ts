@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
+import { type DemoLogin, type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
 import { startServer } from '../src/server';
 import { demoCluster } from '../src/simulator/spec';
@@ -17,6 +17,7 @@ import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator
 import { startWorker } from '../src/worker';
 import { ensureMigratedDatabase } from './database';
 import { projectRoot, startTemporalDevServer } from './temporal';
+import { ensureWebBuild } from './web';
 
 const dataDir = path.join(projectRoot, '.data');
 
@@ -77,17 +78,27 @@ async function main(): Promise<void> {
     }
 
     const db = createDb(config.DATABASE_URL, 2);
-    const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox);
+    const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox, { withLogins: true });
     await db.$disconnect();
-    if (seed.seeded) fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
+    const loginsFile = path.join(dataDir, 'demo-logins.json');
+    if (seed.seeded) {
+      fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
+      fs.writeFileSync(loginsFile, JSON.stringify(seed.logins ?? [], null, 2), { mode: 0o600 });
+    }
 
+    if (await ensureWebBuild()) console.log('Console built into web/dist.');
     const worker = await startWorker(config);
     stops.push(worker.shutdown);
     const api = await startServer(config);
     stops.push(api.close);
 
-    console.log(`API                  http://127.0.0.1:${api.port}   (OpenAPI at /openapi.json)`);
+    console.log(`Console and API      http://127.0.0.1:${api.port}   (OpenAPI at /openapi.json)`);
     console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
+    if (fs.existsSync(loginsFile)) {
+      for (const login of JSON.parse(fs.readFileSync(loginsFile, 'utf8')) as DemoLogin[]) {
+        console.log(`Demo ${login.role === 'admin' ? 'operator' : 'customer'} login: ${login.email}  password ${login.password}`);
+      }
+    }
     console.log('Demo customer token: export TOKEN=$(cat .data/demo-customer-token)');
     console.log('Admin token:         export ADMIN_TOKEN=$(node -p "require(\'./.data/dev-secrets.json\').BOOTSTRAP_ADMIN_TOKEN")');
     console.log('Press Ctrl-C to stop everything.');

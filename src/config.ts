@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -157,6 +158,23 @@ export const configSchema = z.object({
   EVENT_STREAM_HEARTBEAT_SECONDS: integer(15),
   /** How long an API or worker process may take to stop after SIGTERM or SIGINT. */
   SIGTERM_GRACE_SECONDS: integer(10),
+  /** Hours a console session lasts at most from sign-in. */
+  SESSION_TTL_HOURS: integer(12),
+  /** A console session unused for this many minutes ends. */
+  SESSION_IDLE_MINUTES: integer(120),
+  /** Hours an invite link stays usable. */
+  INVITE_TTL_HOURS: integer(72),
+  /** Failed sign-ins of one account within LOGIN_LOCKOUT_MINUTES that lock it for the rest of that window. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(5),
+  /** Failed sign-ins from one address within LOGIN_LOCKOUT_MINUTES that lock the address out. */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20),
+  LOGIN_LOCKOUT_MINUTES: integer(15).pipe(z.number().max(1440, 'at most 1440 (a day)')),
+  /** Where people reach the console; invite links point here. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3000').transform((url) => url.replace(/\/+$/, '')),
+  /** The built console (`npm run build:web`), served at `/`. */
+  WEB_DIST_DIR: z.string().min(1).default(path.join(__dirname, '..', 'web', 'dist')),
+  /** The Temporal Web UI, linked from the operator pages. */
+  TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8233').transform((url) => url.replace(/\/+$/, '')),
   /** Serve /metrics on this port only (not on PORT). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** The address the METRICS_PORT listener binds to (default: HOST), e.g. the interface Prometheus scrapes. */

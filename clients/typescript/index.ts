@@ -20,6 +20,15 @@ export interface PvecpClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   token: string;
 }
 
+export interface PvecpSessionClientOptions extends Omit<ClientOptions, 'baseUrl' | 'credentials'> {
+  /** Where the API is; the page's own origin when omitted. */
+  baseUrl?: string;
+  /** The CSRF token of the current session (from `POST /v1/sessions` or `GET /v1/sessions/current`), if signed in. */
+  csrfToken: () => string | undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * A client for every route of the API, typed from its OpenAPI document: paths, parameters,
  * bodies and answers are checked at compile time.
@@ -32,6 +41,26 @@ export function createClient({ token, ...options }: PvecpClientOptions): PvecpCl
   client.use({
     onRequest({ request }) {
       request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  });
+  return client;
+}
+
+/**
+ * A client for a page signed in with a console session: the browser sends the session cookie
+ * (same origin) and every request that changes something carries the session's CSRF token.
+ *
+ *     let csrf: string | undefined;
+ *     const pvecp = createSessionClient({ csrfToken: () => csrf });
+ *     csrf = (await pvecp.POST('/v1/sessions', { body: { email, password } })).data?.data.csrfToken;
+ */
+export function createSessionClient({ csrfToken, baseUrl = '', ...options }: PvecpSessionClientOptions): PvecpClient {
+  const client = createFetchClient<paths>({ ...options, baseUrl, credentials: 'same-origin' });
+  client.use({
+    onRequest({ request }) {
+      const token = csrfToken();
+      if (token && !SAFE_METHODS.has(request.method)) request.headers.set('X-CSRF-Token', token);
       return request;
     },
   });

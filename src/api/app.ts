@@ -1,5 +1,6 @@
 import express from 'express';
 import { authenticate } from './auth';
+import { consoleRouter } from './console';
 import type { ApiDeps } from './deps';
 import { errorHandler, notFoundRoute } from './errors';
 import { rejectUnsafeText, requireJsonBody } from './input';
@@ -7,6 +8,7 @@ import { httpMetrics } from './metrics';
 import { rateLimitedReads } from './rate-limit';
 import { healthRouter } from './routes/health';
 import { openapiRouter } from './routes/openapi';
+import { publicSessionRouter } from './routes/sessions';
 import { v1Router } from './routes/v1';
 
 /** Answers of the authenticated API are never stored by a cache: some carry secrets (a revealed password, a new token). */
@@ -22,7 +24,8 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());
-  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, authenticate(deps.db), rateLimitedReads(deps), v1Router(deps));
+  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, publicSessionRouter(deps), authenticate(deps), rateLimitedReads(deps), v1Router(deps));
+  app.use(consoleRouter(deps.config));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,13 +1,17 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../domain/errors';
 import type { Role } from '../generated/prisma/enums';
 import { hashToken } from '../security/secrets';
+import { authenticateSession, sessionCookieOf } from './session-auth';
 
 export interface Principal {
   userId: string;
-  /** The API token the request came with: rate limits and stream limits count per token. */
+  /** The API token (or the session) the request came with: rate limits and stream limits count per token. */
   tokenId: string;
+  /** Set when the request came with a session cookie instead of a bearer token. */
+  sessionId?: string;
   role: Role;
   /** Set for customers: every query they make is scoped to it. */
   tenantId: string | null;
@@ -25,13 +29,21 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Bearer-token authentication. Tokens are looked up by their SHA-256 digest (a unique index),
+ * Bearer-token authentication, or a console session's cookie when no Authorization header is
+ * sent (see session-auth.ts). Tokens are looked up by their SHA-256 digest (a unique index),
  * so the comparison never touches the plaintext and takes the same time for every wrong token.
  * A revoked or expired token, or one of a disabled user, answers exactly like an unknown one.
  */
-export function authenticate(db: Db): RequestHandler {
+export function authenticate(deps: { db: Db; config: Config }): RequestHandler {
+  const { db } = deps;
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const match = BEARER.exec(req.header('authorization') ?? '');
+    const authorization = req.header('authorization');
+    const sessionSecret = sessionCookieOf(req);
+    if (authorization === undefined && sessionSecret) {
+      req.principal = await authenticateSession(deps, sessionSecret, req);
+      return next();
+    }
+    const match = BEARER.exec(authorization ?? '');
     if (!match?.[1]) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
     const token = await db.apiToken.findUnique({
       where: { tokenHash: hashToken(match[1]) },

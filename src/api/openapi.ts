@@ -19,6 +19,18 @@ registry.registerComponent('securitySchemes', BEARER_SCHEME, {
   description: 'An API token: `Authorization: Bearer <token>`.',
 });
 
+export const SESSION_SCHEME = 'sessionCookie';
+
+registry.registerComponent('securitySchemes', SESSION_SCHEME, {
+  type: 'apiKey',
+  in: 'cookie',
+  name: 'pvecp_session',
+  description: 'A console session (`POST /v1/sessions`), used when no Authorization header is sent. Every request that changes something also needs the `X-CSRF-Token` header.',
+});
+
+/** Every route but the public ones takes either an API token or a session. */
+const SIGNED_IN: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [SESSION_SCHEME]: [] }];
+
 const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 /** The error envelope every failed request answers with. */
@@ -248,7 +260,7 @@ export function registerRoute(spec: RouteSpec): void {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [...spec.tags],
-    security: spec.public ? [] : [{ [BEARER_SCHEME]: [] }],
+    security: spec.public ? [] : SIGNED_IN,
     request: {
       ...(spec.request?.body ? { body: { required: true, content: { 'application/json': { schema: spec.request.body } } } } : {}),
       ...(spec.request?.query ? { query: spec.request.query } : {}),
@@ -324,7 +336,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     },
     // Relative: the API is wherever this document was fetched from.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    security: [{ [BEARER_SCHEME]: [] }],
+    security: SIGNED_IN,
   });
   return document;
 }

@@ -3,6 +3,8 @@ import { pruneExpiredIdempotencyKeys } from './idempotency';
 
 /** The longest rate-limit window (see RATE_LIMIT_CREATE_PER_HOUR): older rows count for nothing. */
 const RATE_LIMIT_WINDOW_MS = 3600_000;
+/** The longest sign-in lockout window (LOGIN_LOCKOUT_MINUTES at most a day); ended sessions are listed for as long. */
+const SIGN_IN_WINDOW_MS = 86_400_000;
 
 export interface HousekeepingResult {
   credentialsErased: number;
@@ -16,10 +18,13 @@ export async function eraseExpiredCredentials(db: Db, now: Date): Promise<number
   return count;
 }
 
-/** Rate-limit events and per-token counters of past windows, and event-stream leases nobody renewed. */
+/** Rate-limit events and per-token counters of past windows, event-stream leases nobody renewed, sign-in attempts and sessions a day past. */
 export async function pruneRateLimitEvents(db: Db, now: Date): Promise<number> {
   const before = new Date(now.getTime() - RATE_LIMIT_WINDOW_MS);
+  const dayAgo = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   const deleted = await Promise.all([
+    db.loginAttempt.deleteMany({ where: { at: { lt: dayAgo } } }),
+    db.session.deleteMany({ where: { expiresAt: { lt: dayAgo } } }),
     db.rateLimitEvent.deleteMany({ where: { at: { lt: before } } }),
     db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: before } } }),
     db.eventStreamLease.deleteMany({ where: { expiresAt: { lt: now } } }),

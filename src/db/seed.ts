@@ -1,6 +1,7 @@
 import { newId } from '../security/ids';
 import type { LoginMethod } from '../generated/prisma/enums';
-import { generateApiToken, hashToken, type SecretBox } from '../security/secrets';
+import { generateApiToken, generatePassword, hashToken, type SecretBox } from '../security/secrets';
+import { hashUserPassword } from '../security/user-passwords';
 import type { Db } from './client';
 import { isUniqueViolation } from './errors';
 import { recordAudit } from './audit';
@@ -54,6 +55,8 @@ export const DEMO_POOLS = [
 
 export const DEMO_TENANT = { name: 'demo', quota: { instances: 20, vcpus: 40, memoryMiB: 65_536, diskGiB: 400 } } as const;
 export const DEMO_CUSTOMER_EMAIL = 'demo@example.com';
+/** The demo operator: an administrator who signs in to the console (the bootstrap admin has a token only). */
+export const DEMO_OPERATOR_EMAIL = 'operator@example.com';
 export const DEMO_CONNECTION_NAME = 'demo-cluster';
 export const DEMO_LOCATION_NAME = 'demo';
 
@@ -84,14 +87,23 @@ export type SeedResult =
       plans: Record<string, string>;
       /** Image ids by name. */
       images: Record<string, string>;
+      /** Console sign-ins of the demo customer and operator, when asked for (`withLogins`); shown once, only scrypt hashes are stored. */
+      logins?: DemoLogin[];
     };
+
+export interface DemoLogin {
+  email: string;
+  password: string;
+  role: 'customer' | 'admin';
+}
 
 /**
  * A demo catalog against the simulator's demo cluster, plus a demo tenant and customer with a
- * fresh token. Does nothing when any plan, image or connection exists already (and when another
- * process seeds at the same moment).
+ * fresh token (and, with `withLogins`, console passwords for the customer and a demo operator).
+ * Does nothing when any plan, image or connection exists already (and when another process
+ * seeds at the same moment).
  */
-export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoProxmox): Promise<SeedResult> {
+export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoProxmox, options: { withLogins?: boolean } = {}): Promise<SeedResult> {
   const [plans, images, connections] = await Promise.all([db.plan.count(), db.image.count(), db.proxmoxConnection.count()]);
   if (plans + images + connections > 0) return { seeded: false };
 
@@ -102,6 +114,13 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
   const customerToken = generateApiToken();
   const planIds = Object.fromEntries(DEMO_PLANS.map((plan) => [plan.name, newId('plan')]));
   const imageIds = Object.fromEntries(DEMO_IMAGES.map((image) => [image.name, newId('img')]));
+  const logins: DemoLogin[] | undefined = options.withLogins
+    ? [
+        { email: DEMO_CUSTOMER_EMAIL, password: generatePassword(), role: 'customer' },
+        { email: DEMO_OPERATOR_EMAIL, password: generatePassword(), role: 'admin' },
+      ]
+    : undefined;
+  const [customerHash, operatorHash] = logins ? await Promise.all(logins.map((login) => hashUserPassword(login.password))) : [];
 
   try {
     await db.$transaction(async (tx) => {
@@ -158,7 +177,8 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           quotaDiskGiB: quota.diskGiB,
         },
       });
-      await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer' } });
+      await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer', passwordHash: customerHash ?? null } });
+      if (operatorHash) await tx.user.create({ data: { id: newId('usr'), tenantId: null, email: DEMO_OPERATOR_EMAIL, role: 'admin', passwordHash: operatorHash } });
       await tx.apiToken.create({ data: { id: newId('tok'), userId, tokenHash: hashToken(customerToken) } });
       await recordAudit(tx, { action: 'catalog.seeded', tenantId, details: { connectionId, locationId } });
     });
@@ -167,5 +187,5 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
     throw error;
   }
 
-  return { seeded: true, customerToken, tenantId, userId, connectionId, locationId, plans: planIds, images: imageIds };
+  return { seeded: true, customerToken, tenantId, userId, connectionId, locationId, plans: planIds, images: imageIds, ...(logins ? { logins } : {}) };
 }

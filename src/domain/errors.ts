@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** A state-changing request signed in with a session cookie came without its session's X-CSRF-Token header. */
+  CSRF_TOKEN_INVALID: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   INVALID_STATE: 409,
@@ -16,6 +18,8 @@ export const ERROR_STATUS = {
   VMID_RANGE_IN_USE: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
+  /** The invite link is unknown, used already or expired: an administrator can send a new one. */
+  INVITE_INVALID: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   QUOTA_EXCEEDED: 422,
@@ -31,6 +35,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** Proxmox VE refused the connection's token a privilege of the minimal role (docs/security.md). */
   PROVIDER_PERMISSION_DENIED: 502,
+  /** Too many failed sign-ins for the account or from the address; `details.retryAfterSeconds` says when to try again. */
+  SIGN_IN_LOCKED: 429,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,
   SERVICE_BUSY: 503,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, encryptionKeyRing, loadConfig } from '../../src/config';
@@ -57,7 +58,24 @@ describe('loadConfig: defaults', () => {
       EVENT_STREAM_MAX_SECONDS: 1800,
       EVENT_STREAM_HEARTBEAT_SECONDS: 15,
       SIGTERM_GRACE_SECONDS: 10,
+      SESSION_TTL_HOURS: 12,
+      SESSION_IDLE_MINUTES: 120,
+      INVITE_TTL_HOURS: 72,
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: 5,
+      LOGIN_MAX_FAILURES_PER_ADDRESS: 20,
+      LOGIN_LOCKOUT_MINUTES: 15,
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      WEB_DIST_DIR: path.resolve(__dirname, '..', '..', 'web', 'dist'),
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
     });
+  });
+
+  it('takes the console settings, trimming a trailing slash from its URLs and refusing a lockout longer than a day', () => {
+    const config = loadConfig({ ENCRYPTION_KEY: KEY, PUBLIC_URL: 'https://console.example.com/', TEMPORAL_UI_URL: 'https://temporal.example.com/' });
+    expect(config.PUBLIC_URL).toBe('https://console.example.com');
+    expect(config.TEMPORAL_UI_URL).toBe('https://temporal.example.com');
+    expect(refusal({ ENCRYPTION_KEY: KEY, LOGIN_LOCKOUT_MINUTES: '1441' })).toContain('LOGIN_LOCKOUT_MINUTES');
+    expect(refusal({ ENCRYPTION_KEY: KEY, PUBLIC_URL: 'ftp://example.com' })).toContain('PUBLIC_URL');
   });
 
   it('leaves the optional settings unset', () => {

@@ -2,22 +2,24 @@ import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../domain/errors';
 import { newId } from '../../security/ids';
-import type { ApiToken, Tenant, User } from '../../generated/prisma/client';
-import { generateApiToken, hashToken } from '../../security/secrets';
+import type { Db } from '../../db/client';
+import type { Tenant, User } from '../../generated/prisma/client';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { conflictOnDuplicate } from '../errors';
 import { listHandler, parseBody, pathParam, send } from '../http';
+import { apiTokenView, issueApiToken, revokeApiToken } from '../api-tokens';
 import {
-  type apiTokenSchema,
   createTenantSchema,
   createTokenSchema,
   createUserSchema,
   listUsersQuerySchema,
+  type tenantDetailSchema,
   type tenantSchema,
   type userSchema,
 } from '../schemas/identity';
 import { recordAudit } from '../../db/audit';
+import { endSessions } from '../session-auth';
 
 const quotaOf = (tenant: Tenant) => ({
   instances: tenant.quotaInstances,
@@ -42,21 +44,24 @@ export const userView = (user: User): z.infer<typeof userSchema> => ({
   disabledAt: user.disabledAt?.toISOString() ?? null,
 });
 
-const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-export const apiTokenView = (token: ApiToken & { user: User }): z.infer<typeof apiTokenSchema> => ({
-  id: token.id,
-  userId: token.userId,
-  name: token.name,
-  bootstrap: token.bootstrap,
-  active: !token.revokedAt && !token.user.disabledAt && !(token.expiresAt && token.expiresAt <= new Date()),
-  createdAt: token.createdAt.toISOString(),
-  lastUsedAt: iso(token.lastUsedAt),
-  expiresAt: iso(token.expiresAt),
-  revokedAt: iso(token.revokedAt),
-});
-
-const DAY_MS = 86_400_000;
+/** A tenant with what it holds now: instances whose quota is still charged. */
+export async function tenantDetailView(db: Db, tenant: Tenant): Promise<z.infer<typeof tenantDetailSchema>> {
+  const usage = await db.instance.aggregate({
+    where: { tenantId: tenant.id, quotaReleasedAt: null },
+    _count: { _all: true },
+    _sum: { chargedVcpus: true, chargedMemoryMiB: true, chargedDiskGiB: true },
+  });
+  return {
+    ...tenantView(tenant),
+    usage: {
+      instances: usage._count._all,
+      vcpus: usage._sum.chargedVcpus ?? 0,
+      memoryMiB: usage._sum.chargedMemoryMiB ?? 0,
+      diskGiB: usage._sum.chargedDiskGiB ?? 0,
+    },
+  };
+}
 
 /** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
 export function adminIdentityRouter(deps: ApiDeps): Router {
@@ -88,20 +93,7 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
   router.get('/tenants/:id', async (req, res) => {
     const tenant = await db.tenant.findUnique({ where: { id: pathParam(req, 'id') } });
     if (!tenant) throw notFound('tenant');
-    const usage = await db.instance.aggregate({
-      where: { tenantId: tenant.id, quotaReleasedAt: null },
-      _count: { _all: true },
-      _sum: { chargedVcpus: true, chargedMemoryMiB: true, chargedDiskGiB: true },
-    });
-    send(res, {
-      ...tenantView(tenant),
-      usage: {
-        instances: usage._count._all,
-        vcpus: usage._sum.chargedVcpus ?? 0,
-        memoryMiB: usage._sum.chargedMemoryMiB ?? 0,
-        diskGiB: usage._sum.chargedDiskGiB ?? 0,
-      },
-    });
+    send(res, await tenantDetailView(db, tenant));
   });
 
   router.post('/users', async (req, res) => {
@@ -139,19 +131,9 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
   /** The plaintext token is in this response only; the database keeps its SHA-256 digest. */
   router.post('/users/:id/tokens', async (req, res) => {
     const body = parseBody(createTokenSchema, req);
-    const actor = principal(req);
     const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });
     if (!user) throw notFound('user');
-    const token = generateApiToken();
-    const id = newId('tok');
-    const name = body.name ?? null;
-    const expiresAt = body.expiresAt ? new Date(body.expiresAt) : body.expiresInDays ? new Date(Date.now() + body.expiresInDays * DAY_MS) : null;
-    await db.$transaction([
-      db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt } }),
-      recordAudit(db, { action: 'token.issued', actorUserId: actor.userId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: iso(expiresAt) } }),
-    ]);
-    res.setHeader('Cache-Control', 'no-store');
-    send(res, { id, token, name, expiresAt: iso(expiresAt) }, {}, 201);
+    send(res, await issueApiToken(db, principal(req).userId, user, body), {}, 201);
   });
 
   router.get('/users/:id/tokens', async (req, res) => {
@@ -160,23 +142,11 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
     await listHandler((page) => db.apiToken.findMany({ ...page, where: { ...page.where, userId }, include: { user: true } }), apiTokenView)(req, res);
   });
 
-  /** Idempotent: a token revoked earlier is answered as it is, with no second audit row. */
   router.post('/users/:id/tokens/:tokenId/revoke', async (req, res) => {
-    const actor = principal(req);
-    const where = { id: pathParam(req, 'tokenId'), userId: pathParam(req, 'id') };
-    const token = await db.$transaction(async (tx) => {
-      const { count } = await tx.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
-      const row = await tx.apiToken.findFirst({ where, include: { user: true } });
-      if (!row) throw notFound('token');
-      if (count > 0) {
-        await recordAudit(tx, { action: 'token.revoked', actorUserId: actor.userId, tenantId: row.user.tenantId, details: { userId: row.userId, tokenId: row.id } });
-      }
-      return row;
-    });
-    send(res, apiTokenView(token));
+    send(res, await revokeApiToken(db, principal(req).userId, { id: pathParam(req, 'tokenId'), userId: pathParam(req, 'id') }));
   });
 
-  /** Disabling takes effect on the next request of every token of the user; enabling gives back the tokens still valid. */
+  /** Disabling takes effect on the next request of every token and session of the user; enabling gives back the tokens still valid. */
   const setDisabled = (disabled: boolean) => async (req: Request, res: Response) => {
     const actor = principal(req);
     const userId = pathParam(req, 'id');
@@ -190,6 +160,8 @@ export function adminIdentityRouter(deps: ApiDeps): Router {
       });
       const row = await tx.user.findUnique({ where: { id: userId } });
       if (!row) throw notFound('user');
+      // Sessions end for good (enabling again does not bring them back); tokens wait for the user to be enabled.
+      if (disabled) await endSessions(tx, { userId });
       if (count > 0) {
         await recordAudit(tx, { action: disabled ? 'user.disabled' : 'user.enabled', actorUserId: actor.userId, tenantId: row.tenantId, details: { userId } });
       }

@@ -14,15 +14,20 @@ import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
+import { sessionsRouter } from './sessions';
+import { accountRouter } from './users-account';
+import { usersAdminRouter } from './users-admin';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps), adminTasksRouter(deps));
+  router.use('/admin', requireAdmin, adminIdentityRouter(deps), usersAdminRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps), adminTasksRouter(deps));
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));
+  router.use(sessionsRouter(deps));
+  router.use(accountRouter(deps));
   return router;
 }

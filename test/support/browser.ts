@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's chromium (`apt-get install chromium`); `.ci/run` installs it when it is missing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'images');
+
+export function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`browser tests need Chromium at ${CHROMIUM} (apt-get install chromium)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface ConsoleTab {
+  context: BrowserContext;
+  page: Page;
+  /** What the page reported as errors: uncaught exceptions and Content-Security-Policy refusals among them. */
+  errors: string[];
+}
+
+/** A fresh browser profile (its own cookies) on the console at `baseUrl`, desktop size unless `phone`. */
+export async function openConsole(browser: Browser, baseUrl: string, options: { phone?: boolean } = {}): Promise<ConsoleTab> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1200, height: 800 },
+    colorScheme: 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+  });
+  return { context, page, errors };
+}
+
+/** A screenshot of the whole page into docs/images/<name>.png, for the documentation. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+}
+
+export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,264 @@
+/// <reference lib="dom" />
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuild } from '../../scripts/web';
+import { CONSOLE_CSP } from '../../src/api/console';
+import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { newPassword, setPassword } from '../support/sessions';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let browser: Browser;
+let customerPassword: string;
+const tabs: ConsoleTab[] = [];
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  customerPassword = newPassword();
+  await setPassword(stack.api, stack.customer.userId, customerPassword);
+}, 180_000);
+
+afterAll(async () => {
+  for (const tab of tabs) await tab.context.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+async function customerTab(options: { phone?: boolean } = {}): Promise<Page> {
+  const tab = await openConsole(browser, stack.api.baseUrl, options);
+  tabs.push(tab);
+  await signInThroughPage(tab.page, stack.customer.email, customerPassword);
+  await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
+  return tab.page;
+}
+
+const statusOf = (page: Page) => page.locator('.heading-row .badge');
+
+describe('the console as a customer', () => {
+  let page: Page;
+  let serverId: string;
+
+  it('serves the page with a strict Content-Security-Policy and hashed assets cached for a year', async () => {
+    const index = await fetch(`${stack.api.baseUrl}/servers`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(CONSOLE_CSP).toContain("script-src 'self'");
+    expect(CONSOLE_CSP).not.toContain('unsafe-inline');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const html = await index.text();
+    // No inline script: every script comes from a file of this origin.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const script = await fetch(`${stack.api.baseUrl}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The API keeps its own answers: an unknown API path is still the JSON 404.
+    const unknown = await fetch(`${stack.api.baseUrl}/v1/nothing-here`, { headers: { authorization: `Bearer ${stack.customer.token}` } });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.code).toBe('NOT_FOUND');
+  });
+
+  it('signs in with email and password', async () => {
+    const tab = await openConsole(browser, stack.api.baseUrl);
+    tabs.push(tab);
+    page = tab.page;
+    await page.goto('/');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByLabel('Email').fill(stack.customer.email);
+    await screenshot(page, 'sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The email or the password is not right.');
+    await page.getByLabel('Password').fill(customerPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    expect(page.url()).toBe(`${stack.api.baseUrl}/servers`);
+    // The session cookie is out of the page's reach.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(tab.errors).toEqual([]);
+  });
+
+  it('creates a server and shows its step thread live until it runs', async () => {
+    await page.getByRole('link', { name: 'Create server' }).click();
+    await page.getByLabel('Host name').fill('web-console-1');
+    await expect.poll(() => page.locator('#quota-left').textContent()).toContain('Quota left: 500 servers');
+    await screenshot(page, 'create-server');
+    await page.getByRole('button', { name: 'Create server' }).click();
+    await page.getByRole('heading', { name: 'web-console-1' }).waitFor();
+    serverId = page.url().split('/').pop() as string;
+    await expect.poll(() => page.locator('.live').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    const steps = await page.locator('.steps li').allTextContents();
+    expect(steps.some((line) => line.includes('finalize'))).toBe(true);
+    await expect.poll(() => page.locator('.steps li').count()).toBeGreaterThan(5);
+    // Nothing the customer API hides shows up: no node, VMID, UPID or template.
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).not.toMatch(/UPID:|pve[123]\b|VMID|template/i);
+  });
+
+  it('reveals the password once, with a copy button and a warning; a second attempt shows the refusal', async () => {
+    await page.getByRole('button', { name: 'Reveal password' }).click();
+    const secret = page.locator('.secret');
+    await secret.waitFor();
+    expect(await secret.textContent()).toContain('Shown once');
+    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    const password = (await secret.locator('code').textContent()) ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    await screenshot(page, 'server');
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Reveal password' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('This credential was already revealed.');
+    expect(await page.locator('main').textContent()).not.toContain(password);
+  });
+
+  it('stops and starts the server, and shows the API’s conflict answer', async () => {
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('cannot be asked to start');
+    await page.getByRole('button', { name: 'Stop (force)' }).click();
+    await expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 30_000 }).toBe('stopped');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 30_000 }).toBe('running');
+  });
+
+  it('lists the server with its live status, filters and search', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const row = page.locator('tr[data-server="web-console-1"]');
+    await row.waitFor();
+    expect(await row.locator('.badge').getAttribute('data-status')).toBe('running');
+    await screenshot(page, 'servers');
+    // Stopped through the API elsewhere: the list follows the event feed without a reload.
+    await stack.client.POST('/v1/instances/{id}/stop', { params: { path: { id: serverId } } });
+    await expect.poll(() => row.locator('.badge').getAttribute('data-status'), { timeout: 30_000 }).toBe('stopped');
+    await page.getByLabel('Status').selectOption('running');
+    await expect.poll(() => row.count()).toBe(0);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Search').fill('no-such-host');
+    await expect.poll(() => page.getByText('No server matches these filters.').count()).toBe(1);
+    await page.getByLabel('Search').fill('console-1');
+    await expect.poll(() => row.count()).toBe(1);
+  });
+
+  it('keeps a customer out of the operator pages and out of another tenant’s server', async () => {
+    const other = await stack.api.createCustomer();
+    const theirs = await stack.api.client(other.token).POST('/v1/instances', { body: stack.createBody({ hostname: 'not-yours' }) });
+    const theirId = theirs.data?.data.id as string;
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: 'For operators only' }).waitFor();
+    await page.goto(`/servers/${theirId}`);
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('not-yours');
+  });
+
+  it('refuses a state-changing request without the CSRF token, even from the signed-in page', async () => {
+    const answer = await page.evaluate(async () => {
+      const res = await fetch('/v1/account/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"forged"}' });
+      return { status: res.status, body: (await res.json()) as { error: { code: string } } };
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('CSRF_TOKEN_INVALID');
+    expect(await stack.api.db.apiToken.count({ where: { userId: stack.customer.userId, name: 'forged' } })).toBe(0);
+  });
+
+  it('manages API tokens: created and shown once, then revoked', async () => {
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Name').fill('deploy script');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.locator('.secret code').textContent()) ?? '';
+    expect(token).toMatch(/^pvecp_/);
+    expect((await stack.api.request('GET', '/v1/instances', { token })).status).toBe(200);
+    await screenshot(page, 'account');
+    await page.getByRole('button', { name: 'Revoke token deploy script' }).click();
+    await expect.poll(() => page.locator('tr[data-token="deploy script"]').textContent()).toContain('Revoked');
+    expect((await stack.api.request('GET', '/v1/instances', { token })).status).toBe(401);
+  });
+
+  it('shows a quota refusal next to the field it concerns', async () => {
+    const small = await stack.api.createCustomer({ vcpus: 0 });
+    const password = newPassword();
+    await setPassword(stack.api, small.userId, password);
+    const tab = await openConsole(browser, stack.api.baseUrl);
+    tabs.push(tab);
+    await signInThroughPage(tab.page, small.email, password);
+    await tab.page.getByRole('link', { name: 'Create server' }).click();
+    await tab.page.getByLabel('Host name').fill('too-big');
+    await tab.page.getByRole('button', { name: 'Create server' }).click();
+    const error = tab.page.locator('#planId-error');
+    await expect.poll(() => error.textContent()).toContain('This would exceed your vcpus quota.');
+    expect(await tab.page.getByLabel('Plan').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(tab.page, 'quota-refusal');
+  });
+
+  it('signs out at the next click once the session is revoked elsewhere', async () => {
+    const session = await stack.api.db.session.findFirstOrThrow({ where: { userId: stack.customer.userId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
+    // Revoked from another browser: the API's own route, with the other session's cookie.
+    const other = await openConsole(browser, stack.api.baseUrl);
+    tabs.push(other);
+    await signInThroughPage(other.page, stack.customer.email, customerPassword);
+    await other.page.getByRole('heading', { name: 'Servers' }).waitFor();
+    await other.page.getByRole('link', { name: 'Account' }).click();
+    await other.page.locator(`li[data-session="${session.id}"] button`).click();
+    await expect.poll(() => other.page.locator(`li[data-session="${session.id}"]`).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('heading', { name: 'Sign in to pvecp' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('Your session has ended. Please sign in again.');
+  });
+
+  it('is usable at phone width', async () => {
+    const phone = await customerTab({ phone: true });
+    await phone.locator('tr[data-server="web-console-1"]').waitFor();
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(phone, 'servers-phone');
+  });
+});
+
+describe('the console as an operator', () => {
+  let operatorPage: Page;
+
+  it('releases a parked rollback with the retry action', async () => {
+    await stack.sim.fault({ op: 'start', mode: 'task_fail' });
+    await stack.sim.fault({ op: 'destroy', count: 10_000, mode: 'http500', message: 'cfs-lock timeout' });
+    const created = await stack.create({ hostname: 'parked-1' });
+    const id = created.body.data.id as string;
+    await stack.waitForStatus(id, ['rollback_failed'], 60_000);
+
+    const admin = (await stack.adminClient.POST('/v1/admin/users', { body: { email: 'ops@example.com', role: 'admin' } })).data?.data.id as string;
+    const password = newPassword();
+    await setPassword(stack.api, admin, password);
+    const tab = await openConsole(browser, stack.api.baseUrl);
+    tabs.push(tab);
+    await signInThroughPage(tab.page, 'ops@example.com', password);
+    const card = tab.page.locator('li[data-parked="parked-1"]');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('cfs-lock timeout');
+    await screenshot(tab.page, 'operator-parked');
+
+    await stack.sim.clearFaults();
+    await card.getByRole('button', { name: 'Retry rollback' }).click();
+    await expect.poll(() => tab.page.getByRole('status').first().textContent()).toContain('Retrying the rollback of parked-1.');
+    await stack.waitForStatus(id, ['failed'], 60_000);
+    expect(await stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'rollback.retry_requested' } })).toBe(1);
+    operatorPage = tab.page;
+  });
+
+  it('drains a node from the catalog and reads tenants with their quota and usage', async () => {
+    await operatorPage.getByRole('link', { name: 'Catalog' }).click();
+    const node = operatorPage.locator('tr[data-node="pve1"]');
+    await node.waitFor();
+    await node.getByRole('button', { name: 'Drain pve1' }).click();
+    await expect.poll(() => node.textContent()).toContain('draining');
+    expect((await stack.api.db.node.findFirstOrThrow({ where: { connectionId: stack.seed.connectionId, name: 'pve1' } })).draining).toBe(true);
+    await screenshot(operatorPage, 'operator-catalog');
+    await node.getByRole('button', { name: 'Stop draining pve1' }).click();
+    await expect.poll(() => node.textContent()).toContain('taking servers');
+
+    await operatorPage.getByRole('link', { name: 'Tenants and users' }).click();
+    const tenant = operatorPage.locator('[data-tenant="demo"]');
+    await tenant.waitFor();
+    expect(await tenant.textContent()).toContain('Holds 0 of 20 servers');
+    await screenshot(operatorPage, 'operator-tenants');
+  });
+});

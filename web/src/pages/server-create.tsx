@@ -1,0 +1,125 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import type { components } from '../../../clients/typescript/index';
+import { api, idempotencyKey, outcome } from '../api';
+import { Alert, described, Field, Loading } from '../components/ui';
+import { gib, planText } from '../lib/format';
+import { orderCatalog } from '../lib/catalog';
+import { placeProblem, type PlacedProblem } from '../lib/problems';
+
+type Plan = components['schemas']['Plan'];
+type Image = components['schemas']['Image'];
+type Location = components['schemas']['Location'];
+type Account = components['schemas']['Account'];
+
+const FIELDS = ['planId', 'locationId', 'imageId', 'hostname', 'sshKeys', 'userData'] as const;
+
+export function CreateServerPage() {
+  const location = useLocation();
+  const [plans, setPlans] = useState<Plan[]>();
+  const [images, setImages] = useState<Image[]>([]);
+  const [locations, setLocations] = useState<Location[]>([]);
+  const [account, setAccount] = useState<Account>();
+  const [form, setForm] = useState({ planId: '', locationId: '', imageId: '', hostname: '', sshKeys: '', userData: '' });
+  const [placed, setPlaced] = useState<PlacedProblem>({ fields: {} });
+  const [busy, setBusy] = useState(false);
+  // One key per form: a double submit, or a retry after a lost answer, replays the first create.
+  const [key] = useState(idempotencyKey);
+
+  useEffect(() => {
+    void Promise.all([outcome(api.GET('/v1/plans')), outcome(api.GET('/v1/images')), outcome(api.GET('/v1/locations')), outcome(api.GET('/v1/account'))]).then(
+      ([p, i, l, a]) => {
+        const catalog = orderCatalog(p.ok ? p.data : [], i.ok ? i.data : [], l.ok ? l.data : []);
+        setPlans(catalog.plans);
+        setImages(catalog.images);
+        setLocations(catalog.locations);
+        if (a.ok) setAccount(a.data);
+        setForm((f) => ({ ...f, ...catalog.defaults }));
+      },
+    );
+  }, []);
+
+  const set = (field: keyof typeof form) => (event: Event) => setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
+  const tenant = account?.tenant;
+  const left = tenant && {
+    instances: tenant.quota.instances - tenant.usage.instances,
+    vcpus: tenant.quota.vcpus - tenant.usage.vcpus,
+    memoryMiB: tenant.quota.memoryMiB - tenant.usage.memoryMiB,
+    diskGiB: tenant.quota.diskGiB - tenant.usage.diskGiB,
+  };
+  const image = useMemo(() => images.find((i) => i.id === form.imageId), [images, form.imageId]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const sshKeys = form.sshKeys.split('\n').map((line) => line.trim()).filter(Boolean);
+    const answer = await outcome(
+      api.POST('/v1/instances', {
+        body: {
+          planId: form.planId,
+          locationId: form.locationId,
+          imageId: form.imageId,
+          hostname: form.hostname,
+          ...(sshKeys.length > 0 ? { sshKeys } : {}),
+          ...(form.userData.trim() ? { userData: form.userData } : {}),
+        },
+        params: { header: { 'Idempotency-Key': key } },
+      }),
+    );
+    setBusy(false);
+    if (answer.ok) location.route(`/servers/${answer.data.id}`);
+    else setPlaced(placeProblem(answer.problem, FIELDS));
+  };
+
+  if (!plans) return <Loading what="the catalog" />;
+  const { fields } = placed;
+  return (
+    <section class="narrow">
+      <h1>Create a server</h1>
+      {left && (
+        <p class="quota" id="quota-left">
+          Quota left: {left.instances} servers, {left.vcpus} vCPUs, {gib(left.memoryMiB)} memory, {left.diskGiB} GiB disk.
+        </p>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Field id="planId" label="Plan" error={fields.planId}>
+          <select {...described('planId', fields.planId)} value={form.planId} onChange={set('planId')}>
+            {plans.map((plan) => (
+              <option value={plan.id}>{planText(plan)}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="locationId" label="Location" error={fields.locationId}>
+          <select {...described('locationId', fields.locationId)} value={form.locationId} onChange={set('locationId')}>
+            {locations.map((l) => (
+              <option value={l.id}>{l.name}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="imageId" label="Image" error={fields.imageId} hint={image ? `Login: ${image.loginMethods.join(' or ') || 'none supported'}` : undefined}>
+          <select {...described('imageId', fields.imageId, image ? 'hint' : undefined)} value={form.imageId} onChange={set('imageId')}>
+            {images.map((i) => (
+              <option value={i.id}>{i.name}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="hostname" label="Host name" error={fields.hostname}>
+          <input {...described('hostname', fields.hostname)} value={form.hostname} onInput={set('hostname')} autocomplete="off" spellcheck={false} />
+        </Field>
+        <Field id="sshKeys" label="SSH public keys (one per line, optional)" error={fields.sshKeys}>
+          <textarea {...described('sshKeys', fields.sshKeys)} rows={3} value={form.sshKeys} onInput={set('sshKeys')} spellcheck={false} />
+        </Field>
+        <details open={Boolean(fields.userData) || undefined}>
+          <summary>User data (optional)</summary>
+          <Field id="userData" label="cloud-config" error={fields.userData} hint="A #cloud-config YAML mapping.">
+            <textarea {...described('userData', fields.userData, 'hint')} rows={6} value={form.userData} onInput={set('userData')} spellcheck={false} />
+          </Field>
+        </details>
+        <Alert problem={placed.form} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create server'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Instance, InstanceStatus } from '../../../clients/typescript/index';
+import { api, outcome } from '../api';
+import { Alert, Loading, StatusBadge, Table } from '../components/ui';
+import type { Problem } from '../lib/problems';
+import { filterServers, statusUpdates } from '../lib/server-filter';
+import { ALL_STATUSES, statusLook } from '../lib/status';
+
+/** How often the event feed is read for status changes. */
+const FEED_POLL_MS = 3000;
+
+export function ServersPage() {
+  const [servers, setServers] = useState<Instance[]>();
+  const [locations, setLocations] = useState<{ id: string; name: string }[]>([]);
+  const [problem, setProblem] = useState<Problem>();
+  const [status, setStatus] = useState<InstanceStatus | ''>('');
+  const [locationId, setLocationId] = useState('');
+  const [search, setSearch] = useState('');
+  const seenEvent = useRef<string | undefined>(undefined);
+
+  const load = async () => {
+    const answer = await outcome(api.GET('/v1/instances', { params: { query: { limit: 200 } } }));
+    if (answer.ok) setServers(answer.data);
+    else setProblem(answer.problem);
+  };
+
+  useEffect(() => {
+    void load();
+    void outcome(api.GET('/v1/locations')).then((answer) => answer.ok && setLocations(answer.data));
+    // Live status: the event feed says which server changed to what; a server we do not list yet means a reload.
+    const poll = async () => {
+      const answer = await outcome(api.GET('/v1/events', { params: { query: { limit: 50 } } }));
+      if (!answer.ok || answer.data.length === 0) return;
+      const first = seenEvent.current === undefined;
+      const updates = statusUpdates(answer.data, seenEvent.current);
+      seenEvent.current = answer.data[0]?.id;
+      if (first || updates.size === 0) return;
+      setServers((current) => {
+        if (!current || [...updates.keys()].some((id) => !current.some((server) => server.id === id))) {
+          void load();
+          return current;
+        }
+        return current.map((server) => (updates.has(server.id) ? { ...server, status: updates.get(server.id) as InstanceStatus } : server));
+      });
+    };
+    void poll();
+    const timer = setInterval(() => void poll(), FEED_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const shown = useMemo(() => filterServers(servers ?? [], { status, locationId, search }), [servers, status, locationId, search]);
+
+  return (
+    <section>
+      <div class="heading-row">
+        <h1>Servers</h1>
+        <a class="button" href="/servers/new">
+          Create server
+        </a>
+      </div>
+      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="search">Search</label>
+          <input id="search" type="search" placeholder="Host name or address" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="status-filter">Status</label>
+          <select id="status-filter" value={status} onChange={(e) => setStatus(e.currentTarget.value as InstanceStatus | '')}>
+            <option value="">Any</option>
+            {ALL_STATUSES.map((s) => (
+              <option value={s}>{statusLook(s).label}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="location-filter">Location</label>
+          <select id="location-filter" value={locationId} onChange={(e) => setLocationId(e.currentTarget.value)}>
+            <option value="">Any</option>
+            {locations.map((l) => (
+              <option value={l.id}>{l.name}</option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <Alert problem={problem} />
+      {!servers ? (
+        <Loading what="servers" />
+      ) : shown.length === 0 ? (
+        <p class="muted">{servers.length === 0 ? 'No servers yet.' : 'No server matches these filters.'}</p>
+      ) : (
+        <Table caption="Your servers" hiddenCaption columns={['Host name', 'Status', 'Plan', 'Location', 'Addresses']}>
+            {shown.map((server) => (
+              <tr data-server={server.hostname}>
+                <td data-label="Host name">
+                  <a href={`/servers/${server.id}`}>{server.hostname}</a>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={server.status} />
+                </td>
+                <td data-label="Plan">{server.plan.name}</td>
+                <td data-label="Location">{server.location.name}</td>
+                <td data-label="Addresses">{[server.ipv4, server.ipv6].filter(Boolean).join(', ') || '—'}</td>
+              </tr>
+            ))}
+        </Table>
+      )}
+    </section>
+  );
+}
