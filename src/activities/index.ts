@@ -32,6 +32,7 @@ import {
   createRecordOperatorNoteActivity,
   createRemoveGuestActivity,
 } from './rollback';
+import { createDeleteSnapshotActivity, createRollbackSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
@@ -69,6 +70,9 @@ export function createActivities(deps: ActivityDeps) {
     settleOrphan: createSettleOrphanActivity(deps),
     claimWebhookDelivery: createClaimWebhookDeliveryActivity(deps),
     attemptWebhookDelivery: createAttemptWebhookDeliveryActivity(deps),
+    takeSnapshot: createTakeSnapshotActivity(deps),
+    removeSnapshot: createDeleteSnapshotActivity(deps),
+    rollbackToSnapshot: createRollbackSnapshotActivity(deps),
   };
 }
 

@@ -8,6 +8,10 @@ export const ERROR_STATUS = {
   INVALID_STATE: 409,
   OPERATION_IN_PROGRESS: 409,
   CONNECTION_OVERLAP: 409,
+  /** A power (or other) operation while the server is being backed up. */
+  BACKUP_IN_PROGRESS: 409,
+  /** A customer deleting a protected backup. */
+  BACKUP_PROTECTED: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
@@ -20,6 +24,14 @@ export const ERROR_STATUS = {
   ARCHIVED: 422,
   /** `userData` for a location whose connection has no snippets storage. */
   USER_DATA_UNSUPPORTED: 422,
+  /** The server's plan allows no more snapshots (or none at all). */
+  SNAPSHOT_LIMIT_REACHED: 422,
+  /** The server's location stores disks where Proxmox VE cannot snapshot them. */
+  SNAPSHOTS_UNSUPPORTED: 422,
+  /** The server's plan allows no more backups (or none at all). */
+  BACKUP_LIMIT_REACHED: 422,
+  /** The server's location has no backup storage. */
+  BACKUPS_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
   CAPACITY_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,

@@ -29,6 +29,8 @@ export const BUDGETS = {
   resize: { budget: 600, attempt: 300, heartbeat: 30 },
   /** An online migration copies memory (and local disks): hours on a big guest. */
   migration: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
+  /** A snapshot (with RAM: the guest's memory written out), its deletion, or a rollback with its stop and start. */
+  snapshot: { budget: 900, attempt: 600, heartbeat: 30 },
 } satisfies Record<string, Budget>;
 
 /** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */

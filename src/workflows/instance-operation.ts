@@ -22,7 +22,7 @@ export interface OperationResult {
 
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
- * migrate, rebuild, delete). The API committed its task and holdings before starting this
+ * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose removal cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -69,6 +69,15 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         break;
       case 'migrate':
         await proxy(BUDGETS.migration, 'migrate: move the guest to its new node').migrateGuest(ref);
+        break;
+      case 'snapshot':
+        await proxy(BUDGETS.snapshot, 'snapshot: Proxmox takes it').takeSnapshot(ref);
+        break;
+      case 'snapshot_delete':
+        await proxy(BUDGETS.snapshot, 'snapshot_delete: Proxmox merges it away').removeSnapshot(ref);
+        break;
+      case 'rollback':
+        await proxy(BUDGETS.snapshot, 'rollback: stop, roll back, start').rollbackToSnapshot(ref);
         break;
       case 'rebuild':
         await power.checkGuest(ref);

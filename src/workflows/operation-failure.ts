@@ -12,6 +12,11 @@ const DONE: Record<Operation, string> = {
   rebuild: 'rebuilt',
   migrate: 'moved',
   delete: 'deleted',
+  snapshot: 'snapshotted',
+  snapshot_delete: 'cleared of its snapshot',
+  rollback: 'rolled back',
+  backup: 'backed up',
+  restore: 'restored',
 };
 
 /**

@@ -12,6 +12,7 @@ import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
+import { snapshotsRouter } from './snapshots';
 import { tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 
@@ -21,6 +22,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
+  router.use(snapshotsRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));
