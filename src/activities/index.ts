@@ -1,4 +1,5 @@
 import { CpuBaselineCache } from '../proxmox';
+import { createClaimBackupSlotActivity, createDeleteBackupArchiveActivity, createMakeBackupActivity, createRestoreGuestActivity } from './backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createCloudInitActivity } from './cloud-init';
@@ -73,6 +74,10 @@ export function createActivities(deps: ActivityDeps) {
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRollbackSnapshotActivity(deps),
+    claimBackupSlot: createClaimBackupSlotActivity(deps),
+    makeBackup: createMakeBackupActivity(deps),
+    deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
+    restoreGuest: createRestoreGuestActivity(deps),
   };
 }
 

@@ -19,8 +19,9 @@ export async function appendBackupEvent(tx: Tx, instanceId: string, type: 'backu
 }
 
 /**
- * Settles what a snapshot or backup operation holds. Snapshot params name the operation by the
- * row's state: `creating` is a take, `deleting` a delete, `available` a rollback (nothing to settle).
+ * Settles what a snapshot or backup operation holds. The row's state names the operation:
+ * `creating` (a snapshot) or `pending`/`running` (a backup) is a take, `deleting` a delete, and
+ * `available` a rollback or restore (nothing to settle).
  */
 export async function settleGuestData(tx: Tx, instanceId: string, params: OperationParams, outcome: 'commit' | 'revert'): Promise<void> {
   if (params.snapshot) {
@@ -33,6 +34,10 @@ export async function settleGuestData(tx: Tx, instanceId: string, params: Operat
   }
   if (params.backup) {
     const row = await tx.backup.findUnique({ where: { id: params.backup.backupId } });
+    if (row?.status === 'deleting') {
+      await tx.backup.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'deleted', deletedAt: new Date() } : { status: 'available' } });
+      return;
+    }
     if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
     if (outcome === 'commit' && row.volid) {
       await tx.backup.update({ where: { id: row.id }, data: { status: 'available', runningOnNode: null, completedAt: new Date() } });

@@ -149,6 +149,7 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   snapshot_delete: 'instance.snapshotting',
   rollback: 'instance.rolling_back',
   backup: 'instance.backing_up',
+  backup_delete: 'instance.backing_up',
   restore: 'instance.restoring',
 };
 
@@ -166,6 +167,7 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   snapshot_delete: 'snapshot.deleted',
   rollback: 'instance.rolled_back',
   backup: 'backup.created',
+  backup_delete: 'backup.deleted',
   restore: 'instance.restored',
 };
 

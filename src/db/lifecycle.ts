@@ -26,6 +26,7 @@ export const TASK_TYPES: Record<Operation, string> = {
   snapshot_delete: 'SNAPSHOT_DELETE',
   rollback: 'SNAPSHOT_ROLLBACK',
   backup: 'BACKUP_CREATE',
+  backup_delete: 'BACKUP_DELETE',
   restore: 'BACKUP_RESTORE',
 };
 

@@ -14,6 +14,7 @@ export type Operation =
   | 'snapshot_delete'
   | 'rollback'
   | 'backup'
+  | 'backup_delete'
   | 'restore';
 
 /** While an instance is in one of these, some workflow owns it. */
@@ -49,6 +50,7 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   snapshot_delete: ['running', 'stopped'],
   rollback: ['running', 'stopped'],
   backup: ['running', 'stopped'],
+  backup_delete: ['running', 'stopped'],
   restore: ['running', 'stopped'],
 };
 
@@ -74,5 +76,7 @@ export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
   snapshot_delete: 'snapshotting',
   rollback: 'rolling_back',
   backup: 'backing_up',
+  /** The server is busy with its backups: a power operation answers BACKUP_IN_PROGRESS. */
+  backup_delete: 'backing_up',
   restore: 'restoring',
 };

@@ -5,7 +5,7 @@ import { OPERATION_STATUS } from '../domain/instance-status';
 import { activityOptions, BUDGETS, extendedBy, type Budget } from './activity-options';
 import type { ProvisionProgress } from './definitions';
 import { describeOperationFailure } from './operation-failure';
-import { stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
+import { stageOptions, stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
 
 export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
@@ -79,6 +79,21 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
       case 'rollback':
         await proxy(BUDGETS.snapshot, 'rollback: stop, roll back, start').rollbackToSnapshot(ref);
         break;
+      case 'backup':
+        await proxy(BUDGETS.backupQueue, 'backup: wait for the host to be free of other backups').claimBackupSlot(ref);
+        await proxy(BUDGETS.backup, 'backup: vzdump writes the archive').makeBackup(ref);
+        break;
+      case 'backup_delete':
+        await proxy(BUDGETS.archiveDelete, 'backup_delete: remove the archive').deleteBackupArchive(ref);
+        break;
+      case 'restore': {
+        const { wasRunning } = await proxy(BUDGETS.backup, 'restore: stop, restore the archive over the guest').restoreGuest(ref);
+        // Our size and network again, over whatever the archive had; the credential stays.
+        await proxyActivities<Activities>(stageOptions('configure', scale)).configureGuest(ref);
+        await proxyActivities<Activities>(stageOptions('network', scale)).attachNetwork(ref);
+        if (wasRunning) await power.startGuest(ref);
+        break;
+      }
       case 'rebuild':
         await power.checkGuest(ref);
         await removal.removeGuest({ ...ref, purpose: 'rebuild' });

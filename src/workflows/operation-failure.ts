@@ -16,6 +16,7 @@ const DONE: Record<Operation, string> = {
   snapshot_delete: 'cleared of its snapshot',
   rollback: 'rolled back',
   backup: 'backed up',
+  backup_delete: 'cleared of its backup',
   restore: 'restored',
 };
 

@@ -44,7 +44,7 @@ export interface SimState {
     snapshots: string[];
   }[];
   backups: { node: string; storage: string; volid: string; vmid: number; size: number; notes: string; protected: boolean }[];
-  tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
+  tasks: { upid: string; type: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
   calls: Record<string, number>;
 }
 

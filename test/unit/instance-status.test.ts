@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
 import { InstanceStatus } from '../../src/generated/prisma/enums';
 
-const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'restore'];
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore'];
 const STATUSES = Object.values(InstanceStatus);
 
 /** The whole table: which stable status allows which operation. Every other pair is refused. */
@@ -19,6 +19,7 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   snapshot_delete: ['running', 'stopped'],
   rollback: ['running', 'stopped'],
   backup: ['running', 'stopped'],
+  backup_delete: ['running', 'stopped'],
   restore: ['running', 'stopped'],
 };
 
@@ -88,6 +89,7 @@ describe('OPERATION_STATUS', () => {
       snapshot_delete: 'snapshotting',
       rollback: 'rolling_back',
       backup: 'backing_up',
+      backup_delete: 'backing_up',
       restore: 'restoring',
     });
   });

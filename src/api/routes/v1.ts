@@ -13,6 +13,7 @@ import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
+import { backupsRouter } from './backups';
 import { tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 
@@ -23,6 +24,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
+  router.use(backupsRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));
