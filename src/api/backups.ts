@@ -1,6 +1,7 @@
 import type { Tx } from '../db/client';
 import { appendBackupEvent } from '../db/guest-data';
 import { AppError } from '../domain/errors';
+import { assertWithinPlanLimit } from '../domain/snapshots';
 import type { Backup, Prisma } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import type { Principal } from './auth';
@@ -41,14 +42,7 @@ export async function requestBackup(deps: ApiDeps, who: Principal, instanceId: s
     prepare: async (tx, instance) => {
       const location = await tx.location.findUniqueOrThrow({ where: { id: instance.locationId } });
       if (!location.backupStorage) throw new AppError('BACKUPS_UNSUPPORTED', "This server's location offers no backups.");
-      const held = await tx.backup.count({ where: { instanceId, ...HELD } });
-      if (held >= instance.plan.backupLimit) {
-        throw new AppError(
-          'BACKUP_LIMIT_REACHED',
-          instance.plan.backupLimit === 0 ? "This server's plan includes no backups." : `This server's plan allows ${instance.plan.backupLimit} backups; delete one first.`,
-          { limit: instance.plan.backupLimit },
-        );
-      }
+      assertWithinPlanLimit('backups', instance.plan.backupLimit, await tx.backup.count({ where: { instanceId, ...HELD } }));
       if (!instance.node || instance.vmid === null) throw new AppError('INVALID_STATE', 'This server has no guest to back up.');
       await tx.backup.create({
         data: {

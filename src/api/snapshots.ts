@@ -1,4 +1,5 @@
 import { AppError } from '../domain/errors';
+import { assertWithinPlanLimit } from '../domain/snapshots';
 import type { Prisma, Snapshot } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import type { Principal } from './auth';
@@ -49,14 +50,7 @@ export async function requestSnapshot(deps: ApiDeps, who: Principal, instanceId:
     operation: 'snapshot',
     prepare: async (tx, instance) => {
       await assertSnapshotsSupported(tx, instance);
-      const held = await tx.snapshot.count({ where: { instanceId, ...LIVE } });
-      if (held >= instance.plan.snapshotLimit) {
-        throw new AppError(
-          'SNAPSHOT_LIMIT_REACHED',
-          instance.plan.snapshotLimit === 0 ? "This server's plan includes no snapshots." : `This server's plan allows ${instance.plan.snapshotLimit} snapshots; delete one first.`,
-          { limit: instance.plan.snapshotLimit },
-        );
-      }
+      assertWithinPlanLimit('snapshots', instance.plan.snapshotLimit, await tx.snapshot.count({ where: { instanceId, ...LIVE } }));
       if (await tx.snapshot.findUnique({ where: { liveKey: snapshotLiveKey(instanceId, body.name) } })) {
         throw new AppError('CONFLICT', 'This server already has a snapshot of that name.', { fields: { name: 'taken' } });
       }

@@ -28,6 +28,13 @@ export function canSnapshot(cluster: SimCluster, g: SimGuest): boolean {
   return true;
 }
 
+/** The guest as a task finds it when it runs (it may have gone since the call). */
+function existingGuest(cluster: SimCluster, node: string, vmid: number): SimGuest {
+  const guest = cluster.guests.get(vmid);
+  if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
+  return guest;
+}
+
 /** The config a snapshot keeps: what the guest has now, without its lock. */
 function savedConfig(g: SimGuest): Record<string, string | number> {
   const { lock: _lock, ...config } = g.config;
@@ -76,8 +83,7 @@ export function takeSnapshot(cluster: SimCluster, ctx: CallContext, node: string
     vmid,
     configLock: 'snapshot',
     run: () => {
-      const guest = cluster.guests.get(vmid);
-      if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
+      const guest = existingGuest(cluster, node, vmid);
       guest.snapshots.set(name, {
         name,
         snaptime: Math.floor(Date.now() / 1000),
@@ -108,8 +114,7 @@ export function rollbackSnapshot(cluster: SimCluster, ctx: CallContext, node: st
     vmid,
     configLock: 'rollback',
     run: () => {
-      const guest = cluster.guests.get(vmid);
-      if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
+      const guest = existingGuest(cluster, node, vmid);
       const snapshot = snapshotOf(guest, name);
       // the lock the task holds stays until it ends
       guest.config = { ...snapshot.config, lock: 'rollback' };
@@ -140,8 +145,7 @@ export function deleteSnapshot(cluster: SimCluster, ctx: CallContext, node: stri
     vmid,
     configLock: 'snapshot-delete',
     run: () => {
-      const guest = cluster.guests.get(vmid);
-      if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
+      const guest = existingGuest(cluster, node, vmid);
       const snapshot = snapshotOf(guest, name);
       for (const other of guest.snapshots.values()) {
         if (other.parent !== name) continue;

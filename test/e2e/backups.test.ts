@@ -4,7 +4,7 @@
  * unless protected; a worker killed mid-vzdump resumes from the recorded UPID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, operate, readInstance, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
+import { callCount, crashWorkerWhilePolling, guestOf, operate, readInstance, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
 import { seededId, type Stack, type WorkerProcess } from '../support/stack';
 
 const VZDUMP = 'POST /nodes/{node}/vzdump';
@@ -187,11 +187,7 @@ describe('backups survive a worker crash', () => {
   });
 
   const crashWhilePolling = async (taskId: string, kind: string) => {
-    await expect
-      .poll(async () => (await stack.api.db.providerCall.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 30_000, interval: 25 })
-      .not.toBeNull();
-    await worker.kill();
-    worker = stack.spawnWorkerProcess();
+    worker = await crashWorkerWhilePolling(stack, worker, taskId, kind);
   };
 
   it('finishes a backup and a restore whose worker died mid-task, with exactly one vzdump and one restore call', { timeout: 180_000 }, async () => {
