@@ -1,4 +1,5 @@
 import { CpuBaselineCache } from '../proxmox';
+import { createReconcileBackupsActivity } from './backup-reconcile';
 import { createClaimBackupSlotActivity, createDeleteBackupArchiveActivity, createMakeBackupActivity, createRestoreGuestActivity } from './backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
@@ -78,6 +79,7 @@ export function createActivities(deps: ActivityDeps) {
     makeBackup: createMakeBackupActivity(deps),
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
+    reconcileBackups: createReconcileBackupsActivity(deps),
   };
 }
 

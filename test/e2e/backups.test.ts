@@ -4,6 +4,9 @@
  * unless protected; a worker killed mid-vzdump resumes from the recorded UPID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProxmoxClient } from '../../src/proxmox';
+import { deleteBackupVolume, vzdump } from '../../src/proxmox/guest-data';
+import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { callCount, crashWorkerWhilePolling, guestOf, operate, readInstance, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
 import { seededId, type Stack, type WorkerProcess } from '../support/stack';
 
@@ -173,6 +176,47 @@ describe('backups end to end', () => {
     // its slot on the host is free again
     expect((await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } })).runningOnNode).toBeNull();
     expect((await stack.api.request('DELETE', `/v1/backups/${made.body.data.id}`, { token: stack.customer.token })).status).toBe(200);
+  });
+});
+
+describe('backups reconciled with the storage', () => {
+  const stack = suiteStack();
+  /** Proxmox's own API, as an operator working in the Proxmox UI would use it. */
+  let outside: ProxmoxClient | undefined;
+  const proxmox = () => {
+    const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
+    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
+    return outside;
+  };
+  afterAll(() => outside?.close());
+
+  it('an archive of ours that disappeared is lost; one made in the Proxmox UI is listed as external and restores', async () => {
+    const id = await runningServer(stack, { hostname: 'bkp-reconcile' });
+    const { vmid, node } = (await guestOf(stack, id))!;
+    const made = await backUp(stack, id);
+    await taskEnd(stack, made.body.meta.taskId);
+    const ours = (await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } })).volid!;
+    await proxmox().waitForProxmoxTask(await deleteBackupVolume(proxmox(), node, ours));
+    await stack.sim.writeGuestFile(vmid, '/made-in-the-ui', 'yes');
+    await proxmox().waitForProxmoxTask(await vzdump(proxmox(), node, vmid, { storage: 'local', notesTemplate: 'manual {{guestname}}' }));
+    await stack.sim.wipeGuestDisk(vmid);
+
+    const reconciled = await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken });
+    expect(reconciled.status).toBe(200);
+    const backups = (await stack.api.request('GET', `/v1/instances/${id}/backups`, { token: stack.customer.token })).body.data as { id: string; status: string; external: boolean; failure: { code: string } | null }[];
+    expect(backups).toHaveLength(2);
+    expect(backups.find((b) => b.id === made.body.data.id)).toMatchObject({ status: 'lost', external: false, failure: { code: 'BACKUP_LOST' } });
+    const external = backups.find((b) => b.external)!;
+    expect(external).toMatchObject({ status: 'available', failure: null });
+    const events = (await stack.api.db.instanceEvent.findMany({ where: { instanceId: id, type: 'backup.lost' } })).map((e) => e.data);
+    expect(events).toEqual([expect.objectContaining({ backupId: made.body.data.id, code: 'BACKUP_LOST' })]);
+
+    // Reconciling again changes nothing; the external backup restores like ours.
+    await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken });
+    expect(await stack.api.db.backup.count({ where: { instanceId: id } })).toBe(2);
+    const restore = await stack.api.request('POST', `/v1/backups/${external.id}/restore`, { token: stack.customer.token, body: {} });
+    expect((await taskEnd(stack, restore.body.meta.taskId)).status).toBe('succeeded');
+    expect((await guestOf(stack, id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
   });
 });
 
