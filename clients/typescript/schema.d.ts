@@ -488,7 +488,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a server
-         * @description Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task.
+         * @description Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task. Its backups are deleted too unless `?keepBackups=true` (protected and external backups are always kept).
          */
         delete: operations["deleteInstancesById"];
         options?: never;
@@ -5007,7 +5007,10 @@ export interface operations {
     };
     deleteInstancesById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keep the server's backups (they stay listed and count against the tenant); by default they are deleted with it. Protected and external backups are always kept. */
+                keepBackups?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;

@@ -1,13 +1,15 @@
 import { isUniqueViolation } from '../db/errors';
+import { appendBackupEvent } from '../db/guest-data';
 import type { Backup } from '../generated/prisma/client';
 import { backupNotesMarker } from '../domain/snapshots';
 import { deleteBackupVolume, listBackups, ProxmoxError, restoreVm, updateBackupVolume, vzdump, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
-import { cancellationSignal, heartbeat, type InstanceRef } from './context';
+import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { powerOff } from './guest-calls';
 import { guestOf, paramsOf, saidCall } from './lifecycle';
+import { runProviderCall } from './provider-call';
 import { say } from './steps';
 
 /** The backup row the task's operation is about (`backup` for a take or delete, `restore` for a restore). */
@@ -142,5 +144,48 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
       issue: () => aboutArchive(() => restoreVm(client, node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
     });
     return { wasRunning: params.previous.status === 'running' };
+  };
+}
+
+/**
+ * delete, once the guest is gone: the server's backups go with it, unless the delete keeps them;
+ * protected and external ones, and any whose archive cannot be removed now, are kept (`kept`, still
+ * listed, counted against the tenant) rather than holding up the delete.
+ * Converges on retry: each archive is a recorded provider call of its own; one no longer listed counts as removed.
+ */
+export function createRemoveBackupsOfServerActivity(deps: ActivityDeps) {
+  return async function removeBackupsOfServer(ref: InstanceRef): Promise<void> {
+    const { keepBackups } = await paramsOf(deps, ref.taskId);
+    const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: 'available', kept: false } });
+    if (backups.length === 0) return;
+    const instance = await loadInstance(deps.db, ref.instanceId);
+    const client = deps.proxmox(instance.connection);
+    for (const backup of backups) {
+      const volid = backup.volid;
+      if (keepBackups || backup.protected || backup.external || !volid) {
+        await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
+        continue;
+      }
+      try {
+        await runProviderCall(deps, client, {
+          instanceId: ref.instanceId,
+          taskId: ref.taskId,
+          phase: 'delete',
+          kind: `imgdel:${backup.id}`,
+          node: backup.node,
+          vmid: backup.vmid,
+          isDone: async () => !(await listBackups(client, backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
+          issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+        });
+        await deps.db.$transaction(async (tx) => {
+          await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
+          await appendBackupEvent(tx, ref.instanceId, 'backup.deleted', backup.id);
+        });
+      } catch (error) {
+        deps.logger.warn({ err: error, backupId: backup.id }, 'could not delete a backup of a deleted server; it is kept');
+        await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
+      }
+    }
+    await say(deps, ref.taskId, 'delete', 'backups', 'success', keepBackups ? "The server's backups are kept." : "The server's backups are deleted (protected ones are kept).");
   };
 }

@@ -1,6 +1,12 @@
 import { CpuBaselineCache } from '../proxmox';
 import { createReconcileBackupsActivity } from './backup-reconcile';
-import { createClaimBackupSlotActivity, createDeleteBackupArchiveActivity, createMakeBackupActivity, createRestoreGuestActivity } from './backups';
+import {
+  createClaimBackupSlotActivity,
+  createDeleteBackupArchiveActivity,
+  createMakeBackupActivity,
+  createRemoveBackupsOfServerActivity,
+  createRestoreGuestActivity,
+} from './backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createCloudInitActivity } from './cloud-init';
@@ -80,6 +86,7 @@ export function createActivities(deps: ActivityDeps) {
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
+    removeBackupsOfServer: createRemoveBackupsOfServerActivity(deps),
   };
 }
 

@@ -266,9 +266,10 @@ export async function requestMigration(deps: ApiDeps, who: Principal, instanceId
  *   cleanup, which then ends the instance as `deleted` (202 with that task);
  * - otherwise a delete task: stop, destroy, confirm, release everything (202).
  */
-export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string): Promise<OperationAnswer> {
+export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string, keepBackups = false): Promise<OperationAnswer> {
   const result = await requestOperation(deps, who, instanceId, {
     operation: 'delete',
+    prepare: async () => ({ params: { keepBackups } }),
     shortcut: async (tx, instance) => {
       const latest = instance.tasks[0];
       const active = await tx.task.findUnique({ where: { activeInstanceId: instanceId }, select: { id: true, workflowId: true } });

@@ -73,6 +73,8 @@ export interface OperationParams {
   backup?: { backupId: string };
   /** The backup a restore puts back. */
   restore?: { backupId: string };
+  /** A delete that keeps the server's backups. */
+  keepBackups?: boolean;
 }
 
 /** What the events of a finished operation name besides the instance: its snapshot or backup. */

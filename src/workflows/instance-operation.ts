@@ -1,4 +1,4 @@
-import { CancellationScope, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { Operation } from '../domain/instance-status';
 import { OPERATION_STATUS } from '../domain/instance-status';
@@ -39,6 +39,9 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
   if (operation === 'delete') {
     if (!input.parked) progress.rollback.state = 'running';
     const outcome = await removeOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
+    // Deletes begun before backups existed have none to remove. A removal that gives up keeps them:
+    // the delete must not stop at its last step.
+    if (patched('delete-removes-backups')) await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups").removeBackupsOfServer(ref).catch(() => undefined);
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });
     progress.rollback.state = 'done';
     setStatus('deleted');

@@ -162,6 +162,52 @@ describe('backups end to end', () => {
     expect((await stack.sim.state()).backups.some((b) => b.notes.includes(kept.body.data.id))).toBe(false);
   });
 
+  it("deleting a server deletes its backups, keeping protected ones; keepBackups keeps them all", async () => {
+    const gone = await runningServer(stack, { hostname: 'bkp-gone' });
+    const plain = await backUp(stack, gone);
+    await taskEnd(stack, plain.body.meta.taskId);
+    const guarded = await backUp(stack, gone, { protected: true });
+    await taskEnd(stack, guarded.body.meta.taskId);
+    const deleted = await operate(stack, gone, 'delete');
+    expect((await taskEnd(stack, deleted.body.meta.taskId)).status).toBe('succeeded');
+    const archives = (await stack.sim.state()).backups.map((b) => b.notes);
+    expect(archives.some((n) => n.includes(plain.body.data.id))).toBe(false);
+    expect(archives.some((n) => n.includes(guarded.body.data.id))).toBe(true);
+    expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: plain.body.data.id } })).toMatchObject({ status: 'deleted' });
+    expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: guarded.body.data.id } })).toMatchObject({ status: 'available', kept: true });
+    expect((await stack.api.request('GET', `/v1/backups/${guarded.body.data.id}`, { token: stack.customer.token })).status).toBe(200);
+
+    const kept = await runningServer(stack, { hostname: 'bkp-kept' });
+    const backup = await backUp(stack, kept);
+    await taskEnd(stack, backup.body.meta.taskId);
+    const keeping = await stack.api.request('DELETE', `/v1/instances/${kept}?keepBackups=true`, { token: stack.customer.token });
+    expect(keeping.status).toBe(202);
+    expect((await taskEnd(stack, keeping.body.meta.taskId)).status).toBe('succeeded');
+    expect((await stack.sim.state()).backups.some((b) => b.notes.includes(backup.body.data.id))).toBe(true);
+    expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: backup.body.data.id } })).toMatchObject({ status: 'available', kept: true });
+  });
+
+  it('a failed restore reports the server as Proxmox left it and keeps the backup to restore again', async () => {
+    const id = await runningServer(stack, { hostname: 'bkp-restore-fail' });
+    const vmid = (await guestOf(stack, id))!.vmid;
+    await stack.sim.writeGuestFile(vmid, '/data', 'good');
+    const made = await backUp(stack, id);
+    await taskEnd(stack, made.body.meta.taskId);
+    await stack.sim.fault({ op: 'restore', mode: 'task_fail', message: 'unable to restore VM - storage full' });
+    const failed = await stack.api.request('POST', `/v1/backups/${made.body.data.id}/restore`, { token: stack.customer.token, body: {} });
+    const task = await taskEnd(stack, failed.body.meta.taskId);
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'OPERATION_FAILED' } });
+    // compensated by telling the truth: the server is stopped (as the restore left it), the backup untouched
+    expect((await readInstance(stack, id)).status).toBe('stopped');
+    expect((await stack.api.request('GET', `/v1/backups/${made.body.data.id}`, { token: stack.customer.token })).body.data.status).toBe('available');
+    await stack.sim.wipeGuestDisk(vmid);
+    const again = await stack.api.request('POST', `/v1/backups/${made.body.data.id}/restore`, { token: stack.customer.token, body: {} });
+    expect((await taskEnd(stack, again.body.meta.taskId)).status).toBe('succeeded');
+    expect((await guestOf(stack, id))?.files).toEqual({ '/data': 'good' });
+    // it ran stopped before this restore, so it stays stopped
+    expect((await readInstance(stack, id)).status).toBe('stopped');
+  });
+
   it('a failed vzdump fails the backup (backup.failed) and leaves the server as it was', async () => {
     const id = await runningServer(stack, { hostname: 'bkp-fail' });
     await stack.sim.fault({ op: 'backup', mode: 'task_fail', message: 'job errors' });
