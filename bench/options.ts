@@ -1,6 +1,6 @@
 /** The bench's command line: `--name=value` flags, each checked against its range. */
 
-export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'memory'] as const;
+export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'memory'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface Options {
@@ -24,6 +24,10 @@ export interface Options {
   realistic: number;
   /** Multiplies the realistic task latencies (1 = clone 5 s, start 2 s, config 100 ms). */
   realisticScale: number;
+  /** Servers backed up and restored, one after another, in phase backups. */
+  backups: number;
+  /** How long vzdump and qmrestore take in phase backups. */
+  backupTaskMs: number;
   /** Provisions held in flight on slow clones while the worker's memory is read. */
   inFlight: number;
   /** API processes; more than one runs them (and the workers) as child processes. */
@@ -46,6 +50,8 @@ export const DEFAULTS: Options = {
   alone: 10,
   realistic: 3,
   realisticScale: 1,
+  backups: 3,
+  backupTaskMs: 3000,
   inFlight: 1000,
   apis: 1,
   workers: 1,
@@ -67,6 +73,8 @@ const NUMERIC_FLAGS: Record<string, { key: NumericKey; min: number; max: number;
   alone: { key: 'alone', min: 1, max: 200 },
   realistic: { key: 'realistic', min: 1, max: 50 },
   'realistic-scale': { key: 'realisticScale', min: 0.01, max: 10, fraction: true },
+  backups: { key: 'backups', min: 1, max: 50 },
+  'backup-task-ms': { key: 'backupTaskMs', min: 0, max: 600_000 },
   'in-flight': { key: 'inFlight', min: 1, max: 10_000 },
   apis: { key: 'apis', min: 1, max: 16 },
   workers: { key: 'workers', min: 1, max: 16 },

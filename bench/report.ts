@@ -2,6 +2,7 @@
 import type { Duplicates } from './duplicates';
 import type { Options } from './options';
 import type { AloneResult } from './phases/alone';
+import type { BackupsResult } from './phases/backups';
 import type { CreateApiResult } from './phases/create';
 import type { FloorResult } from './phases/floor';
 import type { MemoryResult } from './phases/memory';
@@ -23,6 +24,7 @@ export interface Results {
   provisions?: ProvisionsResult;
   duplicates?: Duplicates;
   realistic?: RealisticResult;
+  backups?: BackupsResult;
   memory?: MemoryResult;
   queries?: QueryCounts;
   profiles?: ProfileSummary[];
@@ -94,6 +96,12 @@ function rows(r: Results): Row[] {
       '≤ 1.05',
       verdict(x.maxRatio <= 1.05),
     ]);
+  }
+  if (r.backups) {
+    const x = r.backups;
+    const detail = (runs: BackupsResult['backups']) => runs.map((run) => `${run.endToEndMs}/${run.taskSumMs}`).join(', ');
+    out.push([`backup (vzdump ${x.timing.taskMsByType.vzdump} ms): end-to-end − task time, p50 of ${x.backups.length}`, `${x.backupAdded.p50Ms} ms (max ${x.backupAdded.maxMs}; ms ${detail(x.backups)})`, '', '', '']);
+    out.push([`restore in place (qmrestore ${x.timing.taskMsByType.qmrestore} ms): end-to-end − task time, p50 of ${x.restores.length}`, `${x.restoreAdded.p50Ms} ms (max ${x.restoreAdded.maxMs}; ms ${detail(x.restores)})`, '', '', '']);
   }
   if (r.memory) {
     const m = r.memory;

@@ -21,6 +21,7 @@ import { countDuplicates } from './duplicates';
 import { customerClients } from './instances';
 import { parseOptions, type Options, type Phase } from './options';
 import { measureAlone } from './phases/alone';
+import { backupTiming, measureBackups } from './phases/backups';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
 import { measureMemory } from './phases/memory';
@@ -42,6 +43,7 @@ function serversNeeded(options: Options): number {
     (has('alone') ? options.alone + 1 : 0) +
     (has('provisions') ? options.provisions : 0) +
     (has('realistic') ? options.realistic : 0) +
+    (has('backups') ? options.backups : 0) +
     (has('memory') ? options.inFlight : 0)
   );
 }
@@ -134,6 +136,12 @@ async function main(): Promise<void> {
       await stack.setSimTiming(realisticTiming(options.realisticScale));
       await workers.ensure(null);
       results.realistic = await measureRealistic(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
+      await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
+    }
+    if (has('backups')) {
+      await stack.setSimTiming(backupTiming(options.backupTaskMs));
+      await workers.ensure(null);
+      results.backups = await measureBackups(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }
     await workers.stop();

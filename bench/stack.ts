@@ -66,7 +66,7 @@ async function roomForTheRun(admin: PvecpClient, connectionId: string, servers: 
   }
   const pool4 = created('ip pool v4', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '10.64.0.0/18', gateway: '10.64.0.1', bridge: 'vmbr0', dns: ['192.0.2.53'], family: 4 } }));
   const pool6 = created('ip pool v6', await admin.POST('/v1/admin/ip-pools', { body: { cidr: '2001:db8:b00::/64', gateway: '2001:db8:b00::1', bridge: 'vmbr0', dns: ['2001:db8::53'], family: 6 } }));
-  return created('location', await admin.POST('/v1/admin/locations', { body: { name: 'bench', connectionId, ipPools: [pool4.id, pool6.id] } })).id;
+  return created('location', await admin.POST('/v1/admin/locations', { body: { name: 'bench', connectionId, ipPools: [pool4.id, pool6.id], backupStorage: 'local' } })).id;
 }
 
 /** The created item of an admin call, or an error naming what was refused. */

@@ -38,6 +38,14 @@ export interface RealisticResult {
   meanRatio: number;
 }
 
+/** The Proxmox tasks started between `from` and `to` (epoch ms) that have ended: their summed durations and counts by type. */
+export function tasksBetween(simulator: Simulator, from: number, to: number): { taskSumMs: number; tasks: Record<string, number> } {
+  const mine = simulator.state.tasks.all().filter((t) => t.startedAtMs >= from && t.startedAtMs <= to && t.endedAtMs !== undefined);
+  const tasks: Record<string, number> = {};
+  for (const t of mine) tasks[t.type] = (tasks[t.type] ?? 0) + 1;
+  return { taskSumMs: mine.reduce((sum, t) => sum + ((t.endedAtMs as number) - t.startedAtMs), 0), tasks };
+}
+
 export async function measureRealistic(
   client: PvecpClient,
   temporal: TemporalClient,
@@ -54,10 +62,7 @@ export async function measureRealistic(
     // Provisions run one at a time, so the tasks started between POST and `running` are this one's.
     const from = performance.timeOrigin + run.sentAt;
     const to = from + run.runningMs;
-    const mine = simulator.state.tasks.all().filter((t) => t.startedAtMs >= from && t.startedAtMs <= to && t.endedAtMs !== undefined);
-    const taskSumMs = mine.reduce((sum, t) => sum + ((t.endedAtMs as number) - t.startedAtMs), 0);
-    const tasks: Record<string, number> = {};
-    for (const t of mine) tasks[t.type] = (tasks[t.type] ?? 0) + 1;
+    const { taskSumMs, tasks } = tasksBetween(simulator, from, to);
     runs.push({ endToEndMs: round(run.runningMs), taskSumMs, tasks, ratio: round(run.runningMs / taskSumMs, 3) });
   }
   const ratios = runs.map((r) => r.ratio);

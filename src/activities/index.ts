@@ -1,4 +1,12 @@
 import { CpuBaselineCache } from '../proxmox';
+import { createReconcileBackupsActivity } from './backup-reconcile';
+import {
+  createClaimBackupSlotActivity,
+  createDeleteBackupArchiveActivity,
+  createMakeBackupActivity,
+  createRemoveBackupsOfServerActivity,
+  createRestoreGuestActivity,
+} from './backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createCloudInitActivity } from './cloud-init';
@@ -34,6 +42,7 @@ import {
   createRemoveGuestActivity,
 } from './rollback';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
+import { createDeleteSnapshotActivity, createRollbackSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
@@ -77,6 +86,15 @@ export function createActivities(deps: ActivityDeps) {
     claimWebhookDelivery: whileHeartbeating(createClaimWebhookDeliveryActivity(deps)),
     attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
+    takeSnapshot: createTakeSnapshotActivity(deps),
+    removeSnapshot: createDeleteSnapshotActivity(deps),
+    rollbackToSnapshot: createRollbackSnapshotActivity(deps),
+    claimBackupSlot: createClaimBackupSlotActivity(deps),
+    makeBackup: createMakeBackupActivity(deps),
+    deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
+    restoreGuest: createRestoreGuestActivity(deps),
+    reconcileBackups: createReconcileBackupsActivity(deps),
+    removeBackupsOfServer: createRemoveBackupsOfServerActivity(deps),
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { operationOfTask, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
+import { operationOfTask, operationSubject, readParams, settleHoldings, type OperationParams } from '../db/lifecycle';
 import { findProviderCall } from '../db/provider-calls';
 import { deleted, operationFinished } from '../db/instance-state';
 import { retireHoldings } from '../db/reservations';
@@ -16,22 +16,22 @@ import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
 /** The guest an operation works on, with what every provider call needs; `phase` is the operation's name. */
-async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, phase: string) {
+export async function guestOf(deps: ActivityDeps, { instanceId, taskId }: InstanceRef, phase: string) {
   const instance = await loadInstance(deps.db, instanceId);
   const { node, vmid } = placement(instance);
   const client = deps.proxmox(instance.connection);
   return { instance, node, vmid, client, callKey: { instanceId, taskId, phase, node, vmid } };
 }
 
-type Guest = Awaited<ReturnType<typeof guestOf>>;
+export type Guest = Awaited<ReturnType<typeof guestOf>>;
 
 /** One provider call, said in the task's thread as `<phase> > <what>`: processing before, success after. */
-async function saidCall(deps: ActivityDeps, { client, callKey }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
+export async function saidCall(deps: ActivityDeps, { client, callKey }: Guest, what: string, [before, after]: [string, string], call: GuestCall): Promise<void> {
   await say(deps, callKey.taskId, callKey.phase, what, 'processing', before);
   await runProviderCall(deps, client, { ...callKey, ...call, reportsDone: stepLine(callKey.taskId, callKey.phase, what, 'success', after) });
 }
 
-async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {
+export async function paramsOf(deps: ActivityDeps, taskId: string): Promise<OperationParams> {
   const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { params: true } });
   return readParams(task?.params ?? null);
 }
@@ -263,7 +263,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       } else {
         status = truth.status;
       }
-      await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause } : null });
+      await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause } : null, subject: operationSubject(params) });
       if (outcome) {
         await recordStep(tx, { taskId, step: `${operation} > done`, status: 'error', message: outcome.message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message, failureCause: cause });

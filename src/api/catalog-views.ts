@@ -21,6 +21,8 @@ export const planView = (plan: Plan): z.infer<typeof planSchema> => ({
   vcpus: plan.vcpus,
   memoryMiB: plan.memoryMiB,
   diskGiB: plan.diskGiB,
+  snapshotLimit: plan.snapshotLimit,
+  backupLimit: plan.backupLimit,
 });
 
 export const imageView = (image: Image): z.infer<typeof imageSchema> => ({
@@ -38,6 +40,8 @@ export const locationView = (location: Location & { ipPools: Pick<IpPool, 'famil
   name: location.name,
   ipv4: location.ipPools.some((pool) => pool.family === 4),
   ipv6: location.ipPools.some((pool) => pool.family === 6),
+  snapshots: location.snapshotsSupported,
+  backups: location.backupStorage !== null,
 });
 
 // Admin views: provider coordinates included, secrets never.
@@ -106,6 +110,8 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
   name: location.name,
   connectionId: location.connectionId,
   ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
+  snapshotsSupported: location.snapshotsSupported,
+  backupStorage: location.backupStorage,
   createdAt: location.createdAt.toISOString(),
   archivedAt: isoOrNull(location.archivedAt),
 });

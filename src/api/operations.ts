@@ -50,7 +50,7 @@ const DESIRED: Partial<Record<Operation, DesiredState>> = {
 /** Still being made: a delete cancels the provisioning instead of waiting for it. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
 
-async function lockInstance(tx: Tx, who: Principal, id: string) {
+export async function lockInstance(tx: Tx, who: Principal, id: string) {
   await tx.$queryRaw`SELECT id FROM instances WHERE id = ${id} FOR UPDATE`;
   const instance = await tx.instance.findFirst({
     where: { id, ...tenantScope(who) },
@@ -60,13 +60,15 @@ async function lockInstance(tx: Tx, who: Principal, id: string) {
   return instance;
 }
 
-type LockedInstance = Awaited<ReturnType<typeof lockInstance>>;
+export type LockedInstance = Awaited<ReturnType<typeof lockInstance>>;
 
 const inProgress = (status?: string) =>
-  new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', status ? { status } : undefined);
+  status === 'backing_up'
+    ? new AppError('BACKUP_IN_PROGRESS', 'The server is being backed up; try again when the backup has finished.', { status })
+    : new AppError('OPERATION_IN_PROGRESS', 'Another operation is running on this server; try again when it has finished.', status ? { status } : undefined);
 
 /** What an operation changes or holds beyond its task, decided under the instance's lock. */
-interface Preparation {
+export interface Preparation {
   params?: Omit<OperationParams, 'previous'>;
   data?: TransitionColumns;
   previous?: Partial<PreviousState>;
@@ -81,7 +83,7 @@ interface Shortcut {
   workflowId?: string;
 }
 
-interface OperationRequest {
+export interface OperationRequest {
   operation: Operation;
   prepare?: (tx: Tx, instance: LockedInstance) => Promise<Preparation>;
   shortcut?: (tx: Tx, instance: LockedInstance) => Promise<Shortcut | null>;
@@ -93,7 +95,7 @@ interface OperationRequest {
  * replica fails with OPERATION_IN_PROGRESS too), then starts its workflow. If the workflow
  * cannot start, the instance returns to what it was and everything held is given back.
  */
-async function requestOperation(deps: ApiDeps, who: Principal, instanceId: string, request: OperationRequest): Promise<Shortcut | { taskId: string }> {
+export async function requestOperation(deps: ApiDeps, who: Principal, instanceId: string, request: OperationRequest): Promise<Shortcut | { taskId: string }> {
   const { operation } = request;
   const taskId = newId('task');
   const workflowId = operationWorkflowId(operation, instanceId, taskId);
@@ -197,7 +199,7 @@ async function cancelProvisioning(deps: ApiDeps, instanceId: string): Promise<vo
   }
 }
 
-async function answer(deps: ApiDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
+export async function answer(deps: ApiDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
   return { instance: await findInstance(deps.db, who, instanceId), taskId, httpStatus };
 }
 
@@ -279,9 +281,10 @@ export async function requestMigration(deps: ApiDeps, who: Principal, instanceId
  *   cleanup, which then ends the instance as `deleted` (202 with that task);
  * - otherwise a delete task: stop, destroy, confirm, release everything (202).
  */
-export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string): Promise<OperationAnswer> {
+export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string, keepBackups = false): Promise<OperationAnswer> {
   const result = await requestOperation(deps, who, instanceId, {
     operation: 'delete',
+    prepare: async () => ({ params: { keepBackups } }),
     shortcut: async (tx, instance) => {
       const latest = instance.tasks[0];
       const active = await tx.task.findUnique({ where: { activeInstanceId: instanceId }, select: { id: true, workflowId: true } });

@@ -145,6 +145,12 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   rebuild: 'instance.rebuilding',
   migrate: 'instance.migrating',
   delete: 'instance.deleting',
+  snapshot: 'instance.snapshotting',
+  snapshot_delete: 'instance.snapshotting',
+  rollback: 'instance.rolling_back',
+  backup: 'instance.backing_up',
+  backup_delete: 'instance.backing_up',
+  restore: 'instance.restoring',
 };
 
 /** What a finished operation reports when it did what it was asked. */
@@ -157,6 +163,12 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   rebuild: 'instance.rebuilt',
   migrate: 'instance.migrated',
   delete: 'instance.deleted',
+  snapshot: 'snapshot.created',
+  snapshot_delete: 'snapshot.deleted',
+  rollback: 'instance.rolled_back',
+  backup: 'backup.created',
+  backup_delete: 'backup.deleted',
+  restore: 'instance.restored',
 };
 
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
@@ -206,7 +218,14 @@ export function deleteDuringProvision(tx: Tx, instanceId: string, o: { actorUser
 export function operationFinished(
   tx: Tx,
   instanceId: string,
-  o: { operation: Operation; status: InstanceStatus; failure: (Failure & { cause?: Record<string, unknown> }) | null; taskId: string },
+  o: {
+    operation: Operation;
+    status: InstanceStatus;
+    failure: (Failure & { cause?: Record<string, unknown> }) | null;
+    taskId: string;
+    /** The snapshot or backup the operation was about. */
+    subject?: Pick<InstanceEventData, 'snapshot' | 'backupId'>;
+  },
 ) {
   const ended = o.status === 'rebuild_failed' || o.status === 'lost';
   const event: InstanceEventType = o.status === 'lost' ? 'instance.lost' : o.failure || ended ? 'instance.failed' : DONE_EVENT[o.operation];
@@ -216,7 +235,7 @@ export function operationFinished(
     audit: `instance.${o.operation}.${o.failure ? 'failed' : 'succeeded'}`,
     events: [event],
     details: { taskId: o.taskId, code: o.failure?.code ?? null },
-    eventData: { operation: o.operation, ...(o.failure ? { code: o.failure.code } : {}) },
+    eventData: { operation: o.operation, ...o.subject, ...(o.failure ? { code: o.failure.code } : {}) },
     set: ended
       ? {
           failureCode: o.failure?.code ?? null,

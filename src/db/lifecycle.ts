@@ -3,6 +3,7 @@ import type { Operation } from '../domain/instance-status';
 import { growth, judgeResize, peak, type Sizing } from '../domain/sizing';
 import type { Prisma } from '../generated/prisma/client';
 import type { Tx } from './client';
+import { settleGuestData } from './guest-data';
 import { assertQuota, fits, lockNodeCapacity, type TenantQuota } from './reservations';
 
 /**
@@ -21,6 +22,12 @@ export const TASK_TYPES: Record<Operation, string> = {
   rebuild: 'INSTANCE_REBUILD',
   delete: 'INSTANCE_DELETE',
   migrate: 'INSTANCE_MIGRATE',
+  snapshot: 'SNAPSHOT_CREATE',
+  snapshot_delete: 'SNAPSHOT_DELETE',
+  rollback: 'SNAPSHOT_ROLLBACK',
+  backup: 'BACKUP_CREATE',
+  backup_delete: 'BACKUP_DELETE',
+  restore: 'BACKUP_RESTORE',
 };
 
 export function operationOfTask(type: string): Operation | undefined {
@@ -51,10 +58,30 @@ export interface PreviousState {
   templateVmid?: number | null;
 }
 
+/** The snapshot a snapshot operation takes, deletes or rolls back to. */
+export interface SnapshotParams {
+  snapshotId: string;
+  name: string;
+}
+
 export interface OperationParams {
   previous: PreviousState;
   resize?: ResizeParams;
   migrate?: MigrateParams;
+  snapshot?: SnapshotParams;
+  /** The backup a backup operation makes. */
+  backup?: { backupId: string };
+  /** The backup a restore puts back. */
+  restore?: { backupId: string };
+  /** A delete that keeps the server's backups. */
+  keepBackups?: boolean;
+}
+
+/** What the events of a finished operation name besides the instance: its snapshot or backup. */
+export function operationSubject(params: OperationParams): { snapshot?: string; backupId?: string } {
+  if (params.snapshot) return { snapshot: params.snapshot.name };
+  const backupId = params.backup?.backupId ?? params.restore?.backupId;
+  return backupId ? { backupId } : {};
 }
 
 export function readParams(json: Prisma.JsonValue | null): OperationParams {
@@ -164,4 +191,5 @@ export async function followGuest(tx: Tx, instance: { id: string; connectionId: 
 export async function settleHoldings(tx: Tx, instanceId: string, params: OperationParams, outcome: 'commit' | 'revert'): Promise<void> {
   if (params.resize) await settleResize(tx, instanceId, params.resize, outcome);
   if (params.migrate) await settleMigration(tx, instanceId, params.migrate, outcome);
+  await settleGuestData(tx, instanceId, params, outcome);
 }

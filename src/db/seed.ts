@@ -24,9 +24,9 @@ export const DEMO_TEMPLATE_VMIDS: Record<'debian-12' | 'ubuntu-24.04' | 'rocky-9
 export const DEMO_VMID_RANGE = { start: 1000, end: 8999 } as const;
 
 export const DEMO_PLANS = [
-  { name: 'small', vcpus: 1, memoryMiB: 1024, diskGiB: 10, defaultUsername: null },
-  { name: 'medium', vcpus: 2, memoryMiB: 2048, diskGiB: 20, defaultUsername: 'cloud' },
-  { name: 'large', vcpus: 4, memoryMiB: 8192, diskGiB: 40, defaultUsername: null },
+  { name: 'small', vcpus: 1, memoryMiB: 1024, diskGiB: 10, defaultUsername: null, snapshotLimit: 3, backupLimit: 3 },
+  { name: 'medium', vcpus: 2, memoryMiB: 2048, diskGiB: 20, defaultUsername: 'cloud', snapshotLimit: 5, backupLimit: 7 },
+  { name: 'large', vcpus: 4, memoryMiB: 8192, diskGiB: 40, defaultUsername: null, snapshotLimit: 10, backupLimit: 14 },
 ] as const;
 
 interface DemoImage {
@@ -163,6 +163,8 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           id: locationId,
           name: DEMO_LOCATION_NAME,
           connectionId,
+          // the demo cluster's directory storage
+          backupStorage: 'local',
           ipPools: { create: DEMO_POOLS.map((pool) => ({ id: newId('pool'), ...pool, dns: [...pool.dns] })) },
         },
       });

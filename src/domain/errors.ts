@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   NODE_IN_USE: 409,
   /** A VMID range that would leave out VMIDs still held (by servers, or quarantined). */
   VMID_RANGE_IN_USE: 409,
+  /** A power (or other) operation while the server is being backed up. */
+  BACKUP_IN_PROGRESS: 409,
+  /** A customer deleting a protected backup. */
+  BACKUP_PROTECTED: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   /** The invite link is unknown, used already or expired: an administrator can send a new one. */
@@ -32,6 +36,14 @@ export const ERROR_STATUS = {
   USER_DATA_UNSUPPORTED: 422,
   /** A connection's snippets directory holds files Proxmox does not list on every node of the connection. */
   SNIPPETS_NOT_VISIBLE: 422,
+  /** The server's plan allows no more snapshots (or none at all). */
+  SNAPSHOT_LIMIT_REACHED: 422,
+  /** The server's location stores disks where Proxmox VE cannot snapshot them. */
+  SNAPSHOTS_UNSUPPORTED: 422,
+  /** The server's plan allows no more backups (or none at all). */
+  BACKUP_LIMIT_REACHED: 422,
+  /** The server's location has no backup storage. */
+  BACKUPS_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
   /** Proxmox VE refused the connection's token a privilege of the minimal role (docs/security.md). */
   PROVIDER_PERMISSION_DENIED: 502,

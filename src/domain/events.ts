@@ -18,6 +18,18 @@ export const INSTANCE_EVENT_TYPES = [
   'instance.failed',
   'instance.lost',
   'instance.changed_outside',
+  'instance.snapshotting',
+  'instance.rolling_back',
+  'instance.rolled_back',
+  'instance.backing_up',
+  'instance.restoring',
+  'instance.restored',
+  'snapshot.created',
+  'snapshot.deleted',
+  'backup.created',
+  'backup.failed',
+  'backup.deleted',
+  'backup.lost',
 ] as const;
 
 export type InstanceEventType = (typeof INSTANCE_EVENT_TYPES)[number];
@@ -32,4 +44,8 @@ export interface InstanceEventData {
   operation?: string;
   /** `instance.changed_outside`: what the instance showed before the cluster said otherwise. */
   previousStatus?: string;
+  /** `snapshot.*`, `instance.rolled_back`: the snapshot's name. */
+  snapshot?: string;
+  /** `backup.*`, `instance.restored`: the backup's id. */
+  backupId?: string;
 }

@@ -1,7 +1,21 @@
 import type { InstanceStatus } from '../generated/prisma/enums';
 
 /** Operations a customer or admin can ask for on an existing instance. */
-export type Operation = 'start' | 'stop' | 'shutdown' | 'reboot' | 'resize' | 'rebuild' | 'delete' | 'migrate';
+export type Operation =
+  | 'start'
+  | 'stop'
+  | 'shutdown'
+  | 'reboot'
+  | 'resize'
+  | 'rebuild'
+  | 'delete'
+  | 'migrate'
+  | 'snapshot'
+  | 'snapshot_delete'
+  | 'rollback'
+  | 'backup'
+  | 'backup_delete'
+  | 'restore';
 
 /** While an instance is in one of these, some workflow owns it. */
 export const TRANSITIONAL: readonly InstanceStatus[] = [
@@ -15,6 +29,10 @@ export const TRANSITIONAL: readonly InstanceStatus[] = [
   'rebuilding',
   'migrating',
   'deleting',
+  'snapshotting',
+  'rolling_back',
+  'backing_up',
+  'restoring',
 ];
 
 /** Which stable states allow which operation. Transitional states allow none (OPERATION_IN_PROGRESS). */
@@ -29,6 +47,12 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   migrate: ['running', 'stopped'],
   // A lost server's guest is gone: deleting it releases what it still holds.
   delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
+  snapshot: ['running', 'stopped'],
+  snapshot_delete: ['running', 'stopped'],
+  rollback: ['running', 'stopped'],
+  backup: ['running', 'stopped'],
+  backup_delete: ['running', 'stopped'],
+  restore: ['running', 'stopped'],
 };
 
 export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';
@@ -49,4 +73,11 @@ export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
   rebuild: 'rebuilding',
   migrate: 'migrating',
   delete: 'deleting',
+  snapshot: 'snapshotting',
+  snapshot_delete: 'snapshotting',
+  rollback: 'rolling_back',
+  backup: 'backing_up',
+  /** The server is busy with its backups: a power operation answers BACKUP_IN_PROGRESS. */
+  backup_delete: 'backing_up',
+  restore: 'restoring',
 };

@@ -24,6 +24,10 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
     'VM.Config.Options',
     'VM.PowerMgmt',
     'VM.Migrate',
+    'VM.Snapshot',
+    'VM.Snapshot.Rollback',
+    // vzdump, and a restore over our own guest.
+    'VM.Backup',
   ].map((privilege) => ({ privileges: [privilege], path: '/vms' })),
   // The guest agent ping: VM.Monitor up to PVE 8, VM.GuestAgent.Audit from PVE 9.
   { privileges: ['VM.GuestAgent.Audit', 'VM.Monitor'], path: '/vms' },

@@ -133,18 +133,18 @@ function normalizeCall(opts: CallOptions | undefined): Exclude<CallOptions, Abor
   return opts;
 }
 
-function assertNode(node: string): void {
+export function assertNode(node: string): void {
   if (!/^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/.test(node)) throw new TypeError('invalid node name');
 }
 
 /** Path parameters of one guest, both checked. */
-function guestParams(node: string, vmid: number): { node: string; vmid: number } {
+export function guestParams(node: string, vmid: number): { node: string; vmid: number } {
   assertNode(node);
   assertVmid(vmid);
   return { node, vmid };
 }
 
-function assertVmid(vmid: number): void {
+export function assertVmid(vmid: number): void {
   if (!Number.isInteger(vmid) || vmid < 100 || vmid > 999_999_999) throw new TypeError('invalid VMID');
 }
 

@@ -5,3 +5,4 @@ export * from './wire';
 export * from './tasks';
 export * from './cpu-baseline';
 export * from './task-watcher';
+export * from './guest-data';

@@ -23,6 +23,40 @@ export interface SimGuest {
   busyWith?: string;
   /** Resource pool the guest is a member of. */
   pool?: string;
+  /** What the guest's disks hold, file by file (the control API writes and wipes it). */
+  files: Record<string, string>;
+  /** The snapshot tree, by name. */
+  snapshots: Map<string, SimSnapshot>;
+  /** The snapshot the current state descends from (`parent` of `current`). */
+  snapParent?: string;
+}
+
+/** A guest's state as a snapshot (or a backup archive) keeps it. */
+export interface SimSnapshot {
+  name: string;
+  snaptime: number;
+  description: string;
+  /** Holds the guest's RAM: a rollback resumes the guest running. */
+  vmstate: boolean;
+  parent?: string;
+  config: Record<string, string | number>;
+  files: Record<string, string>;
+}
+
+/** A vzdump archive on a storage. */
+export interface SimBackupVolume {
+  node: string;
+  storage: string;
+  volid: string;
+  vmid: number;
+  format: string;
+  size: number;
+  ctime: number;
+  notes: string;
+  protected: boolean;
+  /** What a restore rebuilds: the guest's config and disk contents at backup time. */
+  config: Record<string, string | number>;
+  files: Record<string, string>;
 }
 
 export interface ClusterSettings {
@@ -47,6 +81,12 @@ export class SimCluster {
   readonly guests = new Map<number, SimGuest>();
   /** Volumes left on storage by a destroy that ended with warnings. */
   readonly orphanVolumes: { node: string; volid: string; vmid: number; size: number }[] = [];
+  /** Backup archives, on every storage (shared storages list them on every node). */
+  readonly backupVolumes: SimBackupVolume[] = [];
+  /** Per node: the vzdump holding the node's global backup lock, and those waiting for it in order. */
+  readonly vzdumpLocks = new Map<string, { holder?: string; waiting: { upid: string; begin: () => void }[] }>();
+  /** What each task wrote to its log beyond its final line. */
+  private readonly taskLogs = new Map<string, string[]>();
   readonly tasks: TaskManager;
   /** Unix seconds the nodes booted at (a day before the simulator started). */
   readonly bootTime = Math.floor(Date.now() / 1000) - 86_400;
@@ -71,6 +111,9 @@ export class SimCluster {
     this.pools.clear();
     this.guests.clear();
     this.orphanVolumes.length = 0;
+    this.backupVolumes.length = 0;
+    this.vzdumpLocks.clear();
+    this.taskLogs.clear();
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });
     for (const s of this.spec.storages) this.storages.set(s.storage, { ...s });
     for (const b of this.spec.bridges) this.bridges.set(b.iface, { ...b });
@@ -81,6 +124,8 @@ export class SimCluster {
         vmid: t.vmid,
         node: t.node,
         status: 'stopped',
+        files: {},
+        snapshots: new Map(),
         config: {
           name: t.name,
           ostype: t.ostype ?? 'l26',
@@ -135,6 +180,8 @@ export class SimCluster {
         // Running ones have been up for a while: up to a month, differing from guest to guest.
         ...(o.status === 'running' ? { startedAt: Date.now() - ((vmid * 7_919) % (30 * 86_400)) * 1000, pid: this.nextGuestPid() } : {}),
         config: { name: `srv-${vmid}.customers.example.net`, memory: '2048', cores: 2, sockets: 1, scsi0: `${storage}:vm-${vmid}-disk-0,size=20G`, net0: `virtio=${randomMac()},bridge=vmbr0` },
+        files: {},
+        snapshots: new Map(),
       });
     }
   }
@@ -177,6 +224,16 @@ export class SimCluster {
   /** Major release of the simulated Proxmox VE, for members only one release answers. */
   get majorRelease(): number {
     return Number(this.settings.pveVersion.split('.')[0]);
+  }
+
+  /** The log lines of a task, to append to. */
+  taskLog(upid: string): string[] {
+    let log = this.taskLogs.get(upid);
+    if (!log) {
+      log = [];
+      this.taskLogs.set(upid, log);
+    }
+    return log;
   }
 
   /** The process id of a guest started now. */

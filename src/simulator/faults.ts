@@ -16,6 +16,12 @@ export const FAULT_OPS = [
   'status',
   'config_read',
   'agent',
+  'snapshot',
+  'rollback',
+  'snapshot_delete',
+  'backup',
+  'restore',
+  'volume_delete',
   'task',
   'any',
 ] as const;
@@ -129,6 +135,18 @@ export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any
       return 'config_read';
     case `POST ${q}/agent/ping`:
       return 'agent';
+    case `POST ${q}/snapshot`:
+      return 'snapshot';
+    case `POST ${q}/snapshot/{snapname}/rollback`:
+      return 'rollback';
+    case `DELETE ${q}/snapshot/{snapname}`:
+      return 'snapshot_delete';
+    case 'POST /nodes/{node}/vzdump':
+      return 'backup';
+    case 'POST /nodes/{node}/qemu':
+      return 'restore';
+    case 'DELETE /nodes/{node}/storage/{storage}/content/{volume}':
+      return 'volume_delete';
     // The node's task list is not "polling a task": a fault meant for a task's status must reach
     // that status read, not be spent on a watcher's list read (`any` with `call` targets the list).
     case 'GET /nodes/{node}/tasks/{upid}/status':

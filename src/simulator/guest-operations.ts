@@ -57,7 +57,8 @@ export function clone(cluster: SimCluster, ctx: CallContext, node: string, vmid:
       config[k] = joinProps(full ? `${targetStorage}:${name}` : `${storage}:${volume}/${name}`, props);
     }
   }
-  const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config, ...(p.pool !== undefined ? { pool: p.pool } : {}) };
+  // a full clone copies what the disks hold; snapshots stay with the source
+  const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config, files: { ...src.files }, snapshots: new Map(), ...(p.pool !== undefined ? { pool: p.pool } : {}) };
   cluster.guests.set(newid, guest);
   return guestTask(cluster, ctx, {
     node,

@@ -6,7 +6,7 @@ import { configView } from './guest-config';
 import { customUserData } from './storage';
 
 /** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
-export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[] } {
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[] } {
   return {
     guests: [...cluster.guests.values()]
       .sort((a, b) => a.vmid - b.vmid)
@@ -23,7 +23,11 @@ export function inspectState(cluster: SimCluster): { guests: object[]; tasks: ob
         // The file `cicustom: user=` names, as the guest would read it at its next boot.
         userData: customUserData(cluster, g),
         config: configView(cluster, g),
+        // What the disks hold, and the snapshot tree's names (the API lists them too).
+        files: g.files,
+        snapshots: [...g.snapshots.keys()],
       })),
+    backups: cluster.backupVolumes.map(({ config: _config, files: _files, ...volume }) => volume),
     tasks: cluster.tasks.all().map((t) => ({
       upid: t.upid,
       node: t.node,

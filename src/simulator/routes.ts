@@ -14,8 +14,10 @@ import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-
 import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
 import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
+import { backupVolumeInfo, deleteBackupVolume, restore, updateBackupVolume, vzdump } from './backups';
+import { deleteSnapshot, rollbackSnapshot, setSnapshotDescription, snapshotConfig, snapshotList, takeSnapshot } from './snapshots';
 import { storageContent, storageList } from './storage';
-import { taskList, taskStatus } from './task-reads';
+import { taskList, taskLog, taskStatus } from './task-reads';
 
 export interface RecordedRequest {
   method: string;
@@ -49,6 +51,8 @@ interface HandlerInput {
 type Handler = (i: HandlerInput) => unknown;
 
 const Q = '/nodes/{node}/qemu/{vmid}';
+const S = `${Q}/snapshot/{snapname}`;
+const V = '/nodes/{node}/storage/{storage}/content/{volume}';
 
 async function waitBackground(api: ApiContext, upid: string, seconds: number, vmid: number): Promise<string | null> {
   const end = Date.now() + seconds * 1000;
@@ -93,6 +97,27 @@ const STORAGE_ROUTES: Record<string, Handler> = {
   'GET /nodes/{node}/storage': ({ api, ctx, node }) => visibleStorages(api, ctx.user, storageList(api.cluster, node)),
   'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
     storageContent(api.cluster, node, pathParams.storage as string, params),
+  [`GET ${V}`]: ({ api, node, pathParams }) => backupVolumeInfo(api.cluster, node, pathParams.storage as string, pathParams.volume as string),
+  [`PUT ${V}`]: ({ api, node, pathParams, params }) => updateBackupVolume(api.cluster, node, pathParams.storage as string, pathParams.volume as string, params),
+  [`DELETE ${V}`]: ({ api, ctx, node, pathParams }) => deleteBackupVolume(api.cluster, ctx, node, pathParams.storage as string, pathParams.volume as string),
+};
+
+const BACKUP_ROUTES: Record<string, Handler> = {
+  'POST /nodes/{node}/vzdump': ({ api, ctx, node, params }) => vzdump(api.cluster, ctx, node, params),
+  // Only a restore: creating a guest from nothing is not simulated.
+  'POST /nodes/{node}/qemu': ({ api, ctx, node, params }) => {
+    if (params.archive === undefined) throw new SimHttpError(501, 'the simulator creates guests only by clone or restore (archive)');
+    return restore(api.cluster, ctx, node, params);
+  },
+};
+
+const SNAPSHOT_ROUTES: Record<string, Handler> = {
+  [`GET ${Q}/snapshot`]: ({ api, node, vmid }) => snapshotList(api.cluster, node, vmid),
+  [`POST ${Q}/snapshot`]: ({ api, ctx, node, vmid, params }) => takeSnapshot(api.cluster, ctx, node, vmid, params),
+  [`DELETE ${S}`]: ({ api, ctx, node, vmid, pathParams }) => deleteSnapshot(api.cluster, ctx, node, vmid, pathParams.snapname as string),
+  [`POST ${S}/rollback`]: ({ api, ctx, node, vmid, pathParams, params }) => rollbackSnapshot(api.cluster, ctx, node, vmid, pathParams.snapname as string, params),
+  [`GET ${S}/config`]: ({ api, node, vmid, pathParams }) => snapshotConfig(api.cluster, node, vmid, pathParams.snapname as string),
+  [`PUT ${S}/config`]: ({ api, node, vmid, pathParams, params }) => setSnapshotDescription(api.cluster, node, vmid, pathParams.snapname as string, params),
 };
 
 const GUEST_ROUTES: Record<string, Handler> = {
@@ -129,10 +154,11 @@ const TASK_ROUTES: Record<string, Handler> = {
     }
     return taskStatus(api.cluster, node, upid, ctx.user);
   },
+  'GET /nodes/{node}/tasks/{upid}/log': ({ api, ctx, node, pathParams }) => taskLog(api.cluster, node, pathParams.upid as string, ctx.user),
 };
 
 /** Handlers by template key, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
-export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...TASK_ROUTES };
+export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...SNAPSHOT_ROUTES, ...BACKUP_ROUTES, ...TASK_ROUTES };
 
 /** Template keys the simulator implements, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
 export const IMPLEMENTED_CALLS = Object.keys(HANDLERS);

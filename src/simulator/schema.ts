@@ -330,6 +330,10 @@ const ANSWERED_BEYOND_SCHEMA: Record<string, { undeclared?: string[]; integerAsS
   // a token's tasks name the token apart from its user (pve-manager, API2/Tasks.pm)
   'GET /nodes/{node}/tasks': { undeclared: ['data[].tokenid'] },
   'GET /nodes/{node}/tasks/{upid}/status': { undeclared: ['data.tokenid'] },
+  // `current` says whether the guest runs and the digest of its config (qemu-server, API2/Qemu.pm)
+  'GET /nodes/{node}/qemu/{vmid}/snapshot': { undeclared: ['data[].running', 'data[].digest'] },
+  // each volume's content type, and a backup's guest type (pve-storage, API2/Storage/Content.pm)
+  'GET /nodes/{node}/storage/{storage}/content': { undeclared: ['data[].content', 'data[].subtype'] },
 };
 
 interface ReturnsCheck {

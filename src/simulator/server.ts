@@ -99,6 +99,8 @@ function withOptionTokens(spec: AccessSpec, tokens: { tokenId: string; secret: s
 const durationSchema = z.number().int().min(0);
 export const taskMsByTypeSchema = z.record(z.string().regex(/^[a-z][a-z0-9]*$/), durationSchema);
 
+const guestFileSchema = z.object({ path: z.string().min(1).max(4096), content: z.string().max(1_000_000) });
+
 const optionsSchema = z.object({
   taskMs: durationSchema.optional(),
   /** Replaces the whole map; `{}` puts every type back on `taskMs`. */
@@ -210,6 +212,29 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   });
   control.get('/state', (_req: Request, res: Response) => {
     res.json({ ...inspectState(cluster), calls: Object.fromEntries(calls) });
+  });
+  // What a guest's disks hold: a file written from inside the guest, or every file gone (a wiped disk).
+  const guestFor = (req: Request, res: Response) => {
+    const guest = cluster.guests.get(Number(req.params.vmid));
+    if (!guest) res.status(404).json({ error: 'no such guest' });
+    return guest;
+  };
+  control.put('/guests/:vmid/files', (req: Request, res: Response) => {
+    const parsed = guestFileSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid file' });
+      return;
+    }
+    const guest = guestFor(req, res);
+    if (!guest) return;
+    guest.files[parsed.data.path] = parsed.data.content;
+    res.json({ files: guest.files });
+  });
+  control.delete('/guests/:vmid/files', (req: Request, res: Response) => {
+    const guest = guestFor(req, res);
+    if (!guest) return;
+    guest.files = {};
+    res.json({ files: guest.files });
   });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();

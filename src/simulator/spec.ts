@@ -85,7 +85,8 @@ export const DEMO_TEMPLATE_IMAGES = [
 ] as const;
 
 /**
- * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared),
+ * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared), the
+ * directory storage `local` for backups,
  * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 /
  * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
  * on pve3.
@@ -104,7 +105,10 @@ export function demoCluster(): ClusterSpec {
   });
   return {
     nodes,
-    storages: [{ storage: 'local-lvm', type: 'lvmthin', shared: false, totalGiB: 2048 }],
+    storages: [
+      { storage: 'local-lvm', type: 'lvmthin', shared: false, totalGiB: 2048 },
+      { storage: 'local', type: 'dir', shared: false, totalGiB: 512, content: 'backup,iso,vztmpl' },
+    ],
     bridges: [{ iface: 'vmbr0', vlanAware: true }],
     templates,
     pools: [{ poolid: 'customers', comment: 'guests made for customers' }],

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, SimHttpError } from './call';
-import type { SimCluster, SimGuest } from './cluster';
+import type { SimBackupVolume, SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, GiB, diskSize, isCdrom, splitProps } from './config-values';
 import type { SimStorageSpec } from './spec';
 
@@ -91,14 +91,16 @@ export function storageList(cluster: SimCluster, node: string): object[] {
 }
 
 /**
- * GET /nodes/{node}/storage/{storage}/content: guest disks and left-behind volumes, or snippet
- * files. The node answers it itself (`proxyto: node`), so snippets are what its own directory holds.
+ * GET /nodes/{node}/storage/{storage}/content: guest disks and left-behind volumes, backup
+ * archives, or snippet files. The node answers it itself (`proxyto: node`), so snippets are what
+ * its own directory holds.
  */
 export function storageContent(cluster: SimCluster, node: string, storage: string, p: Record<string, string>): object[] {
   cluster.checkNode(node);
   const spec = storageOn(cluster, node, storage);
   if (p.content === 'snippets') return takesContent(spec, 'snippets') ? snippetVolumes(storage, snippetsDirOn(spec, node)) : [];
-  if (p.content !== undefined && p.content !== 'images') return [];
+  const archives = p.content === undefined || p.content === 'backup' ? backupContent(cluster, node, storage, p.vmid !== undefined ? Number(p.vmid) : undefined) : [];
+  if (p.content !== undefined && p.content !== 'images') return archives;
   const out: { volid: string; vmid: number; size: number }[] = [];
   for (const g of cluster.guests.values()) {
     if (g.node !== node) continue;
@@ -114,7 +116,31 @@ export function storageContent(cluster: SimCluster, node: string, storage: strin
   return out
     .filter((x) => p.vmid === undefined || x.vmid === Number(p.vmid))
     .sort((a, b) => a.volid.localeCompare(b.volid))
-    .map((x) => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }));
+    .map((x): object => ({ ...x, format: 'raw', ctime: Math.floor(Date.now() / 1000) }))
+    .concat(archives);
+}
+
+/** The archive a path or volid names (`local:backup/…`, or the volume without its storage). */
+export function findArchive(cluster: SimCluster, node: string, storage: string | undefined, volume: string): SimBackupVolume | undefined {
+  const volid = volume.includes(':') ? volume : `${storage}:${volume}`;
+  return cluster.backupVolumes.find((b) => b.volid === volid && (b.node === node || cluster.storages.get(b.storage)?.shared));
+}
+
+/** Backup archives as GET …/storage/{storage}/content lists them. */
+export function backupContent(cluster: SimCluster, node: string, storage: string, vmid?: number): object[] {
+  return cluster.backupVolumes
+    .filter((b) => b.storage === storage && (b.node === node || cluster.storages.get(storage)?.shared) && (vmid === undefined || b.vmid === vmid))
+    .map((b) => ({
+      volid: b.volid,
+      content: 'backup',
+      format: b.format,
+      size: b.size,
+      ctime: b.ctime,
+      vmid: b.vmid,
+      subtype: 'qemu',
+      ...(b.notes ? { notes: b.notes } : {}),
+      ...(b.protected ? { protected: 1 } : {}),
+    }));
 }
 
 /** The files of the directory, as `<storage>:snippets/<name>` volumes; like Proxmox's glob, hidden files are not listed. */

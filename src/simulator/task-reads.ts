@@ -69,3 +69,13 @@ export function taskList(cluster: SimCluster, node: string, user: string, p: Rec
     ...(t.status === 'stopped' ? { status: t.exitstatus, endtime: t.endtime } : { status: 'RUNNING' }),
   }));
 }
+
+/** GET /nodes/{node}/tasks/{upid}/log: what the task wrote, then its final line once it ended. */
+export function taskLog(cluster: SimCluster, node: string, upid: string, user: string): { n: number; t: string }[] {
+  cluster.checkNode(node);
+  const t = cluster.tasks.get(upid);
+  if (!t || t.node !== node || t.user !== user) throw new SimHttpError(400, 'no such task');
+  const lines = [...cluster.taskLog(upid)];
+  if (t.status === 'stopped') lines.push(t.exitstatus === 'OK' ? 'TASK OK' : /^WARNINGS/.test(t.exitstatus ?? '') ? `TASK ${t.exitstatus}` : `TASK ERROR: ${t.exitstatus}`);
+  return lines.map((text, i) => ({ n: i + 1, t: text }));
+}

@@ -27,6 +27,8 @@ export interface TaskSpec {
   failWith?: string;
   /** Never finish. */
   hang?: boolean;
+  /** Wait, running, until startClock() is called (a task queued on a lock). */
+  held?: boolean;
   /** End with "WARNINGS: N" (after running `run`). */
   warnings?: number;
 }
@@ -35,6 +37,9 @@ export class TaskManager {
   private readonly tasks = new Map<string, SimTask>();
   private readonly order: SimTask[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly waits = new Set<NodeJS.Timeout>();
+  /** Tasks whose work has begun. */
+  private readonly clocked = new Set<string>();
   private readonly specs = new Map<string, TaskSpec>();
   private pid = 0x1000;
   private lastStart = 0;
@@ -67,11 +72,26 @@ export class TaskManager {
     this.tasks.set(task.upid, task);
     this.order.push(task);
     this.specs.set(task.upid, spec);
-    if (!spec.hang) {
-      const timer = setTimeout(() => this.finish(task.upid), Math.max(0, this.settings.taskMs(spec.type)));
-      this.timers.set(task.upid, timer);
-    }
+    if (!spec.held) this.startClock(task.upid);
     return task;
+  }
+
+  /** A held task's work begins: it ends after its type's duration (never, for one that hangs). */
+  startClock(upid: string): void {
+    const spec = this.specs.get(upid);
+    if (!spec || this.clocked.has(upid)) return;
+    this.clocked.add(upid);
+    if (spec.hang) return;
+    const timer = setTimeout(() => this.finish(upid), Math.max(0, this.settings.taskMs(spec.type)));
+    this.timers.set(upid, timer);
+  }
+
+  /** Ends a running task with `error` after `ms` unless it ended before (a lock wait that times out). */
+  failAfter(upid: string, ms: number, error: string): void {
+    const timer = setTimeout(() => {
+      if (!this.clocked.has(upid)) this.finish(upid, error);
+    }, ms);
+    this.waits.add(timer);
   }
 
   /** Adds an already finished task (e.g. history of another user). */
@@ -131,12 +151,15 @@ export class TaskManager {
   stop(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    for (const t of this.waits) clearTimeout(t);
+    this.waits.clear();
   }
 
   clear(): void {
     this.stop();
     this.tasks.clear();
     this.specs.clear();
+    this.clocked.clear();
     this.order.length = 0;
   }
 }

@@ -45,6 +45,14 @@ export const BUDGETS = {
    * is retried after the heartbeat timeout; the next pass comes soon anyway.
    */
   reconcilePass: { budget: 360, attempt: 120, heartbeat: LIVENESS_HEARTBEAT_SECONDS },
+  /** A snapshot (with RAM: the guest's memory written out), its deletion, or a rollback with its stop and start. */
+  snapshot: { budget: 900, attempt: 600, heartbeat: 30 },
+  /** Waiting for the node's running backup to end: one vzdump per node at a time. */
+  backupQueue: { budget: 6 * 3600, attempt: 3600, heartbeat: 30 },
+  /** vzdump reads the whole disk; a restore writes it back: hours on a big disk. */
+  backup: { budget: 6 * 3600, attempt: 3 * 3600, heartbeat: 30 },
+  /** Deleting an archive from its storage. */
+  archiveDelete: { budget: 600, attempt: 300, heartbeat: 30 },
 } satisfies Record<string, Budget>;
 
 /** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */

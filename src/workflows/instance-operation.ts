@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, continueAsNew, patched, proxyActivities } from '@temporalio/workflow';
 import { FailureType } from '../domain/failure-types';
 import type { Activities } from '../activities';
 import type { Operation } from '../domain/instance-status';
@@ -6,7 +6,7 @@ import { OPERATION_STATUS } from '../domain/instance-status';
 import { activityOptions, BUDGETS, extendedBy, type Budget } from './activity-options';
 import type { ProvisionProgress } from './definitions';
 import { describeOperationFailure } from './operation-failure';
-import { stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
+import { stageOptions, stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
 
 export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
@@ -25,7 +25,7 @@ export interface OperationResult {
 
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
- * migrate, rebuild, delete). The API committed its task and holdings before starting this
+ * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose removal cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -42,6 +42,9 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
   if (operation === 'delete') {
     if (!input.parked) progress.rollback.state = 'running';
     const outcome = await removeOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
+    // Deletes begun before backups existed have none to remove. A removal that gives up keeps them:
+    // the delete must not stop at its last step.
+    if (patched('delete-removes-backups')) await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups").removeBackupsOfServer(ref).catch(() => undefined);
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });
     progress.rollback.state = 'done';
     setStatus('deleted');
@@ -73,6 +76,30 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
       case 'migrate':
         await proxy(BUDGETS.migration, 'migrate: move the guest to its new node').migrateGuest(ref);
         break;
+      case 'snapshot':
+        await proxy(BUDGETS.snapshot, 'snapshot: Proxmox takes it').takeSnapshot(ref);
+        break;
+      case 'snapshot_delete':
+        await proxy(BUDGETS.snapshot, 'snapshot_delete: Proxmox merges it away').removeSnapshot(ref);
+        break;
+      case 'rollback':
+        await proxy(BUDGETS.snapshot, 'rollback: stop, roll back, start').rollbackToSnapshot(ref);
+        break;
+      case 'backup':
+        await proxy(BUDGETS.backupQueue, 'backup: wait for the host to be free of other backups').claimBackupSlot(ref);
+        await proxy(BUDGETS.backup, 'backup: vzdump writes the archive').makeBackup(ref);
+        break;
+      case 'backup_delete':
+        await proxy(BUDGETS.archiveDelete, 'backup_delete: remove the archive').deleteBackupArchive(ref);
+        break;
+      case 'restore': {
+        const { wasRunning } = await proxy(BUDGETS.backup, 'restore: stop, restore the archive over the guest').restoreGuest(ref);
+        // Our size and network again, over whatever the archive had; the credential stays.
+        await proxyActivities<Activities>(stageOptions('configure', scale)).configureGuest(ref);
+        await proxyActivities<Activities>(stageOptions('network', scale)).attachNetwork(ref);
+        if (wasRunning) await power.startGuest(ref);
+        break;
+      }
       case 'rebuild':
         if (input.afterFailedRebuild) {
           guestRemoved = true;

@@ -12,6 +12,12 @@ const DONE: Record<Operation, string> = {
   rebuild: 'rebuilt',
   migrate: 'moved',
   delete: 'deleted',
+  snapshot: 'snapshotted',
+  snapshot_delete: 'cleared of its snapshot',
+  rollback: 'rolled back',
+  backup: 'backed up',
+  backup_delete: 'cleared of its backup',
+  restore: 'restored',
 };
 
 /**

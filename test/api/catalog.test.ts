@@ -254,11 +254,11 @@ describe('customer catalog', () => {
     const locations = await call('GET', '/v1/locations', { token: customer.token });
     for (const res of [plans, images, locations]) expect(res.status).toBe(200);
 
-    expect(plans.body.data).toEqual([{ id: expect.stringMatching(/^plan_/), name: 'standard-2', vcpus: 2, memoryMiB: 4096, diskGiB: 50 }]);
+    expect(plans.body.data).toEqual([{ id: expect.stringMatching(/^plan_/), name: 'standard-2', vcpus: 2, memoryMiB: 4096, diskGiB: 50, snapshotLimit: 0, backupLimit: 0 }]);
     expect(images.body.data).toEqual([
       { id: expect.stringMatching(/^img_/), name: 'debian-12', os: 'debian', version: '12', loginMethods: ['password', 'ssh'], defaultUsername: 'debian', rootAllowed: false },
     ]);
-    expect(locations.body.data).toEqual([{ id: expect.stringMatching(/^loc_/), name: 'fra1', ipv4: true, ipv6: true }]);
+    expect(locations.body.data).toEqual([{ id: expect.stringMatching(/^loc_/), name: 'fra1', ipv4: true, ipv6: true, snapshots: true, backups: false }]);
 
     const connection = (await call('GET', '/v1/admin/connections', admin)).body.data[0];
     const text = [plans.text, images.text, locations.text].join('\n');
@@ -293,7 +293,7 @@ describe('demo seed', () => {
       const plans = await fresh.request('GET', '/v1/plans', { token: result.customerToken });
       expect(plans.body.data).toHaveLength(DEMO_PLANS.length);
       const locations = await fresh.request('GET', '/v1/locations', { token: result.customerToken });
-      expect(locations.body.data).toEqual([{ id: result.locationId, name: 'demo', ipv4: true, ipv6: true }]);
+      expect(locations.body.data).toEqual([{ id: result.locationId, name: 'demo', ipv4: true, ipv6: true, snapshots: true, backups: true }]);
 
       const connection = (await fresh.request('GET', '/v1/admin/connections', { token: fresh.adminToken })).body.data[0];
       expect(connection).toMatchObject({ id: result.connectionId, url: 'http://127.0.0.1:8006', tokenId: 'root@pam!sim', vmidRange: { start: 1000, end: 8999 }, storage: 'local-lvm' });

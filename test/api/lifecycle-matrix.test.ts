@@ -4,7 +4,7 @@ import { operate } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
 const STATUSES = Object.values(InstanceStatus);
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'restoring'];
 
 /** Where each operation is allowed (the contract), written out rather than imported. */
 const ALLOWED: Record<string, InstanceStatus[]> = {
@@ -23,6 +23,8 @@ function expected(status: InstanceStatus, operation: string): { http: number; co
   // A parked cleanup takes the delete as an Update of its own workflow, and no worker runs here to take it.
   if (operation === 'delete' && status === 'rollback_failed') return { http: 503, code: 'PROVIDER_UNAVAILABLE' };
   if (ALLOWED[operation]?.includes(status)) return { http: operation === 'delete' && status === 'deleted' ? 200 : 202 };
+  // A backup says what the server is busy with.
+  if (status === 'backing_up') return { http: 409, code: 'BACKUP_IN_PROGRESS' };
   return BUSY.includes(status) ? { http: 409, code: 'OPERATION_IN_PROGRESS' } : { http: 409, code: 'INVALID_STATE' };
 }
 

@@ -85,7 +85,7 @@ describe(`${COUNT} concurrent creates`, () => {
 
       // The provider agrees: a hundred guests of ours, each on the VMID and node we recorded.
       const { guests } = await sim.state();
-      const ours = ids.flatMap((id) => guestsOf({ guests, tasks: [], calls: {} }, id));
+      const ours = ids.flatMap((id) => guestsOf({ guests }, id));
       expect(ours).toHaveLength(COUNT);
       expect(new Set(ours.map((g) => g.vmid)).size).toBe(COUNT);
       for (const row of rows) {

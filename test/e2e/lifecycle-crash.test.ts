@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callCount, guestOf, liveAllocations, operate, Q, readInstance, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
+import { callCount, crashWorkerWhilePolling, guestOf, liveAllocations, operate, Q, readInstance, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
 import type { WorkerProcess } from '../support/stack';
 
 /**
@@ -16,13 +16,8 @@ describe('lifecycle operations survive a worker crash', () => {
 
   const running = (hostname: string) => runningServer(stack, { hostname }, 60_000);
 
-  /** Waits until the provider call's UPID is recorded, then kills the worker and starts another. */
   const crashWhilePolling = async (taskId: string, kind: string) => {
-    await expect
-      .poll(async () => (await stack.api.db.providerCall.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 20_000, interval: 25 })
-      .not.toBeNull();
-    await worker.kill();
-    worker = stack.spawnWorkerProcess();
+    worker = await crashWorkerWhilePolling(stack, worker, taskId, kind);
   };
 
   it('finishes a start whose worker died mid-task, with exactly one start call', { timeout: 120_000 }, async () => {

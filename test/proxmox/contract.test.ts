@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PVE_VERSIONS, loadSchema, type PveVersion } from '../../src/simulator';
+import { createSnapshot, deleteBackupVolume, deleteSnapshot, listBackups, listSnapshots, restoreVm, rollbackSnapshot, taskLog, updateBackupVolume, vzdump } from '../../src/proxmox/guest-data';
 import { startSim } from '../simulator/support';
 
 /** Runs every client method once, against a simulator validating with `version`. */
@@ -56,6 +57,17 @@ async function exerciseClient(version: PveVersion) {
     await wait(await client.migrateVm('pve1', 200, { target: 'pve2', online: true, withLocalDisks: true }));
     await wait(await client.stopVm('pve2', 200));
     await client.listTasks('pve1', { typefilter: 'qmclone', vmid: 9000, source: 'all', limit: 10 });
+    await wait(await createSnapshot(client, 'pve2', 200, { name: 'contract-snap', description: 'before', vmstate: false }));
+    await listSnapshots(client, 'pve2', 200);
+    await wait(await rollbackSnapshot(client, 'pve2', 200, 'contract-snap'));
+    await wait(await deleteSnapshot(client, 'pve2', 200, 'contract-snap'));
+    const dump = await vzdump(client, 'pve2', 200, { storage: 'local', mode: 'snapshot', compress: 'zstd', notesTemplate: 'pvecp {{vmid}}', protected: true, lockwait: 5 });
+    await wait(dump);
+    await taskLog(client, dump);
+    const [archive] = await listBackups(client, 'pve2', 'local', 200);
+    await updateBackupVolume(client, 'pve2', archive!.volid, { notes: 'kept', protected: false });
+    await wait(await restoreVm(client, 'pve2', 200, { archive: archive!.volid, force: true, storage: 'local-lvm', unique: false, start: false }));
+    await wait(await deleteBackupVolume(client, 'pve2', archive!.volid));
     await client.taskStatus(await client.destroyVm('pve2', 200));
     return { requests: [...h.sim.requests], calls: new Map(h.sim.calls) };
   } finally {
@@ -90,6 +102,15 @@ describe('client ↔ official API schema contract', () => {
         'POST /nodes/{node}/qemu/{vmid}/agent/ping',
         'GET /nodes/{node}/tasks',
         'GET /nodes/{node}/tasks/{upid}/status',
+        'GET /nodes/{node}/tasks/{upid}/log',
+        'GET /nodes/{node}/qemu/{vmid}/snapshot',
+        'POST /nodes/{node}/qemu/{vmid}/snapshot',
+        'POST /nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback',
+        'DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}',
+        'POST /nodes/{node}/vzdump',
+        'PUT /nodes/{node}/storage/{storage}/content/{volume}',
+        'DELETE /nodes/{node}/storage/{storage}/content/{volume}',
+        'POST /nodes/{node}/qemu',
       ]) {
         expect(templates, call).toContain(call);
       }
@@ -113,6 +134,12 @@ describe('client ↔ official API schema contract', () => {
         ['POST', '/nodes/n/qemu/100/status/start'],
         ['DELETE', '/nodes/n/qemu/100'],
         ['POST', '/nodes/n/qemu/100/migrate'],
+        ['POST', '/nodes/n/qemu/100/snapshot'],
+        ['POST', '/nodes/n/qemu/100/snapshot/s1/rollback'],
+        ['DELETE', '/nodes/n/qemu/100/snapshot/s1'],
+        ['POST', '/nodes/n/vzdump'],
+        ['POST', '/nodes/n/qemu'],
+        ['DELETE', '/nodes/n/storage/local/content/local:backup%2Fx.vma'],
       ] as const) {
         expect(schema.match(verb, path)?.method?.returnsType, `${version} ${verb} ${path}`).toBe('string');
       }

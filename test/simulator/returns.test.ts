@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxTaskError } from '../../src/proxmox';
+import { createSnapshot, vzdump } from '../../src/proxmox/guest-data';
 import { IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
 import { startSim, type SimHarness } from './support';
 
@@ -18,7 +19,7 @@ const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/pools': [{ poolid: 'customers' }, { poolid: 'customers', type: 'qemu' }],
   '/access/permissions': [{ path: '/vms/101' }, { userid: 'root@pam' }],
   '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
-  '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }],
+  '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }],
 };
 
 /** Demo cluster plus a fourth node that is offline: it shows in the cluster-wide lists. */
@@ -40,6 +41,10 @@ async function populate(h: SimHarness): Promise<void> {
   await h.wait(await h.client.cloneVm('pve3', 9020, { newid: 104, name: 'gone-1' }));
   await h.control('POST', '/faults', { op: 'destroy', mode: 'task_warnings' });
   await h.wait(await h.client.destroyVm('pve3', 104));
+  await h.wait(await createSnapshot(h.client, 'pve1', 101, { name: 'before-upgrade', description: 'safe point', vmstate: true }));
+  await h.wait(await createSnapshot(h.client, 'pve1', 101, { name: 'after-upgrade' }));
+  await h.wait(await vzdump(h.client, 'pve1', 101, { storage: 'local', compress: 'zstd', notesTemplate: '{{guestname}}', protected: true }));
+  await h.wait(await vzdump(h.client, 'pve2', 102, { storage: 'local' }));
 }
 
 /** Concrete paths for a template, one per value of each placeholder in the simulated cluster. */
@@ -58,6 +63,12 @@ function expand(h: SimHarness, template: string): string[] {
         break;
       case 'storage':
         bindings = fill(name, () => [...h.sim.state.storages.keys()], bindings);
+        break;
+      case 'snapname':
+        bindings = fill(name, (b) => [...(h.sim.state.guests.get(Number(b.vmid))?.snapshots.keys() ?? [])], bindings);
+        break;
+      case 'volume':
+        bindings = fill(name, (b) => h.sim.state.backupVolumes.filter((v) => v.node === b.node && v.storage === b.storage).map((v) => v.volid), bindings);
         break;
       case 'upid':
         bindings = fill(name, (b) => h.sim.state.tasks.all().filter((t) => t.node === b.node && t.user === h.sim.tokenId).map((t) => t.upid), bindings);

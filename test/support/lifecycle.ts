@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Instance, paths, Task } from '../../clients/typescript/index';
-import { guestsOf, startStack, type CreateInstanceRequest, type Stack } from './stack';
+import { guestsOf, startStack, type CreateInstanceRequest, type Stack, type WorkerProcess } from './stack';
 
 /**
  * The stack of the enclosing `describe`: started before its tests and closed after them, with
@@ -115,6 +115,18 @@ export async function streamedEvents(stack: Stack, id: string) {
 /** The simulator's guest of an instance. */
 export async function guestOf(stack: Stack, id: string) {
   return guestsOf(await stack.sim.state(), id)[0];
+}
+
+/**
+ * Waits until the task's provider call of `kind` has its UPID recorded, then kills `worker` (as a
+ * crash would) and answers the worker started in its place.
+ */
+export async function crashWorkerWhilePolling(stack: Stack, worker: WorkerProcess, taskId: string, kind: string): Promise<WorkerProcess> {
+  await expect
+    .poll(async () => (await stack.api.db.providerCall.findUnique({ where: { taskId_kind: { taskId, kind } } }))?.upid ?? null, { timeout: 30_000, interval: 25 })
+    .not.toBeNull();
+  await worker.kill();
+  return stack.spawnWorkerProcess();
 }
 
 /** How many times a Proxmox call was made, e.g. `POST /nodes/{node}/qemu/{vmid}/status/start`. */

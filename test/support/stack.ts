@@ -23,12 +23,31 @@ export interface SimulatorHandle {
   /** Changes one storage of the simulated cluster (POST /_sim/storages/{storage}; `null` clears a setting). */
   changeStorage(storage: string, change: { nodes?: string[] | null; shared?: boolean; snippetsDir?: string | null; snippetsDirByNode?: Record<string, string> | null }): Promise<void>;
   state(): Promise<SimState>;
+  /** Writes a file on a guest's disk, as its owner would from inside. */
+  writeGuestFile(vmid: number, path: string, content: string): Promise<void>;
+  /** Every file on a guest's disk gone, as a customer's `rm -rf /` would leave it. */
+  wipeGuestDisk(vmid: number): Promise<void>;
+  /** Changes how long the simulator's tasks run (all of them, or per type). */
+  options(options: { taskMs?: number; taskMsByType?: Record<string, number> }): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface SimState {
-  guests: { vmid: number; node: string; name?: string; status: string; tags?: string; cipassword?: string; userData?: string; config: Record<string, string | number> }[];
-  tasks: { upid: string; type: string; status: string; exitstatus?: string }[];
+  guests: {
+    vmid: number;
+    node: string;
+    name?: string;
+    status: string;
+    tags?: string;
+    lock?: string;
+    cipassword?: string;
+    userData?: string;
+    config: Record<string, string | number>;
+    files: Record<string, string>;
+    snapshots: string[];
+  }[];
+  backups: { node: string; storage: string; volid: string; vmid: number; size: number; notes: string; protected: boolean }[];
+  tasks: { upid: string; type: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
   calls: Record<string, number>;
 }
 
@@ -66,7 +85,7 @@ export interface WorkerProcess {
 }
 
 /** The guests in a simulator state that belong to an instance (by their ownership marker). */
-export function guestsOf(state: SimState, instanceId: string): SimState['guests'] {
+export function guestsOf(state: Pick<SimState, 'guests'>, instanceId: string): SimState['guests'] {
   return state.guests.filter((g) => ownerOf({ name: g.name, description: String(g.config.description ?? '') }) === instanceId);
 }
 
@@ -107,6 +126,9 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     clearFaults: async () => void (await control('DELETE', 'faults')),
     changeStorage: async (storage, change) => void (await control('POST', `storages/${storage}`, change)),
     state: () => control('GET', 'state') as Promise<SimState>,
+    writeGuestFile: async (vmid, path, content) => void (await control('PUT', `guests/${vmid}/files`, { path, content })),
+    wipeGuestDisk: async (vmid) => void (await control('DELETE', `guests/${vmid}/files`)),
+    options: async (options) => void (await control('POST', 'options', options)),
     close: listening.close,
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
 import { InstanceStatus } from '../../src/generated/prisma/enums';
 
-const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate'];
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore'];
 const STATUSES = Object.values(InstanceStatus);
 
 /** The whole table: which stable status allows which operation. Every other pair is refused. */
@@ -15,9 +15,15 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
   delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
+  snapshot: ['running', 'stopped'],
+  snapshot_delete: ['running', 'stopped'],
+  rollback: ['running', 'stopped'],
+  backup: ['running', 'stopped'],
+  backup_delete: ['running', 'stopped'],
+  restore: ['running', 'stopped'],
 };
 
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring'];
 const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
@@ -85,6 +91,12 @@ describe('OPERATION_STATUS', () => {
       rebuild: 'rebuilding',
       migrate: 'migrating',
       delete: 'deleting',
+      snapshot: 'snapshotting',
+      snapshot_delete: 'snapshotting',
+      rollback: 'rolling_back',
+      backup: 'backing_up',
+      backup_delete: 'backing_up',
+      restore: 'restoring',
     });
   });
 

@@ -583,7 +583,11 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         const connection = await tx.proxmoxConnection.findUnique({ where: { id: body.connectionId }, select: { id: true } });
         const locationId = newId('loc');
         // Without the connection nothing is created: claimPools reports it along with any unknown pool.
-        if (connection) await tx.location.create({ data: { id: locationId, name: body.name, connectionId: body.connectionId } });
+        if (connection) {
+          await tx.location.create({
+            data: { id: locationId, name: body.name, connectionId: body.connectionId, snapshotsSupported: body.snapshotsSupported, backupStorage: body.backupStorage ?? null },
+          });
+        }
         const pools = await claimPools(tx, locationId, body.ipPools, 'ipPools', connection ? {} : { connectionId: 'no such connection' });
         if (!pools.some((p) => p.family === 4)) throw badReference({ ipPools: 'at least one IPv4 pool is required' });
         await audit(tx, actorUserId, 'location.created', { locationId, name: body.name });

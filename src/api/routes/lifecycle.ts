@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors';
 import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
-import { parseBody, pathParam, send } from '../http';
+import { parseBody, parseQuery, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
 import { requestDelete, requestMigration, requestPowerOperation, requestRebuild, requestResize, type OperationAnswer } from '../operations';
-import { emptyBody, migrateBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
+import { deleteQuery, emptyBody, migrateBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
 import { adminInstanceView, instanceView } from '../schemas/instances';
 import { toAdminInstanceView, toInstanceView } from '../views';
 
@@ -23,9 +23,11 @@ interface LifecycleRoute<B extends z.ZodType = z.ZodType> {
   description?: string;
   /** The documented request body; without one, an empty object is all that is accepted. */
   body?: B;
+  /** The documented query; without one, none is read. */
+  query?: z.ZodObject;
   /** Error codes besides `busy`, which every operation may answer. */
   errors?: ErrorCode[];
-  run(deps: ApiDeps, who: Principal, instanceId: string, body: z.infer<B>): Promise<OperationAnswer>;
+  run(deps: ApiDeps, who: Principal, instanceId: string, body: z.infer<B>, query: Record<string, unknown>): Promise<OperationAnswer>;
 }
 
 const route = <B extends z.ZodType>(spec: LifecycleRoute<B>): LifecycleRoute => spec;
@@ -60,14 +62,16 @@ const ROUTES: LifecycleRoute[] = [
     summary: 'Delete a server',
     description:
       'Idempotent. Stops and destroys the guest, then releases its ID, addresses, capacity and quota; the server stays readable as `deleted`. ' +
-      'A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task.',
-    run: (deps, who, id) => requestDelete(deps, who, id),
+      'A server still being created is cancelled. Deleting a deleted server answers 200 with it and its last task; one being deleted answers 202 with the running task. ' +
+      'Its backups are deleted too unless `?keepBackups=true` (protected and external backups are always kept).',
+    query: deleteQuery,
+    run: (deps, who, id, _body, query) => requestDelete(deps, who, id, query.keepBackups === 'true'),
   }),
 ];
 
-for (const { method = 'post', suffix, summary, description, body, errors = [] } of ROUTES) {
+for (const { method = 'post', suffix, summary, description, body, query, errors = [] } of ROUTES) {
   const alsoStatuses = method === 'delete' ? [200] : [];
-  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: body && { body }, response: instanceView, meta: operationMeta, status: 202, alsoStatuses, errors: [...busy, ...errors] });
+  registerRoute({ method, path: `/v1/instances/:id${suffix}`, summary, description, tags, request: { ...(body ? { body } : {}), ...(query ? { query } : {}) }, response: instanceView, meta: operationMeta, status: 202, alsoStatuses, errors: [...busy, ...errors] });
 
 }
 registerRoute({
@@ -89,10 +93,10 @@ const reply = (res: Response, result: OperationAnswer) => send(res, toInstanceVi
 /** Lifecycle operations on a server: customers on their own, admins on any. */
 export function lifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
-  for (const { method = 'post', suffix, body, run } of ROUTES) {
+  for (const { method = 'post', suffix, body, query, run } of ROUTES) {
     router[method](`/instances/:id${suffix}`, rateLimited(deps, 'operation'), async (req, res) => {
       const parsed = parseBody(body ?? emptyBody, req);
-      reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed));
+      reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed, query ? parseQuery(query, req) : {}));
     });
   }
   return router;

@@ -12,6 +12,8 @@ import { adminReconcileRouter } from './admin-reconcile';
 import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
+import { snapshotsRouter } from './snapshots';
+import { backupsRouter } from './backups';
 import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
@@ -24,6 +26,8 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
+  router.use(snapshotsRouter(deps));
+  router.use(backupsRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));

@@ -56,6 +56,8 @@ export const createPlanSchema = z
     memoryMiB: z.number().int().min(128).max(16 * 1024 * 1024),
     diskGiB: z.number().int().min(1).max(1024 * 1024),
     defaultUsername: usernameSchema.optional(),
+    snapshotLimit: z.number().int().min(0).max(1000).optional().openapi({ description: 'Snapshots a server may hold at once; 0 (the default): none.' }),
+    backupLimit: z.number().int().min(0).max(1000).optional().openapi({ description: 'Backups a server may hold at once; 0 (the default): none.' }),
   })
   .openapi('CreatePlan');
 
@@ -195,6 +197,8 @@ export const createLocationSchema = z
       .max(64)
       .refine((ids) => new Set(ids).size === ids.length, 'duplicate pool id')
       .openapi({ description: 'Pool ids; at least one IPv4 pool, each not yet in another location.' }),
+    snapshotsSupported: z.boolean().optional().openapi({ description: "false when the connection's storage cannot take snapshots (thick LVM, raw images on a directory, NFS or CIFS): snapshot requests then answer 422 SNAPSHOTS_UNSUPPORTED. Default true." }),
+    backupStorage: z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id').nullable().optional().openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' }),
   })
   .openapi('CreateLocation');
 
@@ -246,6 +250,8 @@ export const updatePlanSchema = z
     memoryMiB: z.number().int().min(128).max(16 * 1024 * 1024).optional(),
     diskGiB: z.number().int().min(1).max(1024 * 1024).optional(),
     defaultUsername: usernameSchema.nullable().optional(),
+    snapshotLimit: z.number().int().min(0).max(1000).optional().openapi({ description: 'Snapshots a server may hold at once; 0 (the default): none.' }),
+    backupLimit: z.number().int().min(0).max(1000).optional().openapi({ description: 'Backups a server may hold at once; 0 (the default): none.' }),
     archived: archivedField,
   })
   .openapi('UpdatePlan', { description: 'Sizes cannot change while servers use the plan (409): make a new plan and archive this one.' });
@@ -306,6 +312,8 @@ export const updateLocationSchema = z
       .refine((ids) => new Set(ids).size === ids.length, 'duplicate pool id')
       .optional()
       .openapi({ description: 'Pools to add to the location, each not yet in another location.' }),
+    snapshotsSupported: z.boolean().optional().openapi({ description: "false when the connection's storage cannot take snapshots (thick LVM, raw images on a directory, NFS or CIFS): snapshot requests then answer 422 SNAPSHOTS_UNSUPPORTED. Default true." }),
+    backupStorage: z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id').nullable().optional().openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' }),
     archived: archivedField,
   })
   .openapi('UpdateLocation');
@@ -328,7 +336,15 @@ export const adminListQuerySchema = listQuerySchema.extend({
 
 // ---------- responses: customer views (no provider coordinates) ----------
 
-const planFields = { id: z.string(), name: z.string(), vcpus: z.number().int(), memoryMiB: z.number().int(), diskGiB: z.number().int() };
+const planFields = {
+  id: z.string(),
+  name: z.string(),
+  vcpus: z.number().int(),
+  memoryMiB: z.number().int(),
+  diskGiB: z.number().int(),
+  snapshotLimit: z.number().int().openapi({ description: 'Snapshots a server may hold at once (0: none).' }),
+  backupLimit: z.number().int().openapi({ description: 'Backups a server may hold at once (0: none).' }),
+};
 
 export const planSchema = z.object(planFields).openapi('Plan');
 
@@ -350,6 +366,8 @@ export const locationSchema = z
     name: z.string(),
     ipv4: z.boolean().openapi({ description: 'Instances here get an IPv4 address.' }),
     ipv6: z.boolean().openapi({ description: 'Instances here get an IPv6 address when one is free.' }),
+    snapshots: z.boolean().openapi({ description: 'Servers here can take snapshots.' }),
+    backups: z.boolean().openapi({ description: 'Servers here can be backed up.' }),
   })
   .openapi('Location');
 
@@ -418,7 +436,16 @@ export const adminIpPoolSchema = z
   .openapi('AdminIpPool');
 
 export const adminLocationSchema = z
-  .object({ id: z.string(), name: z.string(), connectionId: z.string(), ipPools: z.array(adminIpPoolSchema), createdAt: timestamp, archivedAt })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    connectionId: z.string(),
+    ipPools: z.array(adminIpPoolSchema),
+    snapshotsSupported: z.boolean(),
+    backupStorage: z.string().nullable(),
+    createdAt: timestamp,
+    archivedAt,
+  })
   .openapi('AdminLocation');
 
 // ---------- paths ----------

@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** start, stop, shutdown, reboot and delete take no body (an empty object is fine). */
 export const emptyBody = z.strictObject({});
 
+export const deleteQuery = z.strictObject({
+  keepBackups: z.enum(['true', 'false']).optional().openapi({ description: "Keep the server's backups (they stay listed and count against the tenant); by default they are deleted with it. Protected and external backups are always kept." }),
+});
+
 export const resizeBody = z.strictObject({ planId: z.string().min(1).max(64) });
 
 export const rebuildBody = z.strictObject({ imageId: z.string().min(1).max(64).optional() });

@@ -1,0 +1,107 @@
+import { appendBackupEvent } from '../db/guest-data';
+import { backupIdInNotes } from '../domain/snapshots';
+import type { Backup } from '../generated/prisma/client';
+import { listBackups, type BackupVolume } from '../proxmox';
+import { newId } from '../security/ids';
+import type { ActivityDeps } from './deps';
+import type { ReconcileInput } from './reconcile';
+
+export interface BackupsResult {
+  /** Archives of ours no longer on their storage: their backups are `lost` now. */
+  lost: number;
+  /** Archives made outside the service for one of our servers, now listed as `external` backups. */
+  external: number;
+  /** Storages that could not be listed this time (their backups were left as they were). */
+  unreadStorages: number;
+}
+
+/**
+ * The backup storages of a connection against our backup records: an archive of ours that is no
+ * longer listed makes its backup `lost` (event `backup.lost`); an archive of one of our live
+ * servers, written after the server was made, that we did not make is recorded as an `external`
+ * backup (restorable like ours). Only storages that answered are compared: a failed listing
+ * changes nothing.
+ * Converges on retry: a backup is marked lost only while `available`, an archive recorded once (by its volid).
+ */
+export function createReconcileBackupsActivity(deps: ActivityDeps) {
+  return async function reconcileBackups({ connectionId, instanceId }: ReconcileInput): Promise<BackupsResult> {
+    const result: BackupsResult = { lost: 0, external: 0, unreadStorages: 0 };
+    const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId }, include: { locations: true, nodes: { where: { enabled: true } } } });
+    const client = deps.proxmox(connection);
+    const instances = await deps.db.instance.findMany({
+      where: { connectionId, status: { notIn: ['deleted', 'pending', 'scheduling', 'provisioning'] }, vmid: { not: null }, ...(instanceId ? { id: instanceId } : {}) },
+      select: { id: true, tenantId: true, vmid: true, createdAt: true },
+    });
+    const ours = new Map(instances.map((i) => [i.vmid as number, i]));
+    const storages = new Set(connection.locations.flatMap((l) => (l.backupStorage ? [l.backupStorage] : [])));
+    for (const storage of storages) {
+      for (const node of connection.nodes) {
+        let listed: BackupVolume[];
+        try {
+          listed = await listBackups(client, node.name, storage);
+        } catch (error) {
+          deps.logger.warn({ err: error, node: node.name, storage }, 'could not list backups this time');
+          result.unreadStorages++;
+          continue;
+        }
+        const recorded = await deps.db.backup.findMany({ where: { connectionId, node: node.name, storage, ...(instanceId ? { instanceId } : {}), status: { notIn: ['deleted'] } } });
+        const byVolid = new Map(recorded.filter((b) => b.volid).map((b) => [b.volid as string, b]));
+        const listedVolids = new Set(listed.map((v) => v.volid));
+        for (const backup of recorded) {
+          if (backup.status === 'available' && backup.volid && !listedVolids.has(backup.volid)) result.lost += await markLost(deps, backup);
+        }
+        for (const volume of listed) {
+          const instance = volume.vmid !== undefined ? ours.get(volume.vmid) : undefined;
+          // Ours already, or being written by one of our backups (its volid is recorded when vzdump ends).
+          if (!instance || byVolid.has(volume.volid) || backupIdInNotes(volume.notes)) continue;
+          // An archive older than the server is a former guest's at this VMID.
+          if (volume.ctime !== undefined && volume.ctime * 1000 < instance.createdAt.getTime()) continue;
+          result.external += await recordExternal(deps, { connectionId, node: node.name, storage, instance, volume });
+        }
+      }
+    }
+    return result;
+  };
+}
+
+async function markLost(deps: ActivityDeps, backup: Backup): Promise<number> {
+  return deps.db.$transaction(async (tx) => {
+    const changed = await tx.backup.updateMany({
+      where: { id: backup.id, status: 'available' },
+      data: { status: 'lost', failureCode: 'BACKUP_LOST', failureMessage: 'The backup archive is no longer on its storage.' },
+    });
+    if (changed.count === 0) return 0;
+    await appendBackupEvent(tx, backup.instanceId, 'backup.lost', backup.id, 'BACKUP_LOST');
+    return 1;
+  });
+}
+
+async function recordExternal(
+  deps: ActivityDeps,
+  o: { connectionId: string; node: string; storage: string; instance: { id: string; tenantId: string; vmid: number | null }; volume: BackupVolume },
+): Promise<number> {
+  const { volume } = o;
+  const known = await deps.db.backup.findFirst({ where: { connectionId: o.connectionId, volid: volume.volid } });
+  if (known) return 0;
+  const at = volume.ctime !== undefined ? new Date(volume.ctime * 1000) : new Date();
+  await deps.db.backup.create({
+    data: {
+      id: newId('bkp'),
+      tenantId: o.instance.tenantId,
+      instanceId: o.instance.id,
+      connectionId: o.connectionId,
+      node: o.node,
+      storage: o.storage,
+      volid: volume.volid,
+      vmid: o.instance.vmid as number,
+      status: 'available',
+      external: true,
+      protected: volume.protected === 1,
+      notes: volume.notes ?? null,
+      sizeBytes: volume.size ?? null,
+      createdAt: at,
+      completedAt: at,
+    },
+  });
+  return 1;
+}

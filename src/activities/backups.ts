@@ -1,0 +1,191 @@
+import { isUniqueViolation } from '../db/errors';
+import { appendBackupEvent } from '../db/guest-data';
+import type { Backup } from '../generated/prisma/client';
+import { backupNotesMarker } from '../domain/snapshots';
+import { deleteBackupVolume, listBackups, ProxmoxError, restoreVm, updateBackupVolume, vzdump, type ProxmoxClient } from '../proxmox';
+import { delay } from '../proxmox/delay';
+import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
+import type { ActivityDeps } from './deps';
+import { fail, FailureType } from './failures';
+import { powerOff } from './guest-calls';
+import { guestOf, paramsOf, saidCall } from './lifecycle';
+import { runProviderCall } from './provider-call';
+import { say } from './steps';
+
+/** The backup row the task's operation is about (`backup` for a take or delete, `restore` for a restore). */
+async function backupOfTask(deps: ActivityDeps, taskId: string): Promise<Backup> {
+  const params = await paramsOf(deps, taskId);
+  const backupId = params.backup?.backupId ?? params.restore?.backupId;
+  if (!backupId) throw fail(FailureType.InconsistentState, `task ${taskId} names no backup`);
+  return deps.db.backup.findUniqueOrThrow({ where: { id: backupId } });
+}
+
+/** The archive vzdump wrote for this backup: the one whose notes carry the backup's marker. */
+async function archiveOf(client: ProxmoxClient, backup: Backup) {
+  const marker = backupNotesMarker(backup.id);
+  return (await listBackups(client, backup.node, backup.storage, backup.vmid)).find((v) => (v.notes ?? '').split(/\s/).includes(marker));
+}
+
+/** "volume '…' does not exist" is about the archive, not the guest: a refusal, never GUEST_LOST. */
+async function aboutArchive<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProxmoxError && /volume '.*' does not exist|protected/.test(error.message)) {
+      throw fail(FailureType.ProviderRejected, error.message, { status: error.status });
+    }
+    throw error;
+  }
+}
+
+/**
+ * backup, first: the node's backup slot. One vzdump per node runs at a time, so backups queue
+ * here instead of piling onto Proxmox's global lock; the slot is the unique `runningOnNode`.
+ * Converges on retry: a backup that holds the slot already keeps it.
+ */
+export function createClaimBackupSlotActivity(deps: ActivityDeps) {
+  return async function claimBackupSlot(ref: InstanceRef): Promise<void> {
+    const backup = await backupOfTask(deps, ref.taskId);
+    const slot = `${backup.connectionId}:${backup.node}`;
+    const pollMs = Math.max(100, deps.config.TASK_POLL_INTERVAL_MS * 4);
+    let said = false;
+    for (;;) {
+      if (backup.runningOnNode === slot) return;
+      try {
+        const claimed = await deps.db.backup.updateMany({
+          where: { id: backup.id, status: { in: ['pending', 'running'] } },
+          data: { runningOnNode: slot, status: 'running' },
+        });
+        if (claimed.count === 0) throw fail(FailureType.InconsistentState, `backup ${backup.id} is ${backup.status}, not waiting to run`);
+        await say(deps, ref.taskId, 'backup', 'waiting for the host', 'success', 'The host is free for this backup.');
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+      if (!said) {
+        await say(deps, ref.taskId, 'backup', 'waiting for the host', 'processing', 'Another backup runs on this host; this one waits its turn.');
+        said = true;
+      }
+      heartbeat({ waitingFor: slot });
+      await delay(pollMs, cancellationSignal());
+    }
+  };
+}
+
+/**
+ * backup: vzdump writes the archive (snapshot mode: the server keeps running), then the archive is
+ * found on the storage by the marker in its notes, and its volume and size are recorded.
+ * Converges on retry: a recorded UPID is polled again; an archive carrying the marker counts as made.
+ */
+export function createMakeBackupActivity(deps: ActivityDeps) {
+  return async function makeBackup(ref: InstanceRef): Promise<void> {
+    const guest = await guestOf(deps, ref, 'backup');
+    const { client, node, vmid } = guest;
+    const backup = await backupOfTask(deps, ref.taskId);
+    await saidCall(deps, guest, 'writing the archive', ['Writing the backup archive.', 'The backup archive is written.'], {
+      kind: 'vzdump',
+      isDone: async () => (await archiveOf(client, backup)) !== undefined,
+      issue: () =>
+        vzdump(client, node, vmid, {
+          storage: backup.storage,
+          mode: 'snapshot',
+          compress: 'zstd',
+          notesTemplate: `${backupNotesMarker(backup.id)} {{guestname}}`,
+          protected: backup.protected,
+        }),
+    });
+    const archive = await archiveOf(client, backup);
+    if (!archive) throw fail(FailureType.InconsistentState, `vzdump ended but no archive of backup ${backup.id} is on ${backup.storage}`, { node, vmid });
+    await deps.db.backup.update({ where: { id: backup.id }, data: { volid: archive.volid, sizeBytes: archive.size ?? null } });
+  };
+}
+
+/**
+ * backup_delete: the archive goes from its storage (a protected one is unprotected first: only an
+ * operator's delete gets this far).
+ * Converges on retry: a recorded UPID is polled again; an archive no longer listed counts as deleted.
+ */
+export function createDeleteBackupArchiveActivity(deps: ActivityDeps) {
+  return async function deleteBackupArchive(ref: InstanceRef): Promise<void> {
+    const guest = await guestOf(deps, ref, 'backup_delete');
+    const { client } = guest;
+    const backup = await backupOfTask(deps, ref.taskId);
+    const volid = backup.volid;
+    if (!volid) return;
+    const listed = async () => (await listBackups(client, backup.node, backup.storage, backup.vmid)).find((v) => v.volid === volid);
+    const present = await listed();
+    if (present?.protected) await aboutArchive(() => updateBackupVolume(client, backup.node, volid, { protected: false }));
+    await saidCall(deps, guest, 'deleting the archive', ['Deleting the backup archive.', 'The backup archive is deleted.'], {
+      kind: 'imgdel',
+      isDone: async () => (await listed()) === undefined,
+      issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+    });
+  };
+}
+
+/**
+ * restore (in place): the server is stopped, then Proxmox restores the archive over the same
+ * VMID, keeping its MAC addresses; the workflow then applies our size and network again and
+ * starts the server if it ran. Answers whether it ran.
+ * Converges on retry: the stop counts as done on a stopped guest; a restore whose answer was lost
+ * is sent again, which writes the same archive over the same guest.
+ */
+export function createRestoreGuestActivity(deps: ActivityDeps) {
+  return async function restoreGuest(ref: InstanceRef): Promise<{ wasRunning: boolean }> {
+    const guest = await guestOf(deps, ref, 'restore');
+    const { client, node, vmid, instance } = guest;
+    const params = await paramsOf(deps, ref.taskId);
+    const backup = await backupOfTask(deps, ref.taskId);
+    const volid = backup.volid;
+    if (!volid) throw fail(FailureType.InconsistentState, `backup ${backup.id} has no archive`);
+    await saidCall(deps, guest, 'stopping the server', ['Powering the server off for the restore.', 'The server is powered off.'], powerOff(client, node, vmid));
+    await saidCall(deps, guest, 'restoring the archive', ['Writing the backup over the server.', 'The backup is restored.'], {
+      kind: 'restore',
+      issue: () => aboutArchive(() => restoreVm(client, node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
+    });
+    return { wasRunning: params.previous.status === 'running' };
+  };
+}
+
+/**
+ * delete, once the guest is gone: the server's backups go with it, unless the delete keeps them;
+ * protected and external ones, and any whose archive cannot be removed now, are kept (`kept`, still
+ * listed, counted against the tenant) rather than holding up the delete.
+ * Converges on retry: each archive is a recorded provider call of its own; one no longer listed counts as removed.
+ */
+export function createRemoveBackupsOfServerActivity(deps: ActivityDeps) {
+  return async function removeBackupsOfServer(ref: InstanceRef): Promise<void> {
+    const { keepBackups } = await paramsOf(deps, ref.taskId);
+    const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: 'available', kept: false } });
+    if (backups.length === 0) return;
+    const instance = await loadInstance(deps.db, ref.instanceId);
+    const client = deps.proxmox(instance.connection);
+    for (const backup of backups) {
+      const volid = backup.volid;
+      if (keepBackups || backup.protected || backup.external || !volid) {
+        await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
+        continue;
+      }
+      try {
+        await runProviderCall(deps, client, {
+          instanceId: ref.instanceId,
+          taskId: ref.taskId,
+          phase: 'delete',
+          kind: `imgdel:${backup.id}`,
+          node: backup.node,
+          vmid: backup.vmid,
+          isDone: async () => !(await listBackups(client, backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
+          issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+        });
+        await deps.db.$transaction(async (tx) => {
+          await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
+          await appendBackupEvent(tx, ref.instanceId, 'backup.deleted', backup.id);
+        });
+      } catch (error) {
+        deps.logger.warn({ err: error, backupId: backup.id }, 'could not delete a backup of a deleted server; it is kept');
+        await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
+      }
+    }
+    await say(deps, ref.taskId, 'delete', 'backups', 'success', keepBackups ? "The server's backups are kept." : "The server's backups are deleted (protected ones are kept).");
+  };
+}

@@ -1,0 +1,126 @@
+import type { Tx } from '../db/client';
+import { appendBackupEvent } from '../db/guest-data';
+import { AppError } from '../domain/errors';
+import { assertWithinPlanLimit } from '../domain/snapshots';
+import type { Backup, Prisma } from '../generated/prisma/client';
+import { newId } from '../security/ids';
+import type { Principal } from './auth';
+import type { ApiDeps } from './deps';
+import { findInstance, tenantScope } from './instance-lookup';
+import { answer, requestOperation, type OperationAnswer } from './operations';
+
+/** Backups that exist or are being made: they count against the plan's limit. */
+const HELD: Prisma.BackupWhereInput = { status: { in: ['pending', 'running', 'available', 'deleting'] }, external: false };
+/** Backups a customer still sees. */
+const SHOWN: Prisma.BackupWhereInput = { status: { not: 'deleted' } };
+
+export const toBackupView = (b: Backup) => ({
+  id: b.id,
+  instanceId: b.instanceId,
+  status: b.status,
+  notes: b.notes,
+  protected: b.protected,
+  external: b.external,
+  sizeBytes: b.sizeBytes === null ? null : Number(b.sizeBytes),
+  createdAt: b.createdAt.toISOString(),
+  completedAt: b.completedAt?.toISOString() ?? null,
+  failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage ?? '' } : null,
+});
+
+export interface BackupAnswer extends OperationAnswer {
+  backup: Backup;
+}
+
+/**
+ * A backup, checked before Proxmox is asked anything: the location has a backup storage and the
+ * plan's `backupLimit` leaves room. Its vzdump waits for the node's other backups to end.
+ */
+export async function requestBackup(deps: ApiDeps, who: Principal, instanceId: string, body: { notes?: string; protected?: boolean }): Promise<BackupAnswer> {
+  const backupId = newId('bkp');
+  const { taskId } = (await requestOperation(deps, who, instanceId, {
+    operation: 'backup',
+    prepare: async (tx, instance) => {
+      const location = await tx.location.findUniqueOrThrow({ where: { id: instance.locationId } });
+      if (!location.backupStorage) throw new AppError('BACKUPS_UNSUPPORTED', "This server's location offers no backups.");
+      assertWithinPlanLimit('backups', instance.plan.backupLimit, await tx.backup.count({ where: { instanceId, ...HELD } }));
+      if (!instance.node || instance.vmid === null) throw new AppError('INVALID_STATE', 'This server has no guest to back up.');
+      await tx.backup.create({
+        data: {
+          id: backupId,
+          tenantId: instance.tenantId,
+          instanceId,
+          connectionId: instance.connectionId,
+          node: instance.node,
+          storage: location.backupStorage,
+          vmid: instance.vmid,
+          status: 'pending',
+          protected: body.protected ?? false,
+          notes: body.notes ?? null,
+        },
+      });
+      return { params: { backup: { backupId } } };
+    },
+  })) as { taskId: string };
+  const backup = await deps.db.backup.update({ where: { id: backupId }, data: { taskId } });
+  return { ...(await answer(deps, who, instanceId, taskId, 202)), backup };
+}
+
+/** A backup the caller may see: another tenant's is NOT_FOUND. */
+export async function findBackup(db: ApiDeps['db'], who: Principal, backupId: string): Promise<Backup> {
+  const row = await db.backup.findFirst({ where: { id: backupId, ...tenantScope(who), ...SHOWN } });
+  if (!row) throw new AppError('NOT_FOUND', 'The backup was not found.');
+  return row;
+}
+
+async function lockBackup(tx: Tx, backupId: string): Promise<Backup> {
+  await tx.$queryRaw`SELECT id FROM backups WHERE id = ${backupId} FOR UPDATE`;
+  return tx.backup.findUniqueOrThrow({ where: { id: backupId } });
+}
+
+export async function listBackupsOf(deps: ApiDeps, who: Principal, instanceId: string): Promise<Backup[]> {
+  await findInstance(deps.db, who, instanceId);
+  return deps.db.backup.findMany({ where: { instanceId, ...SHOWN }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+/**
+ * Deletes a backup: its archive by an operation of its server (202), or, for a backup that has
+ * no archive (failed, lost), the record alone (200). Customers cannot delete a protected backup.
+ */
+export async function requestBackupDelete(deps: ApiDeps, who: Principal, backupId: string): Promise<{ backup: Backup; taskId: string | null; httpStatus: 200 | 202 }> {
+  const found = await findBackup(deps.db, who, backupId);
+  if (found.protected && who.role !== 'admin') throw new AppError('BACKUP_PROTECTED', 'This backup is protected; ask an operator to delete it.');
+  if (found.status === 'failed' || found.status === 'lost') {
+    const backup = await deps.db.$transaction(async (tx) => {
+      const row = await lockBackup(tx, backupId);
+      if (row.status === 'deleted') return row;
+      const updated = await tx.backup.update({ where: { id: backupId }, data: { status: 'deleted', deletedAt: new Date() } });
+      await appendBackupEvent(tx, row.instanceId, 'backup.deleted', row.id);
+      return updated;
+    });
+    return { backup, taskId: null, httpStatus: 200 };
+  }
+  const { taskId } = (await requestOperation(deps, who, found.instanceId, {
+    operation: 'backup_delete',
+    prepare: async (tx) => {
+      const row = await lockBackup(tx, backupId);
+      if (row.status !== 'available') throw new AppError('INVALID_STATE', `The backup is ${row.status}.`, { status: row.status });
+      await tx.backup.update({ where: { id: backupId }, data: { status: 'deleting' } });
+      return { params: { backup: { backupId } } };
+    },
+  })) as { taskId: string };
+  return { backup: await deps.db.backup.findUniqueOrThrow({ where: { id: backupId } }), taskId, httpStatus: 202 };
+}
+
+/** Restores a server from one of its available backups, in place: an operation of the server (status `restoring`). */
+export async function requestRestore(deps: ApiDeps, who: Principal, backupId: string): Promise<OperationAnswer> {
+  const found = await findBackup(deps.db, who, backupId);
+  const { taskId } = (await requestOperation(deps, who, found.instanceId, {
+    operation: 'restore',
+    prepare: async (tx) => {
+      const row = await lockBackup(tx, backupId);
+      if (row.status !== 'available' || !row.volid) throw new AppError('INVALID_STATE', `The backup is ${row.status}.`, { status: row.status });
+      return { params: { restore: { backupId } } };
+    },
+  })) as { taskId: string };
+  return answer(deps, who, found.instanceId, taskId, 202);
+}

@@ -1,0 +1,82 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../deps';
+import { principal } from '../auth';
+import { findBackup, listBackupsOf, requestBackup, requestBackupDelete, requestRestore, toBackupView } from '../backups';
+import { parseBody, pathParam, send } from '../http';
+import { registerRoute } from '../openapi';
+import { rateLimited } from '../rate-limit';
+import { backupView, createBackupBody } from '../schemas/backups';
+import { instanceView } from '../schemas/instances';
+import { emptyBody, operationMeta } from '../schemas/lifecycle';
+import { toInstanceView } from '../views';
+
+const tags = ['backups'];
+const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'BACKUP_IN_PROGRESS', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'] as const;
+
+registerRoute({
+  method: 'post',
+  path: '/v1/instances/:id/backups',
+  summary: 'Back a server up',
+  description:
+    "A vzdump archive of the whole server on its location's backup storage, made while it keeps running (snapshot mode). Counts against the plan's `backupLimit` (0: none; 422 BACKUP_LIMIT_REACHED) and needs a location with a backup storage (422 BACKUPS_UNSUPPORTED), both checked before anything is asked of Proxmox VE. " +
+    'One backup runs per host at a time: the server shows `backing_up` while it waits and while it is written, and answers other operations with 409 BACKUP_IN_PROGRESS meanwhile.',
+  tags,
+  request: { body: createBackupBody },
+  response: backupView,
+  meta: operationMeta,
+  status: 202,
+  errors: [...busy, 'BACKUP_LIMIT_REACHED', 'BACKUPS_UNSUPPORTED'],
+});
+registerRoute({ method: 'get', path: '/v1/instances/:id/backups', summary: "List a server's backups, newest first", tags, response: backupView, list: true, meta: z.object({}), errors: ['NOT_FOUND'] });
+registerRoute({ method: 'get', path: '/v1/backups/:id', summary: 'Get a backup', tags, response: backupView, errors: ['NOT_FOUND'] });
+registerRoute({
+  method: 'delete',
+  path: '/v1/backups/:id',
+  summary: 'Delete a backup',
+  description: 'Removes the archive from the backup storage (202, with the task of the server that does it). A backup without an archive (failed, lost) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED).',
+  tags,
+  response: backupView,
+  meta: operationMeta,
+  status: 202,
+  alsoStatuses: [200],
+  errors: [...busy, 'BACKUP_PROTECTED'],
+});
+registerRoute({
+  method: 'post',
+  path: '/v1/backups/:id/restore',
+  summary: 'Restore a server from its backup, in place',
+  description:
+    'An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays.',
+  tags,
+  response: instanceView,
+  meta: operationMeta,
+  status: 202,
+  errors: [...busy],
+});
+
+/** Backups: customers on their own servers, admins on any. */
+export function backupsRouter(deps: ApiDeps): Router {
+  const router = Router();
+  router.post('/instances/:id/backups', rateLimited(deps, 'operation'), async (req, res) => {
+    const body = parseBody(createBackupBody, req);
+    const result = await requestBackup(deps, principal(req), pathParam(req, 'id'), body);
+    send(res, toBackupView(result.backup), { taskId: result.taskId }, 202);
+  });
+  router.get('/instances/:id/backups', async (req, res) => {
+    send(res, (await listBackupsOf(deps, principal(req), pathParam(req, 'id'))).map(toBackupView));
+  });
+  router.get('/backups/:id', async (req, res) => {
+    send(res, toBackupView(await findBackup(deps.db, principal(req), pathParam(req, 'id'))));
+  });
+  router.delete('/backups/:id', rateLimited(deps, 'operation'), async (req, res) => {
+    const result = await requestBackupDelete(deps, principal(req), pathParam(req, 'id'));
+    send(res, toBackupView(result.backup), { taskId: result.taskId }, result.httpStatus);
+  });
+  router.post('/backups/:id/restore', rateLimited(deps, 'operation'), async (req, res) => {
+    parseBody(emptyBody, req);
+    const result = await requestRestore(deps, principal(req), pathParam(req, 'id'));
+    send(res, toInstanceView(result.instance), { taskId: result.taskId }, 202);
+  });
+  return router;
+}

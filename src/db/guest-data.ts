@@ -1,0 +1,50 @@
+/**
+ * The snapshot and backup rows an operation holds while it runs: settled with the operation (a
+ * snapshot taken is available, one that failed frees its name; a backup made is available, one
+ * that failed says so with its own event), in the transaction that ends the operation.
+ */
+import type { Prisma } from '../generated/prisma/client';
+import type { Tx } from './client';
+import { appendEvents } from './events';
+import type { OperationParams } from './lifecycle';
+
+async function instanceOf(tx: Tx, instanceId: string) {
+  return tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { tenantId: true, hostname: true, status: true } });
+}
+
+/** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`), beside the instance's. */
+export async function appendBackupEvent(tx: Tx, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost', backupId: string, code?: string): Promise<void> {
+  const instance = await instanceOf(tx, instanceId);
+  await appendEvents(tx, { tenantId: instance.tenantId, instanceId }, [{ type, data: { status: instance.status, hostname: instance.hostname, backupId, ...(code ? { code } : {}) } }]);
+}
+
+/**
+ * Settles what a snapshot or backup operation holds. The row's state names the operation:
+ * `creating` (a snapshot) or `pending`/`running` (a backup) is a take, `deleting` a delete, and
+ * `available` a rollback or restore (nothing to settle).
+ */
+export async function settleGuestData(tx: Tx, instanceId: string, params: OperationParams, outcome: 'commit' | 'revert'): Promise<void> {
+  if (params.snapshot) {
+    const row = await tx.snapshot.findUnique({ where: { id: params.snapshot.snapshotId } });
+    if (row?.status === 'creating') {
+      await tx.snapshot.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'available' } : { status: 'failed', liveKey: null } });
+    } else if (row?.status === 'deleting') {
+      await tx.snapshot.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'deleted', liveKey: null } : { status: 'available' } });
+    }
+  }
+  if (params.backup) {
+    const row = await tx.backup.findUnique({ where: { id: params.backup.backupId } });
+    if (row?.status === 'deleting') {
+      await tx.backup.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'deleted', deletedAt: new Date() } : { status: 'available' } });
+      return;
+    }
+    if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
+    if (outcome === 'commit' && row.volid) {
+      await tx.backup.update({ where: { id: row.id }, data: { status: 'available', runningOnNode: null, completedAt: new Date() } });
+      return;
+    }
+    const failure: Prisma.BackupUpdateInput = { status: 'failed', runningOnNode: null, completedAt: new Date(), failureCode: 'BACKUP_FAILED', failureMessage: 'The backup could not be made.' };
+    await tx.backup.update({ where: { id: row.id }, data: failure });
+    await appendBackupEvent(tx, instanceId, 'backup.failed', row.id, 'BACKUP_FAILED');
+  }
+}
