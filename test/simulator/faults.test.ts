@@ -97,7 +97,7 @@ describe('fault modes', () => {
     await ready(413);
     await fault({ op: 'start', mode: 'http403' });
     const e = (await caught(h.client.startVm('pve1', 413))) as ProxmoxError;
-    expect(e).toMatchObject({ status: 403, isUnauthorized: true });
+    expect(e).toMatchObject({ status: 403, isPermissionDenied: true, isUnauthorized: false });
     expect(e.message).toMatch(/^Permission check failed/);
     expect((await h.client.vmStatus('pve1', 413)).status).toBe('stopped');
   });
