@@ -18,7 +18,7 @@ type Call = { name: string; args: any };
 type Script = Partial<Record<keyof Activities, (args: any, attempt: number) => unknown>>;
 
 const STAGE_ACTIVITIES = ['cloneGuest', 'configureGuest', 'applyCloudInit', 'attachNetwork', 'bootGuest', 'verifyGuest', 'finalizeInstance'] as const;
-const BOOKKEEPING = ['removeGuest', 'failInstance', 'parkInstance', 'recordOperatorNote', 'completeDeletion'] as const;
+const BOOKKEEPING = ['removeGuest', 'failInstance', 'parkInstance', 'recordOperatorNote', 'completeDeletion', 'removeBackupsOfServer'] as const;
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
