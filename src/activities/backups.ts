@@ -1,9 +1,11 @@
+import { Context } from '@temporalio/activity';
 import { isUniqueViolation } from '../db/errors';
 import { appendBackupEvent } from '../db/guest-data';
 import type { Backup } from '../generated/prisma/client';
 import { backupNotesMarker } from '../domain/snapshots';
 import { deleteBackupVolume, listBackups, ProxmoxError, restoreVm, updateBackupVolume, vzdump, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
+import { removeBackupSchedule } from '../temporal/schedules';
 import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -147,14 +149,68 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
   };
 }
 
+/** Removes one archive of a server (a recorded provider call of its own; one no longer listed counts as removed) and marks its backup deleted. */
+async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: InstanceRef, phase: string, backup: Backup & { volid: string }): Promise<void> {
+  const { volid } = backup;
+  await runProviderCall(deps, client, {
+    instanceId: ref.instanceId,
+    taskId: ref.taskId,
+    phase,
+    kind: `imgdel:${backup.id}`,
+    node: backup.node,
+    vmid: backup.vmid,
+    isDone: async () => !(await listBackups(client, backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
+    issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+  });
+  await deps.db.$transaction(async (tx) => {
+    await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
+    await appendBackupEvent(tx, ref.instanceId, 'backup.deleted', backup.id);
+  });
+}
+
 /**
- * delete, once the guest is gone: the server's backups go with it, unless the delete keeps them;
- * protected and external ones, and any whose archive cannot be removed now, are kept (`kept`, still
- * listed, counted against the tenant) rather than holding up the delete.
- * Converges on retry: each archive is a recorded provider call of its own; one no longer listed counts as removed.
+ * backup, after a scheduled one is written: retention. The oldest scheduled backups beyond the
+ * schedule's `keepLast` (this one counted) are deleted; manual, protected and kept ones never.
+ * One that cannot be deleted now stays available and is tried again after the next run.
+ * Converges on retry: each archive is a recorded provider call of its own; a deleted backup is no longer a candidate.
+ */
+export function createPruneScheduledBackupsActivity(deps: ActivityDeps) {
+  return async function pruneScheduledBackups(ref: InstanceRef): Promise<void> {
+    const backup = await backupOfTask(deps, ref.taskId);
+    if (!backup.scheduled) return;
+    const schedule = await deps.db.backupSchedule.findUnique({ where: { instanceId: ref.instanceId } });
+    if (!schedule) return;
+    const older = await deps.db.backup.findMany({
+      where: { instanceId: ref.instanceId, scheduled: true, status: 'available', protected: false, kept: false, volid: { not: null }, id: { not: backup.id } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+    const expired = older.slice(Math.max(0, schedule.keepLast - 1));
+    if (expired.length === 0) return;
+    const client = deps.proxmox((await loadInstance(deps.db, ref.instanceId)).connection);
+    let deleted = 0;
+    for (const old of expired) {
+      try {
+        await deleteArchiveOf(deps, client, ref, 'backup', old as Backup & { volid: string });
+        deleted++;
+      } catch (error) {
+        deps.logger.warn({ err: error, backupId: old.id }, 'could not delete an expired scheduled backup; it stays until the next run');
+      }
+    }
+    await say(deps, ref.taskId, 'backup', 'retention', deleted === expired.length ? 'success' : 'warning', `${deleted} of ${expired.length} older scheduled backups deleted (the schedule keeps ${schedule.keepLast}).`);
+  };
+}
+
+/**
+ * delete, once the guest is gone: the server's backup schedule is removed, and its backups go
+ * with it unless the delete keeps them; protected and external ones, and any whose archive cannot
+ * be removed now, are kept (`kept`, still listed, counted against the tenant) rather than holding
+ * up the delete.
+ * Converges on retry: a schedule already gone counts as removed; each archive is a recorded provider call of its own.
  */
 export function createRemoveBackupsOfServerActivity(deps: ActivityDeps) {
   return async function removeBackupsOfServer(ref: InstanceRef): Promise<void> {
+    await removeBackupSchedule(Context.current().client, ref.instanceId);
+    await deps.db.backupSchedule.deleteMany({ where: { instanceId: ref.instanceId } });
     const { keepBackups } = await paramsOf(deps, ref.taskId);
     const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: 'available', kept: false } });
     if (backups.length === 0) return;
@@ -167,20 +223,7 @@ export function createRemoveBackupsOfServerActivity(deps: ActivityDeps) {
         continue;
       }
       try {
-        await runProviderCall(deps, client, {
-          instanceId: ref.instanceId,
-          taskId: ref.taskId,
-          phase: 'delete',
-          kind: `imgdel:${backup.id}`,
-          node: backup.node,
-          vmid: backup.vmid,
-          isDone: async () => !(await listBackups(client, backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
-          issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
-        });
-        await deps.db.$transaction(async (tx) => {
-          await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
-          await appendBackupEvent(tx, ref.instanceId, 'backup.deleted', backup.id);
-        });
+        await deleteArchiveOf(deps, client, ref, 'delete', { ...backup, volid });
       } catch (error) {
         deps.logger.warn({ err: error, backupId: backup.id }, 'could not delete a backup of a deleted server; it is kept');
         await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });

@@ -4,9 +4,11 @@ import {
   createClaimBackupSlotActivity,
   createDeleteBackupArchiveActivity,
   createMakeBackupActivity,
+  createPruneScheduledBackupsActivity,
   createRemoveBackupsOfServerActivity,
   createRestoreGuestActivity,
 } from './backups';
+import { createRequestScheduledBackupActivity } from './backup-schedules';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createCloudInitActivity } from './cloud-init';
@@ -95,6 +97,8 @@ export function createActivities(deps: ActivityDeps) {
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
     removeBackupsOfServer: createRemoveBackupsOfServerActivity(deps),
+    pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
+    requestScheduledBackup: createRequestScheduledBackupActivity(deps),
   };
 }
 

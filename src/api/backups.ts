@@ -34,9 +34,16 @@ export interface BackupAnswer extends OperationAnswer {
 /**
  * A backup, checked before Proxmox is asked anything: the location has a backup storage and the
  * plan's `backupLimit` leaves room. Its vzdump waits for the node's other backups to end.
+ * A schedule's run names its backup (so a retried run finds the one it made) and marks it scheduled.
  */
-export async function requestBackup(deps: ApiDeps, who: Principal, instanceId: string, body: { notes?: string; protected?: boolean }): Promise<BackupAnswer> {
-  const backupId = newId('bkp');
+export async function requestBackup(
+  deps: ApiDeps,
+  who: Principal,
+  instanceId: string,
+  body: { notes?: string; protected?: boolean },
+  schedule?: { backupId: string },
+): Promise<BackupAnswer> {
+  const backupId = schedule?.backupId ?? newId('bkp');
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'backup',
     prepare: async (tx, instance) => {
@@ -56,6 +63,7 @@ export async function requestBackup(deps: ApiDeps, who: Principal, instanceId: s
           status: 'pending',
           protected: body.protected ?? false,
           notes: body.notes ?? null,
+          scheduled: schedule !== undefined,
         },
       });
       return { params: { backup: { backupId } } };

@@ -1,8 +1,9 @@
-import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type DayOfWeek, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Reconcile } from '../workflows/reconcile';
-import { reconcileScheduleId } from './workflow-ids';
+import type { ScheduledBackup } from '../workflows/scheduled-backup';
+import { backupScheduleId, reconcileScheduleId, scheduledBackupWorkflowId } from './workflow-ids';
 
 type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
 
@@ -43,4 +44,63 @@ export async function upsertReconcileSchedules(client: Client, db: Db, config: S
   const connections = await db.proxmoxConnection.findMany({ select: { id: true } });
   for (const { id } of connections) await upsertReconcileSchedule(client, config, id);
   return connections.length;
+}
+
+/** What a backup schedule's Temporal Schedule is made of (the `backup_schedules` row). */
+export interface BackupScheduleSpec {
+  instanceId: string;
+  frequency: 'daily' | 'weekly';
+  /** `HH:MM` in `timezone`. */
+  time: string;
+  timezone: string;
+  /** `monday` … `sunday`, weekly only. */
+  weekday: string | null;
+}
+
+/** The calendar a backup schedule fires on, in the server owner's time zone. */
+export function backupCalendar(schedule: BackupScheduleSpec): ScheduleSpec {
+  const [hour, minute] = schedule.time.split(':').map(Number) as [number, number];
+  const dayOfWeek = schedule.frequency === 'weekly' && schedule.weekday ? { dayOfWeek: schedule.weekday.toUpperCase() as DayOfWeek } : {};
+  return { calendars: [{ hour, minute, ...dayOfWeek }], timezone: schedule.timezone };
+}
+
+/**
+ * Creates or updates the Temporal Schedule that backs a server up (ScheduledBackup), keeping its
+ * state (an operator's pause stays). Overlap SKIP and a short catch-up window: a backup missed
+ * while Temporal was down is not made hours late, the next one comes on time.
+ */
+export async function upsertBackupSchedule(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, schedule: BackupScheduleSpec): Promise<void> {
+  const scheduleId = backupScheduleId(schedule.instanceId);
+  const spec = backupCalendar(schedule);
+  const action: ScheduleOptionsStartWorkflowAction<typeof ScheduledBackup> = {
+    type: 'startWorkflow',
+    workflowType: 'ScheduledBackup',
+    workflowId: scheduledBackupWorkflowId(schedule.instanceId),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [{ instanceId: schedule.instanceId }],
+    // Its one activity only asks for the backup: a run no worker picks up must not hold the schedule.
+    workflowRunTimeout: '1 hour',
+  };
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      policies: { overlap: 'SKIP', catchupWindow: '10 minutes' },
+      state: { note: `Backs server ${schedule.instanceId} up (${schedule.frequency} at ${schedule.time} ${schedule.timezone}).` },
+    });
+    return;
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
+}
+
+/** Removes a server's backup schedule from Temporal; one already gone counts as removed. */
+export async function removeBackupSchedule(client: Client, instanceId: string): Promise<void> {
+  try {
+    await client.schedule.getHandle(backupScheduleId(instanceId)).delete();
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
 }

@@ -7,6 +7,10 @@ export const operationWorkflowId = (operation: string, instanceId: string, taskI
 
 /** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
 export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
+/** The Temporal Schedule that backs one server up (PUT /v1/instances/{id}/backup-schedule). */
+export const backupScheduleId = (instanceId: string) => `backup-schedule-${instanceId}`;
+/** The runs of a server's backup schedule (Temporal appends each run's time). */
+export const scheduledBackupWorkflowId = (instanceId: string) => `scheduled-backup-${instanceId}`;
 /** An operator's reconcile of one instance; a second request while one runs joins it. */
 export const reconcileInstanceWorkflowId = (instanceId: string) => `reconcile-instance-${instanceId}`;
 export const destroyOrphanWorkflowId = (orphanId: string) => `destroy-orphan-${orphanId}`;

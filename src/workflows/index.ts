@@ -2,5 +2,6 @@
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';
+export { ScheduledBackup } from './scheduled-backup';
 export { CheckSnippetsStorage } from './snippets-check';
 export { DeliverWebhooks } from './webhooks';

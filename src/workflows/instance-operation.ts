@@ -88,6 +88,8 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
       case 'backup':
         await proxy(BUDGETS.backupQueue, 'backup: wait for the host to be free of other backups').claimBackupSlot(ref);
         await proxy(BUDGETS.backup, 'backup: vzdump writes the archive').makeBackup(ref);
+        // Backups begun before schedules existed were none of a schedule's.
+        if (patched('backup-prunes-scheduled')) await proxy(BUDGETS.archiveDelete, 'backup: delete scheduled backups past keepLast').pruneScheduledBackups(ref);
         break;
       case 'backup_delete':
         await proxy(BUDGETS.archiveDelete, 'backup_delete: remove the archive').deleteBackupArchive(ref);

@@ -6,7 +6,8 @@ import { findBackup, listBackupsOf, requestBackup, requestBackupDelete, requestR
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
-import { backupView, createBackupBody } from '../schemas/backups';
+import { backupScheduleView, backupView, createBackupBody, putBackupScheduleBody } from '../schemas/backups';
+import { deleteBackupSchedule, getBackupSchedule, putBackupSchedule, toBackupScheduleView } from '../backup-schedules';
 import { instanceView } from '../schemas/instances';
 import { emptyBody, operationMeta } from '../schemas/lifecycle';
 import { toInstanceView } from '../views';
@@ -55,6 +56,30 @@ registerRoute({
   errors: [...busy],
 });
 
+const schedulePath = '/v1/instances/:id/backup-schedule';
+registerRoute({
+  method: 'put',
+  path: schedulePath,
+  summary: "Set a server's backup schedule",
+  description:
+    'Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. ' +
+    "After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule.",
+  tags,
+  request: { body: putBackupScheduleBody },
+  response: backupScheduleView,
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'BACKUP_LIMIT_REACHED', 'BACKUPS_UNSUPPORTED', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
+});
+registerRoute({ method: 'get', path: schedulePath, summary: "Get a server's backup schedule", tags, response: backupScheduleView, errors: ['NOT_FOUND'] });
+registerRoute({
+  method: 'delete',
+  path: schedulePath,
+  summary: "Remove a server's backup schedule",
+  description: 'No more scheduled backups; the backups it made stay.',
+  tags,
+  response: backupScheduleView,
+  errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
+});
+
 /** Backups: customers on their own servers, admins on any. */
 export function backupsRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -77,6 +102,16 @@ export function backupsRouter(deps: ApiDeps): Router {
     parseBody(emptyBody, req);
     const result = await requestRestore(deps, principal(req), pathParam(req, 'id'));
     send(res, toInstanceView(result.instance), { taskId: result.taskId }, 202);
+  });
+  router.put('/instances/:id/backup-schedule', rateLimited(deps, 'operation'), async (req, res) => {
+    const body = parseBody(putBackupScheduleBody, req);
+    send(res, toBackupScheduleView(await putBackupSchedule(deps, principal(req), pathParam(req, 'id'), body)));
+  });
+  router.get('/instances/:id/backup-schedule', async (req, res) => {
+    send(res, toBackupScheduleView(await getBackupSchedule(deps, principal(req), pathParam(req, 'id'))));
+  });
+  router.delete('/instances/:id/backup-schedule', rateLimited(deps, 'operation'), async (req, res) => {
+    send(res, toBackupScheduleView(await deleteBackupSchedule(deps, principal(req), pathParam(req, 'id'))));
   });
   return router;
 }
