@@ -39,7 +39,7 @@ export function createRequestScheduledBackupActivity(deps: ActivityDeps) {
     if (!(await deps.db.backup.findUnique({ where: { id: backupId }, select: { id: true } }))) {
       const owner = { userId: schedule.createdByUserId, tokenId: 'backup-schedule', role: 'customer' as const, tenantId: schedule.tenantId };
       try {
-        await requestBackup({ ...deps, temporal: client }, owner, instanceId, { notes: 'scheduled backup' }, { backupId });
+        await requestBackup({ ...deps, temporal: client }, owner, instanceId, { notes: 'scheduled backup' }, { backupId, keepLast: schedule.keepLast });
       } catch (error) {
         if (!(error instanceof AppError) || TRANSIENT.includes(error.code)) throw error;
         deps.logger.info({ instanceId, code: error.code }, 'a scheduled backup was refused');

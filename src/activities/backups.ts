@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { isUniqueViolation } from '../db/errors';
 import { appendBackupEvent } from '../db/guest-data';
 import type { Backup } from '../generated/prisma/client';
+import { PRUNABLE } from '../api/backups';
 import { backupNotesMarker } from '../domain/snapshots';
 import { deleteBackupVolume, listBackups, ProxmoxError, restoreVm, updateBackupVolume, vzdump, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
@@ -181,7 +182,7 @@ export function createPruneScheduledBackupsActivity(deps: ActivityDeps) {
     const schedule = await deps.db.backupSchedule.findUnique({ where: { instanceId: ref.instanceId } });
     if (!schedule) return;
     const older = await deps.db.backup.findMany({
-      where: { instanceId: ref.instanceId, scheduled: true, status: 'available', protected: false, kept: false, volid: { not: null }, id: { not: backup.id } },
+      where: { instanceId: ref.instanceId, ...PRUNABLE, id: { not: backup.id } },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });
     const expired = older.slice(Math.max(0, schedule.keepLast - 1));

@@ -11,6 +11,8 @@ import { answer, requestOperation, type OperationAnswer } from './operations';
 
 /** Backups that exist or are being made: they count against the plan's limit. */
 const HELD: Prisma.BackupWhereInput = { status: { in: ['pending', 'running', 'available', 'deleting'] }, external: false };
+/** Backups a schedule's retention may delete: its own, written, neither protected nor kept. */
+export const PRUNABLE = { scheduled: true, status: 'available', protected: false, kept: false, volid: { not: null } } satisfies Prisma.BackupWhereInput;
 /** Backups a customer still sees. */
 const SHOWN: Prisma.BackupWhereInput = { status: { not: 'deleted' } };
 
@@ -27,6 +29,16 @@ export const toBackupView = (b: Backup) => ({
   failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage ?? '' } : null,
 });
 
+/**
+ * The scheduled backups a schedule's retention deletes once its next backup is written: they make
+ * room for it, so a schedule keeping as many as the plan allows keeps running (one over the limit
+ * until the retention has run).
+ */
+async function expiringAfter(tx: Tx, instanceId: string, keepLast: number): Promise<number> {
+  const prunable = await tx.backup.count({ where: { instanceId, ...PRUNABLE } });
+  return Math.max(0, prunable - (keepLast - 1));
+}
+
 export interface BackupAnswer extends OperationAnswer {
   backup: Backup;
 }
@@ -41,7 +53,7 @@ export async function requestBackup(
   who: Principal,
   instanceId: string,
   body: { notes?: string; protected?: boolean },
-  schedule?: { backupId: string },
+  schedule?: { backupId: string; keepLast: number },
 ): Promise<BackupAnswer> {
   const backupId = schedule?.backupId ?? newId('bkp');
   const { taskId } = (await requestOperation(deps, who, instanceId, {
@@ -49,7 +61,8 @@ export async function requestBackup(
     prepare: async (tx, instance) => {
       const location = await tx.location.findUniqueOrThrow({ where: { id: instance.locationId } });
       if (!location.backupStorage) throw new AppError('BACKUPS_UNSUPPORTED', "This server's location offers no backups.");
-      assertWithinPlanLimit('backups', instance.plan.backupLimit, await tx.backup.count({ where: { instanceId, ...HELD } }));
+      const held = await tx.backup.count({ where: { instanceId, ...HELD } });
+      assertWithinPlanLimit('backups', instance.plan.backupLimit, held - (schedule ? await expiringAfter(tx, instanceId, schedule.keepLast) : 0));
       if (!instance.node || instance.vmid === null) throw new AppError('INVALID_STATE', 'This server has no guest to back up.');
       await tx.backup.create({
         data: {
