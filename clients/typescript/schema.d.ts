@@ -1192,6 +1192,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instances/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a server's usage graphs
+         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped).
+         */
+        get: operations["getInstancesByIdMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/{id}": {
         parameters: {
             query?: never;
@@ -1962,6 +1982,34 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        InstanceMetrics: {
+            /** @enum {string} */
+            timeframe: "hour" | "day" | "week";
+            /** @description Seconds between two points. */
+            stepSeconds: number;
+            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). */
+            points: {
+                /**
+                 * Format: date-time
+                 * @description Start of the interval the point averages.
+                 */
+                time: string;
+                /** @description Share of the server's vCPUs in use, 0 to 1. */
+                cpu: number | null;
+                /** @description Memory in use. */
+                memoryBytes: number | null;
+                /** @description Memory the server has. */
+                memoryTotalBytes: number | null;
+                /** @description Traffic received. */
+                netInBytesPerSecond: number | null;
+                /** @description Traffic sent. */
+                netOutBytesPerSecond: number | null;
+                /** @description Disk reads. */
+                diskReadBytesPerSecond: number | null;
+                /** @description Disk writes. */
+                diskWriteBytesPerSecond: number | null;
+            }[];
         };
         AdminTask: components["schemas"]["Task"] & {
             instanceId: string;
@@ -9762,6 +9810,88 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstancesByIdMetrics: {
+        parameters: {
+            query?: {
+                /** @description The last hour (a point a minute), day (every 30 minutes) or week (every 3 hours). */
+                timeframe?: "hour" | "day" | "week";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InstanceMetrics"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
