@@ -156,6 +156,8 @@ export const configSchema = z.object({
   EVENT_STREAM_MAX_SECONDS: integer(1800),
   /** Seconds between `: ping` comments on an event stream. */
   EVENT_STREAM_HEARTBEAT_SECONDS: integer(15),
+  /** Seconds a server's usage graphs (GET /v1/instances/{id}/metrics) are kept per server and time frame before Proxmox VE is read again. */
+  METRICS_CACHE_SECONDS: seconds(15),
   /** How long an API or worker process may take to stop after SIGTERM or SIGINT. */
   SIGTERM_GRACE_SECONDS: integer(10),
   /** Hours a console session lasts at most from sign-in. */

@@ -1192,26 +1192,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/instances/{id}/backup-schedule": {
+    "/v1/instances/{id}/metrics": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Get a server's backup schedule */
-        get: operations["getInstancesByIdBackupSchedule"];
         /**
-         * Set a server's backup schedule
-         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule.
+         * Read a server's usage graphs
+         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped).
          */
-        put: operations["putInstancesByIdBackupSchedule"];
+        get: operations["getInstancesByIdMetrics"];
+        put?: never;
         post?: never;
-        /**
-         * Remove a server's backup schedule
-         * @description No more scheduled backups; the backups it made stay.
-         */
-        delete: operations["deleteInstancesByIdBackupSchedule"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1988,28 +1983,33 @@ export interface components {
                 message: string;
             } | null;
         };
-        BackupSchedule: {
-            instanceId: string;
+        InstanceMetrics: {
             /** @enum {string} */
-            frequency: "daily" | "weekly";
-            time: string;
-            timezone: string;
-            /** @enum {string|null} */
-            weekday: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | null;
-            keepLast: number;
-            /**
-             * Format: date-time
-             * @description When the schedule last fired.
-             */
-            lastRunAt: string | null;
-            /** @description The backup the last run made. */
-            lastBackupId: string | null;
-            /** @description The error code the last run was refused with (such as BACKUP_LIMIT_REACHED or OPERATION_IN_PROGRESS); null when it made a backup. */
-            lastRefusal: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
+            timeframe: "hour" | "day" | "week";
+            /** @description Seconds between two points. */
+            stepSeconds: number;
+            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). */
+            points: {
+                /**
+                 * Format: date-time
+                 * @description Start of the interval the point averages.
+                 */
+                time: string;
+                /** @description Share of the server's vCPUs in use, 0 to 1. */
+                cpu: number | null;
+                /** @description Memory in use. */
+                memoryBytes: number | null;
+                /** @description Memory the server has. */
+                memoryTotalBytes: number | null;
+                /** @description Traffic received. */
+                netInBytesPerSecond: number | null;
+                /** @description Traffic sent. */
+                netOutBytesPerSecond: number | null;
+                /** @description Disk reads. */
+                diskReadBytesPerSecond: number | null;
+                /** @description Disk writes. */
+                diskWriteBytesPerSecond: number | null;
+            }[];
         };
         AdminTask: components["schemas"]["Task"] & {
             instanceId: string;
@@ -9846,9 +9846,12 @@ export interface operations {
             };
         };
     };
-    getInstancesByIdBackupSchedule: {
+    getInstancesByIdMetrics: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The last hour (a point a minute), day (every 30 minutes) or week (every 3 hours). */
+                timeframe?: "hour" | "day" | "week";
+            };
             header?: never;
             path: {
                 id: string;
@@ -9864,7 +9867,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["BackupSchedule"];
+                        data: components["schemas"]["InstanceMetrics"];
                         meta: Record<string, never>;
                     };
                 };
@@ -9889,233 +9892,6 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    putInstancesByIdBackupSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    frequency: "daily" | "weekly";
-                    /**
-                     * @description The time of day the backup starts, `HH:MM` in `timezone`.
-                     * @example 03:30
-                     */
-                    time: string;
-                    /**
-                     * @description An IANA time zone name; daylight saving time is followed.
-                     * @example Europe/Berlin
-                     */
-                    timezone: string;
-                    /**
-                     * @description The day of a weekly backup; required for `weekly`, refused for `daily`.
-                     * @enum {string}
-                     */
-                    weekday?: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
-                    /** @description Scheduled backups kept: after a successful one, the oldest beyond this are deleted (protected and manual backups never). At most the plan's `backupLimit`. */
-                    keepLast: number;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["BackupSchedule"];
-                        meta: Record<string, never>;
-                    };
-                };
-            };
-            /** @description Error: INVALID_INPUT */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: INVALID_STATE */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: BACKUP_LIMIT_REACHED, BACKUPS_UNSUPPORTED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteInstancesByIdBackupSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["BackupSchedule"];
-                        meta: Record<string, never>;
-                    };
-                };
-            };
-            /** @description Error: INVALID_INPUT */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,7 +26,9 @@ import type {
   StorageVolume,
   ProxmoxTaskListEntry,
   ProxmoxTaskStatus,
+  RrdTimeframe,
   VmConfig,
+  VmRrdPoint,
   VmStatus,
 } from './wire';
 
@@ -511,6 +513,11 @@ export class ProxmoxClient {
 
   async vmStatus(node: string, vmid: number, call?: CallOptions): Promise<VmStatus> {
     return this.request<VmStatus>('GET', '/nodes/{node}/qemu/{vmid}/status/current', guestParams(node, vmid), {}, call);
+  }
+
+  /** The guest's usage over `timeframe`, oldest point first, averaged (`AVERAGE`) or peaks (`MAX`) per point. */
+  async vmUsage(node: string, vmid: number, timeframe: RrdTimeframe, cf: 'AVERAGE' | 'MAX' = 'AVERAGE', call?: CallOptions): Promise<VmRrdPoint[]> {
+    return this.request<VmRrdPoint[]>('GET', '/nodes/{node}/qemu/{vmid}/rrddata', guestParams(node, vmid), { timeframe, cf }, call);
   }
 
   async startVm(node: string, vmid: number, call?: CallOptions): Promise<string> {

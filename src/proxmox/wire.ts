@@ -42,6 +42,28 @@ export interface VmStatus {
   [key: string]: unknown;
 }
 
+/** The time frames GET /nodes/{node}/qemu/{vmid}/rrddata consolidates over. */
+export type RrdTimeframe = 'hour' | 'day' | 'week' | 'month' | 'year';
+
+/**
+ * One consolidated point of GET /nodes/{node}/qemu/{vmid}/rrddata: `time` in Unix seconds; the
+ * values are absent where Proxmox knows none (the guest was not running). `cpu` is the share of
+ * `maxcpu` used (0..1), `mem` bytes, the others bytes per second.
+ */
+export interface VmRrdPoint {
+  time: number;
+  cpu?: number;
+  maxcpu?: number;
+  mem?: number;
+  maxmem?: number;
+  disk?: number;
+  maxdisk?: number;
+  netin?: number;
+  netout?: number;
+  diskread?: number;
+  diskwrite?: number;
+}
+
 /** GET /nodes/{node}/qemu/{vmid}/config. */
 export type VmConfig = Record<string, string | number>;
 

@@ -12,6 +12,7 @@ import type { FaultRegistry } from './faults';
 import { resize, setConfig } from './guest-config';
 import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-operations';
 import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
+import { guestRrdData } from './guest-metrics';
 import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
 import { backupVolumeInfo, deleteBackupVolume, restore, updateBackupVolume, vzdump } from './backups';
@@ -131,6 +132,7 @@ const GUEST_ROUTES: Record<string, Handler> = {
   [`PUT ${Q}/config`]: ({ api, ctx, node, vmid, params }) => setConfig(api.cluster, ctx, node, vmid, params, false),
   [`PUT ${Q}/resize`]: ({ api, ctx, node, vmid, params }) => resize(api.cluster, ctx, node, vmid, params),
   [`GET ${Q}/status/current`]: ({ api, node, vmid }) => vmStatus(api.cluster, node, vmid),
+  [`GET ${Q}/rrddata`]: ({ api, node, vmid, params }) => guestRrdData(api.cluster, node, vmid, params),
   [`POST ${Q}/status/start`]: ({ api, ctx, node, vmid }) => start(api.cluster, ctx, node, vmid),
   [`POST ${Q}/status/stop`]: ({ api, ctx, node, vmid }) => stop(api.cluster, ctx, node, vmid),
   [`POST ${Q}/status/shutdown`]: ({ api, ctx, node, vmid }) => shutdown(api.cluster, ctx, node, vmid),

@@ -100,6 +100,7 @@ const durationSchema = z.number().int().min(0);
 export const taskMsByTypeSchema = z.record(z.string().regex(/^[a-z][a-z0-9]*$/), durationSchema);
 
 const guestFileSchema = z.object({ path: z.string().min(1).max(4096), content: z.string().max(1_000_000) });
+const guestUptimeSchema = z.object({ seconds: z.number().int().min(0).max(400 * 86_400) });
 
 const optionsSchema = z.object({
   taskMs: durationSchema.optional(),
@@ -235,6 +236,22 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (!guest) return;
     guest.files = {};
     res.json({ files: guest.files });
+  });
+  // How long a running guest has been up: its usage history (rrddata) reaches back that far.
+  control.put('/guests/:vmid/uptime', (req: Request, res: Response) => {
+    const parsed = guestUptimeSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid uptime' });
+      return;
+    }
+    const guest = guestFor(req, res);
+    if (!guest) return;
+    if (guest.status !== 'running') {
+      res.status(409).json({ error: 'the guest is not running' });
+      return;
+    }
+    guest.startedAt = Date.now() - parsed.data.seconds * 1000;
+    res.json({ uptime: parsed.data.seconds });
   });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();

@@ -63,6 +63,7 @@ describe('privilege checks', () => {
     try {
       expect((await on.call('GET', '/nodes/pve1/qemu/9000/config')).status).toBe(200);
       expect((await off.call('GET', '/nodes/pve1/qemu/9000/config')).statusText).toBe('Permission check failed (/vms/9000, VM.Audit)');
+      expect((await off.call('GET', '/nodes/pve1/qemu/9000/rrddata', { timeframe: 'hour' })).statusText).toBe('Permission check failed (/vms/9000, VM.Audit)');
       expect((await off.call('GET', '/access/permissions', { path: '/vms' })).body.data).toEqual({ '/vms': { 'VM.Audit': 0, 'VM.Config.CPU': 0, 'VM.Config.Memory': 0 } });
       expect((await off.call('GET', '/access/permissions', { path: '/vms/9000' })).body.data).toEqual({ '/vms/9000': {} });
     } finally {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
 import { CONSOLE_CSP } from '../../src/api/console';
 import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { guestOf } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
 
@@ -14,7 +15,8 @@ const tabs: ConsoleTab[] = [];
 
 beforeAll(async () => {
   await ensureWebBuild();
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  // Every read of the usage graphs reaches the simulator: the cache has its own test (test/e2e/usage.test.ts).
+  [stack, browser] = await Promise.all([startStack({ env: { METRICS_CACHE_SECONDS: '0' } }), launchChromium()]);
   customerPassword = newPassword();
   await setPassword(stack.api, stack.customer.userId, customerPassword);
 }, 180_000);
@@ -34,9 +36,12 @@ async function customerTab(options: { phone?: boolean } = {}): Promise<Page> {
 }
 
 const statusOf = (page: Page) => page.locator('.heading-row .badge');
+const runningAgain = (page: Page) => expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 30_000 }).toBe('running');
+const stepLines = (page: Page) => page.locator('.steps li').allTextContents();
 
 describe('the console as a customer', () => {
   let page: Page;
+  let pageErrors: string[];
   let serverId: string;
 
   it('serves the page with a strict Content-Security-Policy and hashed assets cached for a year', async () => {
@@ -64,6 +69,7 @@ describe('the console as a customer', () => {
     const tab = await openConsole(browser, stack.api.baseUrl);
     tabs.push(tab);
     page = tab.page;
+    pageErrors = tab.errors;
     await page.goto('/');
     await page.getByLabel('Password').fill('not the password');
     await page.getByLabel('Email').fill(stack.customer.email);
@@ -105,7 +111,6 @@ describe('the console as a customer', () => {
     expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
     const password = (await secret.locator('code').textContent()) ?? '';
     expect(password.length).toBeGreaterThanOrEqual(16);
-    await screenshot(page, 'server');
 
     await page.reload();
     await page.getByRole('button', { name: 'Reveal password' }).click();
@@ -120,6 +125,93 @@ describe('the console as a customer', () => {
     await expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 30_000 }).toBe('stopped');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(() => statusOf(page).getAttribute('data-status'), { timeout: 30_000 }).toBe('running');
+  });
+
+  it('draws CPU, memory, network and disk graphs over the hour, day and week, described in words', async () => {
+    const guest = (await guestOf(stack, serverId))!;
+    await stack.sim.setGuestUptime(guest.vmid, 3 * 86_400);
+    await page.reload();
+    const graphs = page.locator('#usage .graphs[data-timeframe="hour"] figure');
+    await expect.poll(() => graphs.count()).toBe(4);
+    expect(await page.locator('#usage figcaption').allTextContents()).toEqual(['CPU', 'Memory', 'Network', 'Disk I/O']);
+    for (const graph of await graphs.all()) {
+      const svg = graph.locator('svg[role="img"]');
+      expect(await svg.getAttribute('aria-labelledby')).toBeTruthy();
+      const described = (await page.locator(`[id="${await svg.getAttribute('aria-describedby')}"]`).textContent()) ?? '';
+      expect(described).toMatch(/now .+, highest .+/);
+      for (const line of await graph.locator('path.line').all()) expect((await line.getAttribute('d'))?.split('L')).toHaveLength(70);
+    }
+    expect(await page.locator('[data-graph="network"] .legend').textContent()).toBe('InOut');
+    await page.getByRole('button', { name: 'Week' }).click();
+    await page.locator('#usage .graphs[data-timeframe="week"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Week' }).getAttribute('aria-pressed')).toBe('true');
+    // Up for three days of the week: the line starts where the server did.
+    const week = (await page.locator('[data-graph="cpu"] path.line').getAttribute('d')) ?? '';
+    expect(week.startsWith('M0 ')).toBe(false);
+    await page.getByRole('button', { name: 'Hour' }).click();
+    await page.locator('#usage .graphs[data-timeframe="hour"]').waitFor();
+    // Inline SVG needs neither inline script nor style: nothing was refused by the Content-Security-Policy.
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes snapshots (a bad name refused at its field, the plan’s limit next to the button), rolls back on the step thread and deletes one', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('1st try');
+    await page.getByRole('button', { name: 'Take snapshot' }).click();
+    await expect.poll(() => page.locator('#snapshot-name-error').textContent()).toContain('must start with a letter');
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+
+    for (const name of ['before-upgrade', 'second', 'third']) {
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      if (name === 'before-upgrade') await page.getByLabel('Description (optional)').fill('known good');
+      await page.getByRole('button', { name: 'Take snapshot' }).click();
+      await expect.poll(() => page.locator(`tr[data-snapshot="${name}"]`).textContent(), { timeout: 30_000 }).toContain('available');
+      await runningAgain(page);
+    }
+    expect(await page.locator('tr[data-snapshot="before-upgrade"]').textContent()).toContain('known good');
+    await page.getByLabel('Name', { exact: true }).fill('fourth');
+    await page.getByRole('button', { name: 'Take snapshot' }).click();
+    await expect.poll(() => page.locator('#snapshots form .alert').textContent()).toContain('SNAPSHOT_LIMIT_REACHED');
+
+    await page.getByRole('button', { name: 'Roll back to before-upgrade' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click();
+    await expect.poll(() => stepLines(page), { timeout: 30_000 }).toContainEqual(expect.stringContaining('rollback'));
+    await runningAgain(page);
+    await expect.poll(() => page.locator('.live').count(), { timeout: 30_000 }).toBe(0);
+    expect((await stepLines(page)).some((line) => line.includes('rollback'))).toBe(true);
+
+    await page.getByRole('button', { name: 'Delete snapshot third' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete snapshot' }).click();
+    await expect.poll(() => page.locator('tr[data-snapshot="third"]').count(), { timeout: 30_000 }).toBe(0);
+    await runningAgain(page);
+  });
+
+  it('backs up (a second backup refused while one runs), restores in place after confirming, and deletes the backup', async () => {
+    await stack.sim.options({ taskMsByType: { vzdump: 3_000 } });
+    await page.getByLabel('Notes (optional)').fill('before the migration');
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    const row = page.locator('#backups tr[data-backup]');
+    await expect.poll(() => row.count()).toBe(1);
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await expect.poll(() => page.locator('#backups > .alert').textContent()).toContain('BACKUP_IN_PROGRESS');
+    await stack.sim.options({ taskMsByType: {} });
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('available');
+    expect(await row.locator('[data-label="Size"]').textContent()).toMatch(/\d+(\.\d+)? (KiB|MiB|GiB)/);
+    expect(await row.locator('[data-label="Protected"]').textContent()).toBe('No');
+    expect(await row.locator('[data-label="Notes"]').textContent()).toBe('before the migration');
+    await runningAgain(page);
+    await screenshot(page, 'server');
+
+    await row.getByRole('button', { name: /^Restore the backup/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(await statusOf(page).getAttribute('data-status')).toBe('running');
+    await row.getByRole('button', { name: /^Restore the backup/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => stepLines(page), { timeout: 30_000 }).toContainEqual(expect.stringContaining('restore > done'));
+    await runningAgain(page);
+
+    await row.getByRole('button', { name: /^Delete the backup/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete backup' }).click();
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
   });
 
   it('lists the server with its live status, filters and search', async () => {
@@ -212,6 +304,11 @@ describe('the console as a customer', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phone, 'servers-phone');
+    await phone.locator('tr[data-server="web-console-1"] a').first().click();
+    await phone.locator('#usage .graphs, #usage p.muted').first().waitFor();
+    const serverOverflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(serverOverflow).toBeLessThanOrEqual(0);
+    await screenshot(phone, 'server-phone');
   });
 });
 

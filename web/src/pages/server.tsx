@@ -9,7 +9,9 @@ import { powerActions, isBusy } from '../lib/status';
 import { followSteps } from '../lib/step-stream';
 import { addStep, type Step } from '../lib/step-thread';
 import { isAdmin, useSession } from '../session';
+import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
+import { Backups, Snapshots, type Accept } from './server-protection';
 import { NotFound } from './not-found';
 
 type Credential = components['schemas']['Credential'];
@@ -34,9 +36,11 @@ export function ServerPage() {
   const [credential, setCredential] = useState<Credential>();
   const [events, setEvents] = useState<InstanceEvent[]>([]);
   const [askingDelete, setAskingDelete] = useState(false);
+  const [revision, setRevision] = useState(0);
   const following = useRef<AbortController | undefined>(undefined);
 
-  const load = async () => {
+  /** Reads the server (and its step thread, unless one is being followed); the panels below read theirs again. */
+  const load = async (withSteps = true) => {
     const answer = await outcome(api.GET('/v1/instances/{id}', { params: { path: { id } } }));
     if (!answer.ok) {
       if (answer.status === 404 || answer.status === 400) setServer(null);
@@ -44,7 +48,8 @@ export function ServerPage() {
       return undefined;
     }
     setServer(answer.data);
-    setSteps(answer.data.task?.steps ?? []);
+    setRevision((n) => n + 1);
+    if (withSteps) setSteps(answer.data.task?.steps ?? []);
     void outcome(api.GET('/v1/events', { params: { query: { instanceId: id, limit: 20 } } })).then((e) => e.ok && setEvents(e.data));
     return answer.data;
   };
@@ -69,14 +74,18 @@ export function ServerPage() {
     return () => following.current?.abort();
   }, [id]);
 
-  /** Runs an operation; an accepted one is followed live, a refusal (409 and the like) is shown as the API said it. */
-  const operate = async (call: () => Promise<Outcome<Instance>>) => {
-    setProblem(undefined);
+  /** Runs an operation; an accepted one is followed live, a refusal (409 and the like) is answered as the API said it. */
+  const accept: Accept = async (call) => {
     const answer = await call();
-    if (!answer.ok) return setProblem(answer.problem);
-    setServer(answer.data);
+    if (!answer.ok) return answer.problem;
     setSteps([]);
     follow();
+    void load(false);
+    return undefined;
+  };
+  const operate = async (call: () => Promise<Outcome<Instance>>) => {
+    setProblem(undefined);
+    setProblem(await accept(call));
   };
   const power = (action: Power) => operate(() => outcome(api.POST(POWER_PATH[action], { params: { path: { id } } })));
 
@@ -131,6 +140,7 @@ export function ServerPage() {
                 {POWER_LABEL[action]}
               </button>
             ))}
+            {/* The Console button (the server's screen) belongs here, with the power buttons. */}
           </div>
           <Alert problem={problem} />
         </div>
@@ -175,6 +185,15 @@ export function ServerPage() {
           </ol>
         )}
       </div>
+
+      {server.status !== 'deleted' && <UsageGraphs id={id} revision={revision} />}
+
+      {!isAdmin(session) && server.status !== 'deleted' && (
+        <>
+          <Snapshots server={server} revision={revision} accept={accept} />
+          <Backups server={server} revision={revision} accept={accept} />
+        </>
+      )}
 
       {!isAdmin(session) && server.status !== 'deleted' && <Changes server={server} operate={operate} onDelete={() => setAskingDelete(true)} />}
 

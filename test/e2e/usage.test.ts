@@ -1,0 +1,80 @@
+/**
+ * A server's usage graphs: read from Proxmox VE's rrddata through the customer API, without a
+ * provider coordinate in sight, shared between the viewers of a few seconds (one Proxmox read
+ * however many ask at once), null while the server was not running, and a clear 503 when Proxmox
+ * cannot be read.
+ */
+import { describe, expect, it } from 'vitest';
+import { callCount, guestOf, operate, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
+
+const RRDDATA = 'GET /nodes/{node}/qemu/{vmid}/rrddata';
+
+describe('usage graphs', () => {
+  const stack = suiteStack();
+  const usage = (id: string, timeframe?: string, token = stack.customer.token) =>
+    stack.api.request('GET', `/v1/instances/${id}/metrics${timeframe ? `?timeframe=${timeframe}` : ''}`, { token });
+
+  it("answers a running server's hour, day and week; a page full of viewers costs one Proxmox read per time frame", async () => {
+    const id = await runningServer(stack, { hostname: 'graphs-1' });
+    await stack.sim.setGuestUptime((await guestOf(stack, id))!.vmid, 3 * 86_400);
+    const before = await callCount(stack, RRDDATA);
+    const viewers = await Promise.all(Array.from({ length: 20 }, () => usage(id)));
+    expect(viewers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(await callCount(stack, RRDDATA)).toBe(before + 1);
+    expect(new Set(viewers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+
+    const hour = viewers[0]!.body.data;
+    expect(hour).toMatchObject({ timeframe: 'hour', stepSeconds: 60 });
+    expect(hour.points).toHaveLength(70);
+    for (const point of hour.points) {
+      expect(point.cpu).toBeGreaterThan(0);
+      expect(point.cpu).toBeLessThanOrEqual(1);
+      expect(point.memoryBytes).toBeLessThan(point.memoryTotalBytes);
+      expect(point.memoryTotalBytes).toBe(1024 ** 3);
+      for (const rate of ['netInBytesPerSecond', 'netOutBytesPerSecond', 'diskReadBytesPerSecond', 'diskWriteBytesPerSecond']) expect(point[rate]).toBeGreaterThan(0);
+    }
+    expect(Date.parse(hour.points[1].time) - Date.parse(hour.points[0].time)).toBe(60_000);
+    // Nothing of Proxmox: no node, VMID or provider field names.
+    expect(JSON.stringify(viewers[0]!.body)).not.toMatch(/pve\d|vmid|"node|"maxmem"|"netin"/i);
+
+    const [day, week] = await Promise.all([usage(id, 'day'), usage(id, 'week')]);
+    expect([day.body.data.stepSeconds, week.body.data.stepSeconds]).toEqual([1_800, 10_800]);
+    expect(await callCount(stack, RRDDATA)).toBe(before + 3);
+    // Up for three days: the whole day is measured, the week only since the start.
+    expect(day.body.data.points.every((point: { cpu: number | null }) => point.cpu !== null)).toBe(true);
+    expect(week.body.data.points.filter((point: { cpu: number | null }) => point.cpu === null).length).toBeGreaterThan(40);
+  });
+
+  it('shows nothing measured for a stopped server, nothing at all for one without a guest, and another tenant’s is not found', async () => {
+    const id = await runningServer(stack, { hostname: 'graphs-2' });
+    expect((await taskEnd(stack, (await operate(stack, id, 'stop')).body.meta.taskId)).status).toBe('succeeded');
+    const stopped = await usage(id, 'week');
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.data.points).toHaveLength(70);
+    expect(stopped.body.data.points.every((point: Record<string, unknown>) => Object.entries(point).every(([key, value]) => key === 'time' || value === null))).toBe(true);
+
+    const other = await stack.api.createCustomer();
+    expect((await usage(id, 'hour', other.token)).status).toBe(404);
+    expect((await usage('ins_nothing', 'hour')).status).toBe(404);
+  });
+
+  it('refuses an unknown time frame with the field named', async () => {
+    const id = await runningServer(stack, { hostname: 'graphs-3' });
+    const answer = await usage(id, 'month');
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { fields: { timeframe: expect.any(String) } } });
+  });
+
+  it('answers 503 PROVIDER_UNAVAILABLE without Proxmox’s words when the read fails, and reads again on the next request', async () => {
+    const id = await runningServer(stack, { hostname: 'graphs-4' });
+    await stack.sim.fault({ op: 'any', call: RRDDATA, mode: 'http500', count: 10, message: 'rrd cache daemon on pve1 is gone' });
+    const failed = await usage(id, 'day');
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(JSON.stringify(failed.body)).not.toMatch(/rrd|pve1/);
+    await stack.sim.clearFaults();
+    const again = await usage(id, 'day');
+    expect(again.status).toBe(200);
+    expect(again.body.data.points).toHaveLength(70);
+  });
+});
