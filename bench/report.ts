@@ -145,6 +145,8 @@ export function printTable(r: Results): void {
   console.log('');
   console.log(`${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB, ${r.machine.node}, ${r.date}; ${r.deployment}`);
   console.log('');
+  console.log(`Settings: the product's defaults${r.options.pollMs === null ? '' : `, but TASK_POLL_INTERVAL_MS ${r.options.pollMs} ms (--poll-ms)`}; create and read rate limits raised to 1,000,000 (one customer per client would be refused otherwise).`);
+  console.log('');
   console.log(markdown(['measure', 'value', 'vs floor', 'target', 'met'], rows(r)));
   console.log('');
   if (r.queries) printQueries(r.queries);
