@@ -89,9 +89,10 @@ function rows(r: Results): Row[] {
   if (r.realistic) {
     const x = r.realistic;
     const detail = x.runs.map((run) => `${run.endToEndMs}/${run.taskSumMs}`).join(', ');
+    const reads = x.runs.map((run) => `${run.listReadsPerTask}/${run.statusReadsPerTask}`).join(', ');
     out.push([
       `realistic tasks${x.scale === 1 ? '' : ` (× ${x.scale})`}: end-to-end ÷ sum of task times, worst of ${x.runs.length}`,
-      `${x.maxRatio} (mean ${x.meanRatio}; ms ${detail})`,
+      `${x.maxRatio} (mean ${x.meanRatio}; ms ${detail}; list/status reads per task ${reads})`,
       '',
       '≤ 1.05',
       verdict(x.maxRatio <= 1.05),
