@@ -10,8 +10,8 @@ export interface Options {
   concurrency: number;
   /** Servers in phase (b). */
   provisions: number;
-  /** Proxmox task polling interval of the worker (TASK_POLL_INTERVAL_MS) in phases alone and (b). */
-  pollMs: number;
+  /** TASK_POLL_INTERVAL_MS of every worker the bench starts; null: the product's default. */
+  pollMs: number | null;
   /** Give up waiting for provisions after this long (phases alone, (b), realistic). */
   timeoutS: number;
   /** Floor workflows run one after another, for the floor's latency. */
@@ -43,7 +43,7 @@ export const DEFAULTS: Options = {
   creates: 400,
   concurrency: 16,
   provisions: 100,
-  pollMs: 50,
+  pollMs: null,
   timeoutS: 300,
   floorAlone: 20,
   floorWorkflows: 200,
@@ -59,7 +59,7 @@ export const DEFAULTS: Options = {
   phases: [...PHASES],
 };
 
-type NumericKey = { [K in keyof Options]: Options[K] extends number ? K : never }[keyof Options];
+type NumericKey = { [K in keyof Options]: Options[K] extends number ? K : Options[K] extends number | null ? K : never }[keyof Options];
 
 /** Flag name → option, its range, and whether fractions are allowed. */
 const NUMERIC_FLAGS: Record<string, { key: NumericKey; min: number; max: number; fraction?: boolean }> = {

@@ -48,21 +48,19 @@ function serversNeeded(options: Options): number {
   );
 }
 
-/** The product's workers, restarted when a phase wants another task polling interval. */
-function productWorkers(deployment: Deployment, stack: Stack) {
-  let running: { workers: Running; pollMs: number | null } | null = null;
-  const stop = async () => {
-    await running?.workers.stop();
-    running = null;
-  };
+/** The product's workers, started once for the phases that need them. */
+function productWorkers(deployment: Deployment, stack: Stack, pollMs: number | null) {
+  let running: Running | null = null;
   return {
-    async ensure(pollMs: number | null): Promise<void> {
-      if (running?.pollMs === pollMs) return;
-      await stop();
-      log(`starting the worker (task polling ${pollMs === null ? 'production default' : `${pollMs} ms`})`);
-      running = { workers: await deployment.startWorkers(stack.env(pollMs)), pollMs };
+    async ensure(): Promise<void> {
+      if (running) return;
+      log(`starting the worker (task polling ${pollMs === null ? 'at the product default' : `${pollMs} ms, set by --poll-ms`})`);
+      running = await deployment.startWorkers(stack.env(pollMs));
     },
-    stop,
+    async stop(): Promise<void> {
+      await running?.stop();
+      running = null;
+    },
   };
 }
 
@@ -100,7 +98,7 @@ async function main(): Promise<void> {
     const clients = customerClients(catalog, served.urls);
     const firstClient = clients[0];
     if (!firstClient) throw new Error('no client');
-    const workers = productWorkers(deployment, stack);
+    const workers = productWorkers(deployment, stack, options.pollMs);
 
     const cpus = os.cpus();
     const results: Results = {
@@ -123,24 +121,24 @@ async function main(): Promise<void> {
       await unserved.stop();
     }
     if (has('alone')) {
-      await workers.ensure(options.pollMs);
+      await workers.ensure();
       results.alone = await measureAlone(firstClient, stack.temporalClient, catalog, options, log);
     }
     if (has('provisions')) {
-      await workers.ensure(options.pollMs);
+      await workers.ensure();
       const { result, counts } = await counted(() => measureProvisions(stack.db, clients, catalog, options, log));
       results.provisions = result;
       countsB = { counts, provisions: options.provisions };
     }
     if (has('realistic')) {
       await stack.setSimTiming(realisticTiming(options.realisticScale));
-      await workers.ensure(null);
+      await workers.ensure();
       results.realistic = await measureRealistic(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }
     if (has('backups')) {
       await stack.setSimTiming(backupTiming(options.backupTaskMs));
-      await workers.ensure(null);
+      await workers.ensure();
       results.backups = await measureBackups(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }

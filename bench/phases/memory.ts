@@ -37,7 +37,7 @@ export async function measureMemory(stack: Stack, clients: PvecpClient[], catalo
   log('memory: bundling the workflows for a worker process');
   const bundle = await buildWorkflowBundle(cleanups);
   // Production task polling: the clones are slow, as on a real cluster.
-  const worker = await startChild({ name: 'worker (memory)', entry: 'src/worker.ts', env: { ...stack.env(null), WORKFLOW_BUNDLE_PATH: bundle } }, cleanups);
+  const worker = await startChild({ name: 'worker (memory)', entry: 'src/worker.ts', env: { ...stack.env(options.pollMs), WORKFLOW_BUNDLE_PATH: bundle } }, cleanups);
 
   log(`memory: ${options.inFlight} creates from ${options.concurrency} clients, clones of ${SLOW_CLONE_MS / 60_000} min`);
   const started = performance.now();

@@ -19,6 +19,9 @@ export function realisticTiming(scale: number): SimTiming {
   return { taskMs: ms(100), taskMsByType: { qmclone: ms(5000), qmstart: ms(2000), qmconfig: ms(100) } };
 }
 
+const LIST_READ = 'GET /nodes/{node}/tasks';
+const STATUS_READ = 'GET /nodes/{node}/tasks/{upid}/status';
+
 export interface RealisticRun {
   /** POST → `running` (see provisionOnce). */
   endToEndMs: number;
@@ -26,6 +29,9 @@ export interface RealisticRun {
   taskSumMs: number;
   /** How many tasks of each type it ran. */
   tasks: Record<string, number>;
+  /** Reads of a node's task list and of one task's status it made, per Proxmox task it ran. */
+  listReadsPerTask: number;
+  statusReadsPerTask: number;
   ratio: number;
 }
 
@@ -55,15 +61,26 @@ export async function measureRealistic(
   log: (line: string) => void,
 ): Promise<RealisticResult> {
   const timing = realisticTiming(options.realisticScale);
-  log(`realistic: ${options.realistic} provisions one at a time, tasks ${JSON.stringify(timing)}, production task polling`);
+  log(`realistic: ${options.realistic} provisions one at a time, tasks ${JSON.stringify(timing)}, task polling at the product default unless --poll-ms`);
   const runs: RealisticRun[] = [];
+  const reads = () => ({ list: simulator.calls.get(LIST_READ) ?? 0, status: simulator.calls.get(STATUS_READ) ?? 0 });
   for (let i = 0; i < options.realistic; i++) {
+    const before = reads();
     const run = await provisionOnce(client, temporal, catalog, `real-${i}`, options.timeoutS);
+    const after = reads();
     // Provisions run one at a time, so the tasks started between POST and `running` are this one's.
     const from = performance.timeOrigin + run.sentAt;
     const to = from + run.runningMs;
     const { taskSumMs, tasks } = tasksBetween(simulator, from, to);
-    runs.push({ endToEndMs: round(run.runningMs), taskSumMs, tasks, ratio: round(run.runningMs / taskSumMs, 3) });
+    const count = Object.values(tasks).reduce((a, b) => a + b, 0);
+    runs.push({
+      endToEndMs: round(run.runningMs),
+      taskSumMs,
+      tasks,
+      listReadsPerTask: round((after.list - before.list) / count, 1),
+      statusReadsPerTask: round((after.status - before.status) / count, 1),
+      ratio: round(run.runningMs / taskSumMs, 3),
+    });
   }
   const ratios = runs.map((r) => r.ratio);
   return { scale: options.realisticScale, timing, runs, maxRatio: Math.max(...ratios), meanRatio: round(ratios.reduce((a, b) => a + b, 0) / ratios.length, 3) };

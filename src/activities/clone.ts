@@ -49,7 +49,7 @@ export function createCloneActivity(deps: ActivityDeps) {
       throw fail(FailureType.InconsistentState, `task ${taskId} is ${task?.status ?? 'missing'}; no guest is created for it`);
     }
     // A rebuild clones too: only a provision moves the instance on from `scheduling`.
-    if (instance.status === 'pending' || instance.status === 'scheduling') await deps.db.$transaction((tx) => provisioningStarted(tx, instanceId));
+    if (instance.status === 'pending' || instance.status === 'scheduling') await provisioningStarted(deps.db, instanceId);
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
     // An earlier attempt may have set aside the last VMID it was allowed: the provision cannot go on.

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/client';
-import type { Prisma } from '../generated/prisma/client';
+import { readStageInstance, type StageInstance, type StageRelations } from '../db/stage-reads';
 import { fail, FailureType } from './failures';
 
 export interface InstanceRef {
@@ -8,22 +8,22 @@ export interface InstanceRef {
   taskId: string;
 }
 
-/** Relations a stage may ask loadInstance for besides the connection; each costs one more query. */
-export type InstanceRelations = Omit<Prisma.InstanceInclude, 'connection'>;
+/** Relations a stage may ask loadInstance for besides the connection; all come in the same statement. */
+export type InstanceRelations = StageRelations;
 
-export type LoadedInstance<R extends InstanceRelations = Record<never, never>> = Prisma.InstanceGetPayload<{ include: R & { connection: true } }>;
+export type LoadedInstance<R extends InstanceRelations = Record<never, never>> = StageInstance<R>;
 
 /** The addresses with their pools (gateway, DNS, bridge), for the stages that write the network. */
 export const WITH_ADDRESSES = { addresses: { include: { pool: true } } } as const satisfies InstanceRelations;
 
 /**
  * An instance with its Proxmox connection (every stage talks to Proxmox) and the relations the
- * stage names, read fresh on every attempt.
+ * stage names, read fresh on every attempt, in one statement.
  */
 export async function loadInstance<const R extends InstanceRelations = Record<never, never>>(db: Db, instanceId: string, relations?: R): Promise<LoadedInstance<R>> {
-  const instance = await db.instance.findUnique({ where: { id: instanceId }, include: { ...relations, connection: true } });
+  const instance = await readStageInstance(db, instanceId, relations);
   if (!instance) throw fail(FailureType.InconsistentState, `instance ${instanceId} does not exist`);
-  return instance as LoadedInstance<R>;
+  return instance;
 }
 
 /** The guest's coordinates; every stage after scheduling needs them. */

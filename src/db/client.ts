@@ -7,11 +7,27 @@ export type Db = PrismaClient;
 /** The client handed to code running inside `db.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
+/** The pool each client's adapter sends its statements through. */
+const pools = new WeakMap<Db, pg.Pool>();
+
 export function createDb(connectionString: string, maxConnections = 10): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   releaseLostConnections(pool);
   retryReadsOnLostConnections(pool, connectionString);
-  return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * The `pg` pool under a client, for the hot paths' statements outside a transaction: a
+ * statement there costs a fraction of the CPU Prisma spends building and mapping it
+ * (bench/README.md, "Profile"). Its reads are retried on a lost connection like Prisma's.
+ */
+export function sqlOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('this database client was not made by createDb');
+  return pool;
 }
 
 /**

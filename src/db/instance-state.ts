@@ -9,7 +9,8 @@ import type { InstanceEventData, InstanceEventType } from '../domain/events';
 import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
-import type { Tx } from './client';
+import { sqlOf, type Db, type Tx } from './client';
+import { newId } from '../security/ids';
 import { appendEvents } from './events';
 import { recordAudit, type InstanceAuditAction } from './audit';
 
@@ -50,12 +51,18 @@ const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED,
 
 export type TransitionResult = 'changed' | 'already';
 
+/** Whether a move from `status` (the row as locked) goes ahead: 'already' and refused moves change nothing. */
+function judge(instanceId: string, change: Pick<Change, 'to' | 'from'>, status: InstanceStatus | undefined): 'move' | 'already' {
+  if (status === undefined) throw new Error(`instance ${instanceId} does not exist`);
+  if (status === change.to && !change.from.includes(change.to)) return 'already';
+  if (!change.from.includes(status)) throw new InvalidTransitionError(instanceId, status, change.to);
+  return 'move';
+}
+
 async function apply(tx: Tx, instanceId: string, change: Change): Promise<TransitionResult> {
   const [row] = await tx.$queryRaw<{ status: InstanceStatus; tenantId: string; hostname: string }[]>`
     SELECT status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE`;
-  if (!row) throw new Error(`instance ${instanceId} does not exist`);
-  if (row.status === change.to && !change.from.includes(change.to)) return 'already';
-  if (!change.from.includes(row.status)) throw new InvalidTransitionError(instanceId, row.status, change.to);
+  if (judge(instanceId, change, row?.status) === 'already' || !row) return 'already';
   await tx.instance.update({ where: { id: instanceId }, data: { ...change.set, status: change.to } });
   if (change.audit) {
     await recordAudit(tx, {
@@ -89,20 +96,70 @@ export function scheduled(tx: Tx, instanceId: string, o: { actorUserId: string; 
   });
 }
 
-/** The clone stage took the instance in hand. */
-export function provisioningStarted(tx: Tx, instanceId: string) {
-  return apply(tx, instanceId, { to: 'provisioning', from: ['pending', 'scheduling'], audit: null, events: [] });
+/** What a one-statement move saw: the status it locked, and whether it moved. */
+interface Moved {
+  from: InstanceStatus;
+  moved: boolean;
 }
 
-/** A provision or a rebuild finished: the server is usable. */
-export function becameRunning(tx: Tx, instanceId: string) {
-  return apply(tx, instanceId, {
-    to: 'running',
-    from: ['provisioning', 'rebuilding'],
-    audit: 'instance.ready',
-    events: (from) => [from === 'rebuilding' ? 'instance.rebuilt' : 'instance.running'],
-    set: { desiredState: 'running', ...FAILURE_CLEARED },
+function judged(instanceId: string, change: Pick<Change, 'to' | 'from'>, row: Moved | undefined): TransitionResult {
+  if (judge(instanceId, change, row?.from) === 'already') return 'already';
+  // The statement moved exactly when the judge lets it (the same statuses); anything else is a bug.
+  if (!row?.moved) throw new Error(`instance ${instanceId} did not move from ${row?.from} to ${change.to}`);
+  return 'changed';
+}
+
+const PROVISIONING_STARTED = { to: 'provisioning', from: ['pending', 'scheduling'] } as const satisfies Pick<Change, 'to' | 'from'>;
+
+/**
+ * The clone stage took the instance in hand: one statement on the pool (no audit, no event), the
+ * row locked, judged and moved as every transition is.
+ */
+export async function provisioningStarted(db: Db, instanceId: string): Promise<TransitionResult> {
+  const { rows } = await sqlOf(db).query<Moved>({
+    text: `
+      WITH prior AS (SELECT id, status FROM instances WHERE id = $1 FOR UPDATE),
+      moved AS (
+        UPDATE instances i SET status = 'provisioning', "updatedAt" = $2::timestamp
+        FROM prior WHERE i.id = prior.id AND prior.status IN ('pending', 'scheduling') RETURNING i.id)
+      SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`,
+    values: [instanceId, new Date().toISOString()],
   });
+  return judged(instanceId, PROVISIONING_STARTED, rows[0]);
+}
+
+const BECAME_RUNNING = { to: 'running', from: ['provisioning', 'rebuilding'] } as const satisfies Pick<Change, 'to' | 'from'>;
+
+/**
+ * A provision or a rebuild finished: the server is usable. One statement in the caller's
+ * transaction: the row locked and judged, its status, desired state and failure block set, the
+ * audit row, the `instance.running` (or `instance.rebuilt`) event and its webhook deliveries, as
+ * appendEvents and createWebhookDeliveries write them.
+ */
+export async function becameRunning(tx: Tx, instanceId: string): Promise<TransitionResult> {
+  const [row] = await tx.$queryRaw<Moved[]>`
+    WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
+    moved AS (
+      UPDATE instances i SET status = 'running', "desiredState" = 'running', "failureCode" = NULL, "failureMessage" = NULL, "updatedAt" = ${new Date()}
+      FROM prior WHERE i.id = prior.id AND prior.status IN ('provisioning', 'rebuilding')
+      RETURNING prior.status::text AS "from", prior."tenantId", prior.hostname),
+    audit AS (
+      INSERT INTO audit_events ("actorUserId", "tenantId", "instanceId", action, details)
+      SELECT NULL, "tenantId", ${instanceId}, ${'instance.ready' satisfies InstanceAuditAction}, jsonb_build_object('from', "from", 'to', 'running') FROM moved),
+    event AS (
+      INSERT INTO instance_events (id, "tenantId", "instanceId", type, data)
+      SELECT ${newId('evt')}, "tenantId", ${instanceId},
+        CASE "from" WHEN 'rebuilding' THEN ${'instance.rebuilt' satisfies InstanceEventType} ELSE ${'instance.running' satisfies InstanceEventType} END,
+        jsonb_build_object('status', 'running', 'hostname', hostname)
+      FROM moved RETURNING id, seq, type, "tenantId"),
+    deliveries AS (
+      INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId")
+      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), e.id, event.id, event.type, event.seq, ${instanceId}
+      FROM event JOIN webhook_endpoints e ON e.status = 'enabled' AND (e."tenantId" IS NULL OR e."tenantId" = event."tenantId")
+        AND (cardinality(e."eventTypes") = 0 OR event.type = ANY (e."eventTypes"))
+      ON CONFLICT DO NOTHING)
+    SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`;
+  return judged(instanceId, BECAME_RUNNING, row);
 }
 
 export interface Failure {

@@ -71,7 +71,7 @@ describe('audit rows', () => {
 
   it('a transition audits with the instance tenant', async () => {
     const instanceId = await pendingInstance();
-    await database.db.$transaction((tx) => provisioningStarted(tx, instanceId));
+    await provisioningStarted(database.db, instanceId);
     await database.db.$transaction((tx) => becameRunning(tx, instanceId));
     const row = await database.db.auditEvent.findFirstOrThrow({ where: { instanceId, action: 'instance.ready' } });
     expect(row).toMatchObject({ tenantId: seed.tenantId, details: { from: 'provisioning', to: 'running' } });
@@ -81,7 +81,7 @@ describe('audit rows', () => {
 describe('instance transitions', () => {
   it('write their own status whatever the columns beside it say', async () => {
     const instanceId = await pendingInstance();
-    await database.db.$transaction((tx) => provisioningStarted(tx, instanceId));
+    await provisioningStarted(database.db, instanceId);
     await database.db.$transaction((tx) => becameRunning(tx, instanceId));
     // A caller that gets around the type still cannot choose the status.
     const set = { status: 'failed', desiredState: 'stopped' } as TransitionColumns;
