@@ -137,7 +137,8 @@ async function prepareDatabases(plan: ClusterPlan, serverUrl: string): Promise<v
 
 function spawnService(plan: ClusterPlan, service: ClusterService): ChildProcess {
   const log = plan.logDir ? fs.openSync(path.join(plan.logDir, `${service}.log`), 'a') : 'ignore';
-  const args = ['--root', projectRoot, '--config', path.join(clusterDir, 'config'), '--env', 'development', '--allow-no-auth', '--service', service, 'start'];
+  // --config is relative to --root.
+  const args = ['--root', projectRoot, '--config', path.relative(projectRoot, path.join(clusterDir, 'config')), '--env', 'development', '--allow-no-auth', 'start', '--service', service];
   const child = spawn(plan.binaries.server, args, { env: plan.env, stdio: ['ignore', log, log] });
   if (typeof log === 'number') fs.closeSync(log);
   return child;
@@ -211,7 +212,7 @@ export interface RunningTemporalCluster extends RunningTemporal {
   services: Record<ClusterService, ChildProcess>;
   /** Kills one service as a crash would (SIGKILL) and waits for it to be gone. */
   kill(service: ClusterService): Promise<void>;
-  /** Starts a service again with the same configuration and waits for its port. */
+  /** Starts a service again with the same configuration and waits for its membership port. */
   restart(service: ClusterService): Promise<void>;
 }
 
@@ -237,7 +238,8 @@ export async function startTemporalCluster(overrides: ClusterOverrides = {}): Pr
       child.once('exit', (code, signal) => reject(new Error(`temporal ${service} service exited early (${code ?? signal})${logDir ? `; see ${logDir}/${service}.log` : ''}`))),
     );
     exited.catch(() => undefined);
-    await Promise.race([waitForPort(config.host, config.ports[service].grpc, 60_000), exited]);
+    // Every service gossips on its membership port; the worker service serves no gRPC of its own.
+    await Promise.race([waitForPort(config.host, config.ports[service].membership, 60_000), exited]);
   };
   const address = `${config.host}:${config.ports.frontend.grpc}`;
   try {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTemporalCluster, type RunningTemporalCluster, type TemporalClusterConfig } from '../../scripts/temporal-cluster';
 import { startTemporalDevServer, type RunningTemporal } from '../../scripts/temporal';
-import { freePort } from './ports';
+import { freePort, freePortIn } from './ports';
 
 /** Which Temporal the tests and the bench run on: the dev server (default) or the four-process cluster on PostgreSQL. */
 export type TemporalMode = 'dev' | 'cluster';
@@ -14,7 +14,8 @@ export function temporalModeOf(value: string | undefined, source: string): Tempo
 }
 
 async function freeClusterPorts(): Promise<TemporalClusterConfig['ports']> {
-  const service = async () => ({ grpc: await freePort(), membership: await freePort() });
+  // The cluster_membership table keeps membership ports as smallint: below 32768.
+  const service = async () => ({ grpc: await freePort(), membership: await freePortIn(20_000, 32_000) });
   return {
     frontend: { ...(await service()), http: await freePort() },
     history: await service(),
