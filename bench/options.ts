@@ -1,4 +1,5 @@
 /** The bench's command line: `--name=value` flags, each checked against its range. */
+import { temporalModeOf, type TemporalMode } from '../test/support/temporal';
 
 export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'memory'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -36,6 +37,8 @@ export interface Options {
   workers: number;
   /** Run the API and the worker as child processes under `node --cpu-prof`. */
   profile: boolean;
+  /** The Temporal dev server, or the four-process cluster on PostgreSQL (`--temporal=cluster`). */
+  temporal: TemporalMode;
   phases: Phase[];
 }
 
@@ -56,6 +59,7 @@ export const DEFAULTS: Options = {
   apis: 1,
   workers: 1,
   profile: false,
+  temporal: 'dev',
   phases: [...PHASES],
 };
 
@@ -82,7 +86,7 @@ const NUMERIC_FLAGS: Record<string, { key: NumericKey; min: number; max: number;
 
 const USAGE = `flags: ${Object.keys(NUMERIC_FLAGS)
   .map((name) => `--${name}=N`)
-  .join(' ')} --phases=${PHASES.join(',')} --profile`;
+  .join(' ')} --phases=${PHASES.join(',')} --temporal=dev|cluster --profile`;
 
 export function parseOptions(argv: string[]): Options {
   const options: Options = { ...DEFAULTS, phases: [...DEFAULTS.phases] };
@@ -94,6 +98,10 @@ export function parseOptions(argv: string[]): Options {
     const match = /^--([a-z-]+)=(.+)$/.exec(arg);
     if (!match) throw new Error(`unknown argument ${arg}; ${USAGE}`);
     const [, name = '', raw = ''] = match;
+    if (name === 'temporal') {
+      options.temporal = temporalModeOf(raw, '--temporal');
+      continue;
+    }
     if (name === 'phases') {
       const phases = raw.split(',').filter(Boolean);
       const unknown = phases.filter((phase) => !(PHASES as readonly string[]).includes(phase));

@@ -115,7 +115,7 @@ function rows(r: Results): Row[] {
     ]);
   }
   out.push([`peak RSS, bench process (${r.processes.apiAndWorkerInBench ? 'API, worker, ' : ''}simulator, clients)`, `${r.processes.benchPeakRssMiB} MiB`, '', '', '']);
-  out.push(['peak RSS, Temporal dev server', r.processes.temporalPeakRssMiB === null ? 'n/a' : `${r.processes.temporalPeakRssMiB} MiB`, '', '', '']);
+  out.push([`peak RSS, Temporal ${r.options.temporal === 'cluster' ? 'cluster (four services)' : 'dev server'}`, r.processes.temporalPeakRssMiB === null ? 'n/a' : `${r.processes.temporalPeakRssMiB} MiB`, '', '', '']);
   return out;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Benchmark of the whole control plane on one machine, measured from the outside through its
  * HTTP API against a platform floor measured in the same run: a Temporal dev server (in memory,
- * headless), a fresh PostgreSQL database, the Proxmox VE simulator in this process, and the API
+ * headless; or with --temporal=cluster Temporal's server as four processes on PostgreSQL), a fresh PostgreSQL database, the Proxmox VE simulator in this process, and the API
  * and a worker (in this process, or as child processes with --apis/--workers/--profile).
  * Everything listens on 127.0.0.1; the run stops by itself (also on Ctrl-C), drops its
  * database and stops Temporal.
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    const stack = await startStack(cleanups, log);
+    const stack = await startStack(cleanups, log, options.temporal);
     const date = new Date();
     const profileDir = options.profile ? path.join(__dirname, 'profiles', date.toISOString().replace(/[:.]/g, '-')) : null;
     const deployment = deploymentFor(options, cleanups, stack.temporalClient, profileDir);
@@ -147,7 +147,9 @@ async function main(): Promise<void> {
 
     if (options.phases.some((phase) => phase !== 'floor')) results.duplicates = await countDuplicates(stack.db);
     results.queries = deployment.inProcess ? queryCounts(countsA, countsB) : { skipped: 'the API and workers ran as processes of their own' };
-    const temporalMemory = residentMemoryOf(stack.temporal.process.pid);
+    // The cluster's four services together.
+    const temporalPeaks = stack.temporal.pids().map((pid) => residentMemoryOf(pid)?.peak);
+    const temporalMemory = temporalPeaks.every((peak): peak is number => peak !== undefined) ? { peak: temporalPeaks.reduce((sum, peak) => sum + peak, 0) } : null;
     results.processes = { ...results.processes, benchPeakRssMiB: mib(process.resourceUsage().maxRSS * 1024), temporalPeakRssMiB: temporalMemory ? mib(temporalMemory.peak) : null };
     // Profiles are written when their processes exit.
     await served.stop();

@@ -7,14 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { createClient, type PvecpClient } from '../clients/typescript/index';
 import { databaseUrl, dropDatabase, ensureMigratedDatabase } from '../scripts/database';
-import { startTemporalDevServer, type RunningDevServer } from '../scripts/temporal';
+import type { RunningTemporal } from '../scripts/temporal';
 import { configSchema, loadConfig, type Config } from '../src/config';
 import { ensureBootstrapAdmin } from '../src/db/bootstrap';
 import { createDb, type Db } from '../src/db/client';
 import { DEMO_NODES, seedDemoCatalog, type SeedResult } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type Simulator } from '../src/simulator/server';
-import { freePort } from '../test/support/ports';
+import { startTemporalFor, type TemporalMode } from '../test/support/temporal';
 import type { Cleanups } from './cleanups';
 import { UNCOUNTED_APPLICATION } from './query-count';
 
@@ -27,7 +27,7 @@ export interface SimTiming {
 }
 
 export interface Stack {
-  temporal: RunningDevServer;
+  temporal: RunningTemporal;
   /** The bench's own Temporal client (floor workflows, provision results). */
   temporalClient: TemporalClient;
   /** The bench's own small pool on the run's database. */
@@ -82,12 +82,15 @@ function catalogId(ids: Record<string, string>, name: string): string {
 }
 
 /** Starts everything but the API and the worker, with the demo catalog seeded. */
-export async function startStack(cleanups: Cleanups, log: (line: string) => void): Promise<Stack> {
-  log('starting the Temporal dev server');
-  const temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
+export async function startStack(cleanups: Cleanups, log: (line: string) => void, mode: TemporalMode): Promise<Stack> {
+  const databaseName = `pvecp_bench_${randomBytes(4).toString('hex')}`;
+  log(mode === 'cluster' ? `starting the Temporal cluster (databases ${databaseName}_temporal*)` : 'starting the Temporal dev server');
+  if (mode === 'cluster') {
+    for (const own of ['temporal', 'temporal_visibility']) cleanups.add(`database ${own}`, () => dropDatabase(ADMIN_DATABASE_URL, `${databaseName}_${own}`));
+  }
+  const temporal = await startTemporalFor(mode, databaseName, ADMIN_DATABASE_URL);
   cleanups.add('temporal', temporal.stop);
 
-  const databaseName = `pvecp_bench_${randomBytes(4).toString('hex')}`;
   log(`creating database ${databaseName}`);
   cleanups.add('database', () => dropDatabase(ADMIN_DATABASE_URL, databaseName));
   const url = databaseUrl(ADMIN_DATABASE_URL, databaseName);

@@ -39,27 +39,32 @@ function findGo(): string | undefined {
   return candidates.find((candidate) => spawnSync(candidate, ['version'], { stdio: 'ignore' }).status === 0);
 }
 
-/** Returns the dev server binary, building it with `go install` the first time (about 3 minutes on 2 cores). */
-export function ensureTemporalCli(config = readTemporalDevConfig()): string {
-  if (fs.existsSync(temporalBinary)) return temporalBinary;
+/** Builds Go binaries with `go install` into `gobin` unless they are all there already. */
+export function ensureGoBinaries(build: { what: string; gobin: string; targets: string[]; binaries: string[]; check?: (go: string) => void }): void {
+  if (build.binaries.every((binary) => fs.existsSync(binary))) return;
   const go = findGo();
   if (!go) {
     throw new Error(
-      `The Temporal CLI is not in ${toolsBin} and Go is not installed to build it. ` +
-        `Install Go (https://go.dev/dl, 1.23 or newer) or put a temporal binary at ${temporalBinary}.`,
+      `${build.what} is not in ${build.gobin} and Go is not installed to build it. ` +
+        `Install Go (https://go.dev/dl, 1.23 or newer) or put ${build.binaries.map((binary) => path.basename(binary)).join(' and ')} in ${build.gobin}.`,
     );
   }
-  const target = `${config.cli.module}@${config.cli.version}`;
-  console.error(`Building the Temporal CLI (${target}) into ${toolsBin}; the first build takes a few minutes...`);
+  build.check?.(go);
+  console.error(`Building ${build.what} (${build.targets.join(', ')}) into ${build.gobin}; the first build takes a few minutes...`);
   const started = Date.now();
-  const result = spawnSync(go, ['install', target], {
+  const result = spawnSync(go, ['install', ...build.targets], {
     stdio: 'inherit',
-    env: { ...process.env, GOBIN: toolsBin, GOFLAGS: process.env.GOFLAGS ?? '-mod=mod' },
+    env: { ...process.env, GOBIN: build.gobin, GOFLAGS: process.env.GOFLAGS ?? '-mod=mod' },
   });
-  if (result.status !== 0 || !fs.existsSync(temporalBinary)) {
-    throw new Error(`go install ${target} failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0 || !build.binaries.every((binary) => fs.existsSync(binary))) {
+    throw new Error(`go install ${build.targets.join(' ')} failed (exit ${result.status ?? result.signal})`);
   }
-  console.error(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.error(`${build.what} built in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** Returns the dev server binary, building it with `go install` the first time (about 3 minutes on 2 cores). */
+export function ensureTemporalCli(config = readTemporalDevConfig()): string {
+  ensureGoBinaries({ what: 'the Temporal CLI', gobin: toolsBin, targets: [`${config.cli.module}@${config.cli.version}`], binaries: [temporalBinary] });
   return temporalBinary;
 }
 
@@ -107,12 +112,18 @@ export function waitForPort(host: string, port: number, timeoutMs: number): Prom
   });
 }
 
-export interface RunningDevServer {
+/** A Temporal server the system can use: the dev server or the cluster (scripts/temporal-cluster.ts). */
+export interface RunningTemporal {
   address: string;
   namespace: string;
+  /** Its processes, for their memory. */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+export interface RunningDevServer extends RunningTemporal {
   uiUrl: string | null;
   process: ChildProcess;
-  stop(): Promise<void>;
 }
 
 export async function startTemporalDevServer(
@@ -142,6 +153,7 @@ export async function startTemporalDevServer(
     namespace: config.namespace,
     uiUrl: overrides.headless ? null : `http://${config.ip}:${overrides.uiPort ?? config.uiPort}`,
     process: child,
+    pids: () => (child.pid === undefined ? [] : [child.pid]),
     stop,
   };
 }

@@ -1192,6 +1192,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instances/{id}/backup-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a server's backup schedule */
+        get: operations["getInstancesByIdBackupSchedule"];
+        /**
+         * Set a server's backup schedule
+         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule.
+         */
+        put: operations["putInstancesByIdBackupSchedule"];
+        post?: never;
+        /**
+         * Remove a server's backup schedule
+         * @description No more scheduled backups; the backups it made stay.
+         */
+        delete: operations["deleteInstancesByIdBackupSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/instances/{id}/metrics": {
         parameters: {
             query?: never;
@@ -1982,6 +2007,29 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        BackupSchedule: {
+            instanceId: string;
+            /** @enum {string} */
+            frequency: "daily" | "weekly";
+            time: string;
+            timezone: string;
+            /** @enum {string|null} */
+            weekday: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | null;
+            keepLast: number;
+            /**
+             * Format: date-time
+             * @description When the schedule last fired.
+             */
+            lastRunAt: string | null;
+            /** @description The backup the last run made. */
+            lastBackupId: string | null;
+            /** @description The error code the last run was refused with (such as BACKUP_LIMIT_REACHED or OPERATION_IN_PROGRESS); null when it made a backup. */
+            lastRefusal: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         InstanceMetrics: {
             /** @enum {string} */
@@ -9801,6 +9849,312 @@ export interface operations {
             };
             /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, BACKUP_IN_PROGRESS */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstancesByIdBackupSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupSchedule"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putInstancesByIdBackupSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    frequency: "daily" | "weekly";
+                    /**
+                     * @description The time of day the backup starts, `HH:MM` in `timezone`.
+                     * @example 03:30
+                     */
+                    time: string;
+                    /**
+                     * @description An IANA time zone name; daylight saving time is followed.
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
+                    /**
+                     * @description The day of a weekly backup; required for `weekly`, refused for `daily`.
+                     * @enum {string}
+                     */
+                    weekday?: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                    /** @description Scheduled backups kept: after a successful one, the oldest beyond this are deleted (protected and manual backups never). At most the plan's `backupLimit`. */
+                    keepLast: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupSchedule"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BACKUP_LIMIT_REACHED, BACKUPS_UNSUPPORTED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInstancesByIdBackupSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupSchedule"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { buildWorkflowBundle } from '../../scripts/build-workflows';
 import { databaseUrl, dropDatabase, ensureMigratedDatabase, maintenanceSql } from '../../scripts/database';
-import { startTemporalDevServer, type RunningDevServer } from '../../scripts/temporal';
-import { freePort } from './ports';
+import type { RunningTemporal } from '../../scripts/temporal';
+import { startTemporalFor, temporalModeOf } from './temporal';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,18 +21,20 @@ declare module 'vitest' {
 const adminDatabaseUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 /**
- * One real Temporal dev server (in memory, no UI) and one migrated template database per test
- * run; each test file clones the template into a database of its own.
+ * One real Temporal server per test run (the dev server in memory, or with TEST_TEMPORAL=cluster
+ * the four-process cluster on PostgreSQL) and one migrated template database; each test file
+ * clones the template into a database of its own.
  */
 export default async function setup(project: TestProject) {
   const runId = `cp_test_${randomBytes(4).toString('hex')}`;
   const templateDatabase = `${runId}_tpl`;
-  let temporal: RunningDevServer | undefined;
+  const mode = temporalModeOf(process.env.TEST_TEMPORAL, 'TEST_TEMPORAL');
+  let temporal: RunningTemporal | undefined;
   // Bundled once for the run: every worker in every test file (and spawned ones) loads it.
   const workflowBundlePath = path.join(os.tmpdir(), `${runId}-workflows.js`);
   try {
     await buildWorkflowBundle(workflowBundlePath);
-    temporal = await startTemporalDevServer({ port: await freePort(), dbFilename: null, headless: true }, { stdio: 'ignore' });
+    temporal = await startTemporalFor(mode, runId, adminDatabaseUrl);
     await ensureMigratedDatabase(databaseUrl(adminDatabaseUrl, templateDatabase));
   } catch (error) {
     await temporal?.stop();

@@ -1,0 +1,1 @@
+ALTER TABLE current_executions ADD COLUMN start_time TIMESTAMP NULL;

@@ -1,0 +1,3 @@
+ALTER TABLE current_executions
+  ADD COLUMN data BYTEA NULL,
+  ADD COLUMN data_encoding VARCHAR(16) NULL;

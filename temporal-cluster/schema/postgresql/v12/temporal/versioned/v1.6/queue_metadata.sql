@@ -1,0 +1,1 @@
+ALTER TABLE queue_metadata ADD version BIGINT NOT NULL DEFAULT 0;
