@@ -243,7 +243,11 @@ export async function startTemporalCluster(overrides: ClusterOverrides = {}): Pr
   };
   const address = `${config.host}:${config.ports.frontend.grpc}`;
   try {
-    await Promise.all(CLUSTER_SERVICES.map(launch));
+    // The first service writes the cluster's metadata into a fresh database; started together,
+    // all but one would lose that race and exit.
+    const [first, ...others] = CLUSTER_SERVICES;
+    await launch(first);
+    await Promise.all(others.map(launch));
     await ensureNamespace(address, config);
   } catch (error) {
     await stopAll();
