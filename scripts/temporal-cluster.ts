@@ -14,7 +14,7 @@ import { temporal as proto } from '@temporalio/proto';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { databaseUrl, maintenanceSql } from './database';
-import { ensureGoBinaries, ensureTemporalCli, projectRoot, readTemporalDevConfig, waitForPort, type RunningTemporal } from './temporal';
+import { ensureGoBinaries, ensureTemporalCli, projectRoot, readTemporalDevConfig, temporalScript, waitForPort, type RunningTemporal } from './temporal';
 
 export const CLUSTER_SERVICES = ['history', 'matching', 'frontend', 'worker'] as const;
 export type ClusterService = (typeof CLUSTER_SERVICES)[number];
@@ -243,7 +243,11 @@ export async function startTemporalCluster(overrides: ClusterOverrides = {}): Pr
   };
   const address = `${config.host}:${config.ports.frontend.grpc}`;
   try {
-    await Promise.all(CLUSTER_SERVICES.map(launch));
+    // The first service writes the cluster's metadata into a fresh database; started together,
+    // all but one would lose that race and exit.
+    const [first, ...others] = CLUSTER_SERVICES;
+    await launch(first);
+    await Promise.all(others.map(launch));
     await ensureNamespace(address, config);
   } catch (error) {
     await stopAll();
@@ -261,26 +265,10 @@ export async function startTemporalCluster(overrides: ClusterOverrides = {}): Pr
   };
 }
 
-async function main(command: string | undefined): Promise<void> {
-  if (command === 'build') {
-    console.log(ensureTemporalServer().server);
-    return;
-  }
-  if (command === 'start') {
+if (require.main === module) {
+  temporalScript('scripts/temporal-cluster.ts', () => ensureTemporalServer().server, async () => {
     const cluster = await startTemporalCluster();
     console.error(`Temporal cluster on ${cluster.address} (namespace ${cluster.namespace}); service logs in .data/temporal-cluster`);
-    const stop = () => void cluster.stop().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  console.error('usage: tsx scripts/temporal-cluster.ts build|start');
-  process.exitCode = 2;
-}
-
-if (require.main === module) {
-  main(process.argv[2]).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    return cluster;
   });
 }

@@ -158,26 +158,36 @@ export async function startTemporalDevServer(
   };
 }
 
-async function main(command: string | undefined): Promise<void> {
-  if (command === 'build') {
-    console.log(ensureTemporalCli());
+/**
+ * The `build|start` command line of a Temporal script: `build` prints what `ensure` returns,
+ * `start` runs the server until SIGINT or SIGTERM.
+ */
+export function temporalScript(script: string, ensure: () => string, start: () => Promise<{ stop(): Promise<void> }>): void {
+  const commands: Record<string, () => Promise<void>> = {
+    build: async () => console.log(ensure()),
+    start: async () => {
+      const server = await start();
+      const stop = () => void server.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+  };
+  const command = commands[process.argv[2] ?? ''];
+  if (!command) {
+    console.error(`usage: tsx ${script} build|start`);
+    process.exitCode = 2;
     return;
   }
-  if (command === 'start') {
-    const server = await startTemporalDevServer({}, { stdio: 'inherit' });
-    console.error(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl}`);
-    const stop = () => void server.stop().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  console.error('usage: tsx scripts/temporal.ts build|start');
-  process.exitCode = 2;
+  command().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
 }
 
 if (require.main === module) {
-  main(process.argv[2]).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+  temporalScript('scripts/temporal.ts', () => ensureTemporalCli(), async () => {
+    const server = await startTemporalDevServer({}, { stdio: 'inherit' });
+    console.error(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl}`);
+    return server;
   });
 }

@@ -32,12 +32,18 @@ export default async function setup(project: TestProject) {
   let temporal: RunningTemporal | undefined;
   // Bundled once for the run: every worker in every test file (and spawned ones) loads it.
   const workflowBundlePath = path.join(os.tmpdir(), `${runId}-workflows.js`);
+  // The template, every file's own database and the cluster's two when TEST_TEMPORAL=cluster.
+  const dropRunDatabases = async () => {
+    const leftovers = await maintenanceSql(adminDatabaseUrl, 'SELECT datname FROM pg_database WHERE datname LIKE $1', [`${runId}%`]);
+    for (const name of leftovers) await dropDatabase(adminDatabaseUrl, String(name));
+  };
   try {
     await buildWorkflowBundle(workflowBundlePath);
     temporal = await startTemporalFor(mode, runId, adminDatabaseUrl);
     await ensureMigratedDatabase(databaseUrl(adminDatabaseUrl, templateDatabase));
   } catch (error) {
     await temporal?.stop();
+    await dropRunDatabases();
     throw error;
   }
   project.provide('temporalAddress', temporal.address);
@@ -49,7 +55,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await temporal?.stop();
     fs.rmSync(workflowBundlePath, { force: true });
-    const leftovers = await maintenanceSql(adminDatabaseUrl, 'SELECT datname FROM pg_database WHERE datname LIKE $1', [`${runId}%`]);
-    for (const name of leftovers) await dropDatabase(adminDatabaseUrl, String(name));
+    await dropRunDatabases();
   };
 }
