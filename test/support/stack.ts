@@ -27,6 +27,8 @@ export interface SimulatorHandle {
   writeGuestFile(vmid: number, path: string, content: string): Promise<void>;
   /** Every file on a guest's disk gone, as a customer's `rm -rf /` would leave it. */
   wipeGuestDisk(vmid: number): Promise<void>;
+  /** Ends a running (or hung) task now: with `exitstatus` as an operator's Stop would, or normally. */
+  endTask(upid: string, exitstatus?: string): Promise<void>;
   /** Changes how long the simulator's tasks run (all of them, or per type). */
   options(options: { taskMs?: number; taskMsByType?: Record<string, number> }): Promise<void>;
   close(): Promise<void>;
@@ -128,6 +130,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     state: () => control('GET', 'state') as Promise<SimState>,
     writeGuestFile: async (vmid, path, content) => void (await control('PUT', `guests/${vmid}/files`, { path, content })),
     wipeGuestDisk: async (vmid) => void (await control('DELETE', `guests/${vmid}/files`)),
+    endTask: async (upid, exitstatus) => void (await control('POST', `tasks/${encodeURIComponent(upid)}/end`, exitstatus ? { exitstatus } : {})),
     options: async (options) => void (await control('POST', 'options', options)),
     close: listening.close,
   };
