@@ -1,7 +1,7 @@
 import { appendBackupEvent } from '../db/guest-data';
 import { backupIdInNotes } from '../domain/snapshots';
 import type { Backup } from '../generated/prisma/client';
-import { listBackups, type BackupVolume } from '../proxmox';
+import { listBackups, type BackupVolume, type ProxmoxClient } from '../proxmox';
 import { newId } from '../security/ids';
 import type { ActivityDeps } from './deps';
 import type { ReconcileInput } from './reconcile';
@@ -13,6 +13,8 @@ export interface BackupsResult {
   external: number;
   /** Storages that could not be listed this time (their backups were left as they were). */
   unreadStorages: number;
+  /** Hosts given back by failed backups whose vzdump Proxmox now shows ended. */
+  hostsReleased: number;
 }
 
 /**
@@ -20,14 +22,16 @@ export interface BackupsResult {
  * longer listed makes its backup `lost` (event `backup.lost`); an archive of one of our live
  * servers, written after the server was made, that we did not make is recorded as an `external`
  * backup (restorable like ours). Only storages that answered are compared: a failed listing
- * changes nothing.
+ * changes nothing. First, failed backups whose vzdump outlived them give their host back once
+ * Proxmox shows the task ended.
  * Converges on retry: a backup is marked lost only while `available`, an archive recorded once (by its volid).
  */
 export function createReconcileBackupsActivity(deps: ActivityDeps) {
   return async function reconcileBackups({ connectionId, instanceId }: ReconcileInput): Promise<BackupsResult> {
-    const result: BackupsResult = { lost: 0, external: 0, unreadStorages: 0 };
+    const result: BackupsResult = { lost: 0, external: 0, unreadStorages: 0, hostsReleased: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId }, include: { locations: true, nodes: { where: { enabled: true } } } });
     const client = deps.proxmox(connection);
+    result.hostsReleased = await releaseHostsOfEndedBackups(deps, client, connectionId, instanceId);
     const instances = await deps.db.instance.findMany({
       where: { connectionId, status: { notIn: ['deleted', 'pending', 'scheduling', 'provisioning'] }, vmid: { not: null }, ...(instanceId ? { id: instanceId } : {}) },
       select: { id: true, tenantId: true, vmid: true, createdAt: true },
@@ -62,6 +66,31 @@ export function createReconcileBackupsActivity(deps: ActivityDeps) {
     }
     return result;
   };
+}
+
+/**
+ * Failed backups that still hold their host: their vzdump outlived the backup's budget. The host
+ * is given back only once Proxmox shows that task stopped (or no task was ever recorded); until
+ * then the node's next backup waits in the control plane, not on Proxmox's lock.
+ */
+async function releaseHostsOfEndedBackups(deps: ActivityDeps, client: ProxmoxClient, connectionId: string, instanceId?: string): Promise<number> {
+  const holding = await deps.db.backup.findMany({ where: { connectionId, status: 'failed', runningOnNode: { not: null }, ...(instanceId ? { instanceId } : {}) } });
+  let released = 0;
+  for (const backup of holding) {
+    const call = backup.taskId ? await deps.db.providerCall.findUnique({ where: { taskId_kind: { taskId: backup.taskId, kind: 'vzdump' } } }) : null;
+    if (call?.upid) {
+      try {
+        if ((await client.taskStatus(call.upid)).status !== 'stopped') continue;
+      } catch (error) {
+        deps.logger.warn({ err: error, backupId: backup.id }, "could not read a stuck backup's task this time");
+        continue;
+      }
+    }
+    const changed = await deps.db.backup.updateMany({ where: { id: backup.id, status: 'failed', runningOnNode: backup.runningOnNode }, data: { runningOnNode: null } });
+    if (changed.count > 0) deps.logger.info({ backupId: backup.id, host: backup.runningOnNode }, "a stuck backup's task ended; its host is free again");
+    released += changed.count;
+  }
+  return released;
 }
 
 async function markLost(deps: ActivityDeps, backup: Backup): Promise<number> {

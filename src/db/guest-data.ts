@@ -43,7 +43,17 @@ export async function settleGuestData(tx: Tx, instanceId: string, params: Operat
       await tx.backup.update({ where: { id: row.id }, data: { status: 'available', runningOnNode: null, completedAt: new Date() } });
       return;
     }
-    const failure: Prisma.BackupUpdateInput = { status: 'failed', runningOnNode: null, completedAt: new Date(), failureCode: 'BACKUP_FAILED', failureMessage: 'The backup could not be made.' };
+    // A vzdump Proxmox still runs (the backup outlived its budget) keeps its host: another one now
+    // would wait on Proxmox's own lock. The reconciler gives the host back once Proxmox shows the task ended.
+    const stillRunning = row.runningOnNode !== null && row.taskId !== null && (await tx.providerCall.count({ where: { taskId: row.taskId, kind: 'vzdump', status: 'running', upid: { not: null } } })) > 0;
+    const failure: Prisma.BackupUpdateInput = {
+      status: 'failed',
+      completedAt: new Date(),
+      failureCode: 'BACKUP_FAILED',
+      ...(stillRunning
+        ? { failureMessage: 'The backup did not finish in time; its Proxmox VE task is still running.' }
+        : { runningOnNode: null, failureMessage: 'The backup could not be made.' }),
+    };
     await tx.backup.update({ where: { id: row.id }, data: failure });
     await appendBackupEvent(tx, instanceId, 'backup.failed', row.id, 'BACKUP_FAILED');
   }

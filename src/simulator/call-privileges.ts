@@ -64,6 +64,18 @@ function cloneChecks(cluster: SimCluster, vmid: number, params: Record<string, s
   return checks;
 }
 
+/**
+ * vzdump and a restore (create with `archive`), which the schema describes in prose: VM.Backup on
+ * each guest (a restore onto a new VMID: VM.Allocate) and Datastore.AllocateSpace on the storage
+ * written to (vzdump's default: `local`).
+ */
+function backupChecks(cluster: SimCluster, key: string, params: Record<string, string>): PrivilegeCheck[] {
+  const vmids = (params.vmid ?? '').split(',').filter(Boolean);
+  const guestPriv = (vmid: string) => (key.endsWith('/vzdump') || cluster.guests.has(Number(vmid)) ? 'VM.Backup' : 'VM.Allocate');
+  const storage = params.storage ?? (key.endsWith('/vzdump') ? 'local' : undefined);
+  return [...vmids.map((vmid) => ({ path: `/vms/${vmid}`, privs: [guestPriv(vmid)] })), ...(storage ? [{ path: `/storage/${storage}`, privs: ['Datastore.AllocateSpace'] }] : [])];
+}
+
 /** A schema check of the plain form `['perm', path, privs]` or `['perm', path, privs, 'any', 1]`. */
 function schemaChecks(check: unknown[] | undefined, values: Record<string, string>): PrivilegeCheck[] | undefined {
   if (!check || check[0] !== 'perm' || typeof check[1] !== 'string' || !Array.isArray(check[2])) return undefined;
@@ -89,6 +101,7 @@ export function callPrivileges(
     const checks = configWriteChecks(vmid, params);
     if (checks.length > 0) return checks;
   }
+  if (key === 'POST /nodes/{node}/vzdump' || (key === 'POST /nodes/{node}/qemu' && params.archive !== undefined)) return backupChecks(cluster, key, params);
   const values = { ...params, ...pathParams };
   const fromSchema = schemaChecks(method.permissionCheck, values) ?? [];
   if (key === 'PUT /nodes/{node}/qemu/{vmid}/resize') {

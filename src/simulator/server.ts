@@ -253,6 +253,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     guest.startedAt = Date.now() - parsed.data.seconds * 1000;
     res.json({ uptime: parsed.data.seconds });
   });
+  // A running task ends now, as an operator's Stop in the Proxmox UI would end a hung one (`exitstatus` set) or as it would have in time.
+  control.post('/tasks/:upid/end', (req: Request, res: Response) => {
+    const parsed = z.object({ exitstatus: z.string().min(1).optional() }).safeParse(req.body ?? {});
+    const task = cluster.tasks.get(String(req.params.upid));
+    if (!parsed.success || task?.status !== 'running') {
+      res.status(parsed.success ? 404 : 400).json({ error: parsed.success ? 'no such running task' : 'invalid exitstatus' });
+      return;
+    }
+    cluster.tasks.finish(task.upid, parsed.data.exitstatus);
+    res.json(cluster.tasks.get(task.upid));
+  });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();
     res.json({ ok: true });

@@ -264,6 +264,52 @@ describe('backups reconciled with the storage', () => {
     expect((await taskEnd(stack, restore.body.meta.taskId)).status).toBe('succeeded');
     expect((await guestOf(stack, id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
   });
+
+  it("a backup stuck past its budget fails, and its host is given back only once Proxmox shows its vzdump ended", async () => {
+    await onlyPve1(stack, true);
+    try {
+      const id = await runningServer(stack, { hostname: 'bkp-stuck' });
+      await stack.sim.fault({ op: 'backup', mode: 'hang', count: 1 });
+      const made = await backUp(stack, id);
+      const taskId = made.body.meta.taskId as string;
+      let call = null;
+      while (!call) {
+        call = await stack.api.db.providerCall.findFirst({ where: { taskId, kind: 'vzdump', upid: { not: null } } });
+        if (!call) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The operation gives up on the vzdump, as its budget running out makes it do.
+      const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId } });
+      await stack.api.temporal.workflow.getHandle(workflowId).cancel();
+      expect((await taskEnd(stack, taskId)).status).toBe('failed');
+      const stuck = await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } });
+      expect(stuck).toMatchObject({ status: 'failed', failureCode: 'BACKUP_FAILED', runningOnNode: expect.stringMatching(/:pve1$/) });
+      expect((await readInstance(stack, id)).status).toBe('running');
+
+      // While Proxmox still runs that vzdump, the host stays taken: the next backup there waits in the control plane.
+      const reconcile = () => stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken });
+      expect((await reconcile()).status).toBe(200);
+      expect((await stack.api.db.backup.findUniqueOrThrow({ where: { id: stuck.id } })).runningOnNode).toBe(stuck.runningOnNode);
+      const other = await runningServer(stack, { hostname: 'bkp-after-stuck' });
+      const next = await backUp(stack, other);
+      let waiting = false;
+      while (!waiting) {
+        const steps = await stack.api.db.taskStep.findMany({ where: { taskId: next.body.meta.taskId } });
+        waiting = steps.some((s) => s.step === 'backup > waiting for the host' && s.status === 'processing');
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const vzdumps = await callCount(stack, VZDUMP);
+
+      // An operator stops the hung task in the Proxmox UI; the next reconcile gives the host back.
+      await stack.sim.endTask(call.upid!, 'interrupted by signal');
+      expect((await reconcile()).status).toBe(200);
+      expect((await stack.api.db.backup.findUniqueOrThrow({ where: { id: stuck.id } })).runningOnNode).toBeNull();
+      expect((await taskEnd(stack, next.body.meta.taskId)).status).toBe('succeeded');
+      expect(await callCount(stack, VZDUMP)).toBe(vzdumps + 1);
+    } finally {
+      await stack.sim.clearFaults();
+      await onlyPve1(stack, false);
+    }
+  });
 });
 
 describe('backups survive a worker crash', () => {

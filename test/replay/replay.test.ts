@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { replayFiles } from '../../scripts/replay';
 import { ProxmoxClient } from '../../src/proxmox';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
-import { destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
+import type { ScheduledBackupOutcome } from '../../src/activities/backup-schedules';
+import { backupScheduleId, destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
 import { progressQuery, retryRollbackSignal } from '../../src/workflows/definitions';
 import { PARKS_PER_RUN } from '../../src/workflows/parking';
 import { runningServer, runOperation, type OperationOutcome } from '../support/lifecycle';
@@ -125,6 +126,30 @@ if (process.env.RECORD_HISTORIES) {
       await operation('operation-delete-succeeds', 'delete', () => runOperation(stack, id, 'delete'));
     }, 120_000);
 
+    it("records a backup schedule's run and the scheduled backup whose retention prunes the one before", async () => {
+      if (!wanted('scheduled-backup') && !wanted('operation-backup-scheduled')) return;
+      const id = await runningServer(stack, { hostname: 'replay-scheduled' });
+      const body = { frequency: 'daily', time: '04:00', timezone: 'UTC', keepLast: 1 };
+      expect((await stack.api.request('PUT', `/v1/instances/${id}/backup-schedule`, { token: stack.customer.token, body })).status).toBe(200);
+      const schedule = stack.api.temporal.schedule.getHandle(backupScheduleId(id));
+      const run = async () => {
+        const before = (await schedule.describe()).info.recentActions.length;
+        await schedule.trigger();
+        let runId: string | undefined;
+        await expect.poll(async () => (runId = (await schedule.describe()).info.recentActions[before]?.action.workflow.workflowId), { timeout: 30_000 }).toBeDefined();
+        const outcome = await stack.api.temporal.workflow.getHandle<() => Promise<ScheduledBackupOutcome>>(runId!).result();
+        const { taskId } = await stack.api.db.backup.findUniqueOrThrow({ where: { id: outcome.backupId! } });
+        const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId! } });
+        await stack.api.temporal.workflow.getHandle(workflowId).result();
+        return { runId: runId!, workflowId };
+      };
+      await run();
+      const second = await run();
+      if (wanted('scheduled-backup')) await record('scheduled-backup', second.runId);
+      if (wanted('operation-backup-scheduled')) await record('operation-backup-scheduled', second.workflowId);
+      await schedule.delete();
+    }, 120_000);
+
     it('records a reconcile of one server, an orphan destroyed by an operator, and webhook deliveries with a retry', async () => {
       const endpoint = (await stack.api.request('POST', '/v1/webhooks', { token: stack.customer.token, body: { url: receiver.url } })).body.data;
       const id = await runningServer(stack, { hostname: 'replay-watched' });
@@ -164,10 +189,11 @@ if (process.env.RECORD_HISTORIES) {
 describe('recorded workflow histories', () => {
   const files = fs.readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
 
-  it('has histories of every workflow type: provisions (success, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks', () => {
+  it('has histories of every workflow type: provisions (success, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks, a backup schedule', () => {
     expect(files.sort()).toEqual([
       'deliver-webhooks.json',
       'destroy-orphan.json',
+      'operation-backup-scheduled.json',
       'operation-delete-succeeds.json',
       'operation-reboot-succeeds.json',
       'operation-rebuild-after-failed-rebuild.json',
@@ -181,11 +207,12 @@ describe('recorded workflow histories', () => {
       'provision-rolls-back.json',
       'provision-succeeds.json',
       'reconcile-instance.json',
+      'scheduled-backup.json',
     ]);
     const workflowTypes = new Set(
       files.map((file) => JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType.name as string),
     );
-    expect([...workflowTypes].sort()).toEqual(['DeliverWebhooks', 'DestroyOrphan', 'InstanceOperation', 'ProvisionInstance', 'Reconcile']);
+    expect([...workflowTypes].sort()).toEqual(['DeliverWebhooks', 'DestroyOrphan', 'InstanceOperation', 'ProvisionInstance', 'Reconcile', 'ScheduledBackup']);
   });
 
   const replay = (file: string) => replayFiles([file], inject('workflowBundlePath'));

@@ -53,6 +53,25 @@ describe('privilege checks', () => {
     }
   });
 
+  it('vzdump needs VM.Backup on the guest and Datastore.AllocateSpace on the backup storage, as the schema describes', async () => {
+    const BACKUP_ROLE = { roleid: 'Backup', privs: ['VM.Audit', 'VM.Backup'] };
+    const SPACE_ROLE = { roleid: 'Space', privs: ['Datastore.AllocateSpace', 'Datastore.Audit'] };
+    const both = (path: string, roleid: string) => [{ path, ugid: USER, roleid }, { path, ugid: TOKEN, roleid }];
+    const noSpace = await withAccess({ roles: [BACKUP_ROLE], acl: both('/vms', 'Backup') });
+    const withSpace = await withAccess({ roles: [BACKUP_ROLE, SPACE_ROLE], acl: [...both('/vms', 'Backup'), ...both('/storage/local', 'Space')] });
+    try {
+      const denied = await noSpace.call('POST', '/nodes/pve1/vzdump', { vmid: '9000', storage: 'local' });
+      expect(denied.statusText).toBe('Permission check failed (/storage/local, Datastore.AllocateSpace)');
+      expect(noSpace.sim.state.tasks.all().filter((t) => t.type === 'vzdump')).toEqual([]);
+      const made = await withSpace.call('POST', '/nodes/pve1/vzdump', { vmid: '9000', storage: 'local' });
+      expect(made.status).toBe(200);
+      expect(String(made.body.data)).toContain(':vzdump:9000:');
+    } finally {
+      await noSpace.server.close();
+      await withSpace.server.close();
+    }
+  });
+
   it('propagates from a path to the paths below only with propagate on; an entry on the path itself holds regardless', async () => {
     const entries = (propagate: boolean) => [
       { path: '/vms', ugid: USER, roleid: 'VMConfig', propagate },

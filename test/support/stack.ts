@@ -29,6 +29,8 @@ export interface SimulatorHandle {
   wipeGuestDisk(vmid: number): Promise<void>;
   /** Makes a running guest up for `seconds` already, so its usage history (rrddata) reaches back that far. */
   setGuestUptime(vmid: number, seconds: number): Promise<void>;
+  /** Ends a running (or hung) task now: with `exitstatus` as an operator's Stop would, or normally. */
+  endTask(upid: string, exitstatus?: string): Promise<void>;
   /** Changes how long the simulator's tasks run (all of them, or per type). */
   options(options: { taskMs?: number; taskMsByType?: Record<string, number> }): Promise<void>;
   close(): Promise<void>;
@@ -131,6 +133,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     writeGuestFile: async (vmid, path, content) => void (await control('PUT', `guests/${vmid}/files`, { path, content })),
     wipeGuestDisk: async (vmid) => void (await control('DELETE', `guests/${vmid}/files`)),
     setGuestUptime: async (vmid, seconds) => void (await control('PUT', `guests/${vmid}/uptime`, { seconds })),
+    endTask: async (upid, exitstatus) => void (await control('POST', `tasks/${encodeURIComponent(upid)}/end`, exitstatus ? { exitstatus } : {})),
     options: async (options) => void (await control('POST', 'options', options)),
     close: listening.close,
   };
