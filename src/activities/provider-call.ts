@@ -62,7 +62,8 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
   }
   const { callId } = claim;
   const { isDone } = call;
-  if (isDone && !(claim.fresh && call.repeatable) && (await askProvider(call, () => isDone({ fresh: claim.fresh })))) {
+  const asksProvider = isDone !== undefined && !(claim.fresh && call.repeatable);
+  if (isDone && asksProvider && (await askProvider(call, () => isDone({ fresh: claim.fresh })))) {
     // A fresh claim made no call: it goes, as if never written. An older intent's call (outcome unknown until now) is recorded as the success it was.
     if (claim.fresh) {
       await withdrawClaim(deps.db, callId, attempt);
@@ -76,7 +77,8 @@ export async function runProviderCall(deps: ActivityDeps, client: ProxmoxClient,
   let upid: string | null = null;
   for (let tries = 1; ; tries++) {
     try {
-      if (!(await holdsIntent(deps.db, callId, attempt))) {
+      // Right after this attempt's own claim, with no wait on Proxmox since, the intent is its own.
+      if ((tries > 1 || asksProvider) && !(await holdsIntent(deps.db, callId, attempt))) {
         throw new Error(`a later attempt took over the ${call.kind} call; this one stands down`);
       }
       upid = await call.issue();

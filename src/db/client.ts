@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import { isDatabaseUnavailable } from './errors';
 
 export type Db = PrismaClient;
@@ -22,12 +22,27 @@ export function createDb(connectionString: string, maxConnections = 10): Db {
 /**
  * The `pg` pool under a client, for the hot paths' statements outside a transaction: a
  * statement there costs a fraction of the CPU Prisma spends building and mapping it
- * (bench/README.md, "Profile"). Its reads are retried on a lost connection like Prisma's.
+ * (bench/README.md, "Profile"). Its reads (sent as one config object) are retried on a lost
+ * connection like Prisma's.
  */
 export function sqlOf(db: Db): pg.Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error('this database client was not made by createDb');
   return pool;
+}
+
+/**
+ * Runs one statement written with Prisma.sql: on the pool when `db` is a client, inside the
+ * transaction when it is a transaction's client. Dates go as UTC text, as Prisma sends them
+ * (the TIMESTAMP(3) columns hold UTC). Result columns come as pg reads them: only what needs
+ * no conversion (text, integers, booleans) should be read from them.
+ */
+export async function runSql<Row>(db: Db | Tx, statement: Prisma.Sql): Promise<Row[]> {
+  const pool = pools.get(db as Db);
+  if (!pool) return (db as Tx).$queryRaw<Row[]>(statement);
+  const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
+  const { rows } = await pool.query<Row & pg.QueryResultRow>({ text: statement.text, values });
+  return rows;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { InstanceEventData, InstanceEventType } from '../domain/events';
 import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
-import { sqlOf, type Db, type Tx } from './client';
+import { runSql, type Db, type Tx } from './client';
 import { newId } from '../security/ids';
 import { appendEvents } from './events';
 import { recordAudit, type InstanceAuditAction } from './audit';
@@ -84,82 +84,92 @@ async function apply(tx: Tx, instanceId: string, change: Change): Promise<Transi
 
 const FAILURE_CLEARED = { failureCode: null, failureMessage: null };
 
-/** The create request's reservations are committed: the instance waits for its workflow. */
-export function scheduled(tx: Tx, instanceId: string, o: { actorUserId: string; node: string; vmid: number; templateVmid: number | null }) {
-  return apply(tx, instanceId, {
-    to: 'scheduling',
-    from: ['pending'],
-    audit: 'instance.create',
-    events: ['instance.created', 'instance.scheduled'],
-    actorUserId: o.actorUserId,
-    set: { node: o.node, vmid: o.vmid, templateVmid: o.templateVmid },
-  });
-}
-
 /** What a one-statement move saw: the status it locked, and whether it moved. */
 interface Moved {
   from: InstanceStatus;
   moved: boolean;
 }
 
-function judged(instanceId: string, change: Pick<Change, 'to' | 'from'>, row: Moved | undefined): TransitionResult {
+/** A move of the hot path, written in one statement: its columns as SQL, its events known for each status it may start from. */
+interface OneStatementChange<From extends InstanceStatus> {
+  to: InstanceStatus;
+  from: readonly From[];
+  audit: InstanceAuditAction | null;
+  actorUserId: string | null;
+  events: Record<From, InstanceEventType[]>;
+  /** `column = value, …` besides the status and updatedAt. */
+  set?: Prisma.Sql;
+}
+
+/**
+ * One statement (in the caller's transaction, or on the pool) for what `apply` does in five: the row locked and
+ * judged, its columns set, the audit row, the events in order and their webhook deliveries (as
+ * appendEvents and createWebhookDeliveries write them). Nothing is written unless it moves.
+ */
+async function applyInOneStatement<From extends InstanceStatus>(db: Db | Tx, instanceId: string, change: OneStatementChange<From>): Promise<TransitionResult> {
+  const eventsByStatus = Object.fromEntries(change.from.map((status) => [status, change.events[status].map((type) => ({ id: newId('evt'), type }))]));
+  const [row] = await runSql<Moved>(db, Prisma.sql`
+    WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
+    moved AS (
+      UPDATE instances i SET status = CAST(${change.to} AS "InstanceStatus"), ${change.set ? Prisma.sql`${change.set},` : Prisma.empty} "updatedAt" = ${new Date()}
+      FROM prior WHERE i.id = prior.id AND prior.status::text IN (${Prisma.join(change.from)})
+      RETURNING prior.status::text AS "from", prior."tenantId", prior.hostname),
+    audit AS (
+      INSERT INTO audit_events ("actorUserId", "tenantId", "instanceId", action, details)
+      SELECT ${change.actorUserId}, "tenantId", ${instanceId}, ${change.audit}, jsonb_build_object('from', "from", 'to', ${change.to}::text)
+      FROM moved WHERE ${change.audit}::text IS NOT NULL),
+    event AS (
+      INSERT INTO instance_events (id, "tenantId", "instanceId", type, data)
+      SELECT e.id, moved."tenantId", ${instanceId}, e.type, jsonb_build_object('status', ${change.to}::text, 'hostname', moved.hostname)
+      FROM moved, ROWS FROM (jsonb_to_recordset(${JSON.stringify(eventsByStatus)}::jsonb -> moved."from") AS (id text, type text)) WITH ORDINALITY AS e(id, type, n)
+      ORDER BY e.n
+      RETURNING id, seq, type, "tenantId"),
+    deliveries AS (
+      INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId")
+      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), w.id, event.id, event.type, event.seq, ${instanceId}
+      FROM event JOIN webhook_endpoints w ON w.status = 'enabled' AND (w."tenantId" IS NULL OR w."tenantId" = event."tenantId")
+        AND (cardinality(w."eventTypes") = 0 OR event.type = ANY (w."eventTypes"))
+      ON CONFLICT DO NOTHING)
+    SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`);
   if (judge(instanceId, change, row?.from) === 'already') return 'already';
-  // The statement moved exactly when the judge lets it (the same statuses); anything else is a bug.
+  // The statement moves exactly when the judge lets it (the same statuses); anything else is a bug.
   if (!row?.moved) throw new Error(`instance ${instanceId} did not move from ${row?.from} to ${change.to}`);
   return 'changed';
 }
 
-const PROVISIONING_STARTED = { to: 'provisioning', from: ['pending', 'scheduling'] } as const satisfies Pick<Change, 'to' | 'from'>;
-
-/**
- * The clone stage took the instance in hand: one statement on the pool (no audit, no event), the
- * row locked, judged and moved as every transition is.
- */
-export async function provisioningStarted(db: Db, instanceId: string): Promise<TransitionResult> {
-  const { rows } = await sqlOf(db).query<Moved>({
-    text: `
-      WITH prior AS (SELECT id, status FROM instances WHERE id = $1 FOR UPDATE),
-      moved AS (
-        UPDATE instances i SET status = 'provisioning', "updatedAt" = $2::timestamp
-        FROM prior WHERE i.id = prior.id AND prior.status IN ('pending', 'scheduling') RETURNING i.id)
-      SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`,
-    values: [instanceId, new Date().toISOString()],
+/** The create request's reservations are committed: the instance waits for its workflow. */
+export function scheduled(tx: Tx, instanceId: string, o: { actorUserId: string; node: string; vmid: number; templateVmid: number | null }) {
+  return applyInOneStatement(tx, instanceId, {
+    to: 'scheduling',
+    from: ['pending'],
+    audit: 'instance.create',
+    actorUserId: o.actorUserId,
+    events: { pending: ['instance.created', 'instance.scheduled'] },
+    set: Prisma.sql`node = ${o.node}, vmid = ${o.vmid}, "templateVmid" = ${o.templateVmid}::int`,
   });
-  return judged(instanceId, PROVISIONING_STARTED, rows[0]);
 }
 
-const BECAME_RUNNING = { to: 'running', from: ['provisioning', 'rebuilding'] } as const satisfies Pick<Change, 'to' | 'from'>;
+/** The clone stage took the instance in hand (outside any transaction: the statement is one). */
+export function provisioningStarted(db: Db, instanceId: string) {
+  return applyInOneStatement(db, instanceId, {
+    to: 'provisioning',
+    from: ['pending', 'scheduling'],
+    audit: null,
+    actorUserId: null,
+    events: { pending: [], scheduling: [] },
+  });
+}
 
-/**
- * A provision or a rebuild finished: the server is usable. One statement in the caller's
- * transaction: the row locked and judged, its status, desired state and failure block set, the
- * audit row, the `instance.running` (or `instance.rebuilt`) event and its webhook deliveries, as
- * appendEvents and createWebhookDeliveries write them.
- */
-export async function becameRunning(tx: Tx, instanceId: string): Promise<TransitionResult> {
-  const [row] = await tx.$queryRaw<Moved[]>`
-    WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
-    moved AS (
-      UPDATE instances i SET status = 'running', "desiredState" = 'running', "failureCode" = NULL, "failureMessage" = NULL, "updatedAt" = ${new Date()}
-      FROM prior WHERE i.id = prior.id AND prior.status IN ('provisioning', 'rebuilding')
-      RETURNING prior.status::text AS "from", prior."tenantId", prior.hostname),
-    audit AS (
-      INSERT INTO audit_events ("actorUserId", "tenantId", "instanceId", action, details)
-      SELECT NULL, "tenantId", ${instanceId}, ${'instance.ready' satisfies InstanceAuditAction}, jsonb_build_object('from', "from", 'to', 'running') FROM moved),
-    event AS (
-      INSERT INTO instance_events (id, "tenantId", "instanceId", type, data)
-      SELECT ${newId('evt')}, "tenantId", ${instanceId},
-        CASE "from" WHEN 'rebuilding' THEN ${'instance.rebuilt' satisfies InstanceEventType} ELSE ${'instance.running' satisfies InstanceEventType} END,
-        jsonb_build_object('status', 'running', 'hostname', hostname)
-      FROM moved RETURNING id, seq, type, "tenantId"),
-    deliveries AS (
-      INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId")
-      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), e.id, event.id, event.type, event.seq, ${instanceId}
-      FROM event JOIN webhook_endpoints e ON e.status = 'enabled' AND (e."tenantId" IS NULL OR e."tenantId" = event."tenantId")
-        AND (cardinality(e."eventTypes") = 0 OR event.type = ANY (e."eventTypes"))
-      ON CONFLICT DO NOTHING)
-    SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`;
-  return judged(instanceId, BECAME_RUNNING, row);
+/** A provision or a rebuild finished: the server is usable. */
+export function becameRunning(tx: Tx, instanceId: string) {
+  return applyInOneStatement(tx, instanceId, {
+    to: 'running',
+    from: ['provisioning', 'rebuilding'],
+    audit: 'instance.ready',
+    actorUserId: null,
+    events: { provisioning: ['instance.running'], rebuilding: ['instance.rebuilt'] },
+    set: Prisma.sql`"desiredState" = 'running', "failureCode" = NULL, "failureMessage" = NULL`,
+  });
 }
 
 export interface Failure {

@@ -1,7 +1,7 @@
 import { newId } from '../security/ids';
 import { Prisma } from '../generated/prisma/client';
 import type { ProviderCallStatus } from '../generated/prisma/enums';
-import type { Db } from './client';
+import { runSql, type Db } from './client';
 import { recordStepSql, type StepInput } from './tasks';
 
 export interface ProviderCallKey {
@@ -38,13 +38,13 @@ export async function claimIntent(db: Db, key: ProviderCallKey, attempt: number)
   const { instanceId, taskId, phase, kind, node, vmid } = key;
   const now = new Date();
   // xmax is 0 on a row this statement inserted, and set on one it updated.
-  const [claimed] = await db.$queryRaw<{ id: string; fresh: boolean }[]>`
+  const [claimed] = await runSql<{ id: string; fresh: boolean }>(db, Prisma.sql`
     INSERT INTO provider_operations (id, "instanceId", "taskId", stage, kind, node, vmid, status, attempt, "createdAt", "updatedAt")
     VALUES (${newId('op')}, ${instanceId}, ${taskId}, ${phase}, ${kind}, ${node}, ${vmid}, 'issuing', ${attempt}, ${now}, ${now})
     ON CONFLICT ("taskId", kind) DO UPDATE
     SET status = 'issuing', upid = NULL, "exitStatus" = NULL, node = EXCLUDED.node, vmid = EXCLUDED.vmid, attempt = EXCLUDED.attempt, "updatedAt" = EXCLUDED."updatedAt"
     WHERE provider_operations.status <> 'succeeded' AND NOT (provider_operations.status = 'running' AND provider_operations.upid IS NOT NULL)
-    RETURNING id, xmax = 0 AS fresh`;
+    RETURNING id, xmax = 0 AS fresh`);
   if (claimed) return { state: 'claimed', callId: claimed.id, fresh: claimed.fresh };
   const recorded = await findProviderCall(db, taskId, kind);
   if (recorded?.status === 'succeeded') return { state: 'succeeded' };
@@ -58,8 +58,8 @@ export async function claimIntent(db: Db, key: ProviderCallKey, attempt: number)
  * one must not issue the call too.
  */
 export async function holdsIntent(db: Db, callId: string, attempt: number): Promise<boolean> {
-  const row = await db.providerCall.findUnique({ where: { id: callId }, select: { status: true, attempt: true } });
-  return row?.status === 'issuing' && row.attempt === attempt;
+  const [row] = await runSql<{ holds: boolean }>(db, Prisma.sql`SELECT status = 'issuing' AND attempt = ${attempt} AS holds FROM provider_operations WHERE id = ${callId}`);
+  return row?.holds === true;
 }
 
 /**
@@ -67,11 +67,11 @@ export async function holdsIntent(db: Db, callId: string, attempt: number): Prom
  * issued, so nothing is left on record (only this attempt's own, still call-less intent goes).
  */
 export async function withdrawClaim(db: Db, callId: string, attempt: number): Promise<void> {
-  await db.$executeRaw`DELETE FROM provider_operations WHERE id = ${callId} AND attempt = ${attempt} AND status = 'issuing' AND upid IS NULL`;
+  await runSql(db, Prisma.sql`DELETE FROM provider_operations WHERE id = ${callId} AND attempt = ${attempt} AND status = 'issuing' AND upid IS NULL`);
 }
 
 export async function recordUpid(db: Db, callId: string, upid: string): Promise<void> {
-  await db.providerCall.update({ where: { id: callId }, data: { upid, status: 'running' } });
+  await runSql(db, Prisma.sql`UPDATE provider_operations SET upid = ${upid}, status = 'running', "updatedAt" = ${new Date()} WHERE id = ${callId}`);
 }
 
 /** Ends the call; `line` is the step-thread line that reports it, written in the same statement. */
@@ -79,7 +79,7 @@ export async function recordOutcome(db: Db, callId: string, status: ProviderCall
   const outcome = Prisma.sql`
     UPDATE provider_operations SET status = CAST(${status} AS "OperationStatus"), "exitStatus" = ${exitStatus ?? null}, "updatedAt" = ${new Date()}
     WHERE id = ${callId}`;
-  await db.$executeRaw(line ? recordStepSql(line, outcome) : outcome);
+  await runSql(db, line ? recordStepSql(line, outcome) : outcome);
 }
 
 /** Which of these UPIDs a provider call on record names. */

@@ -1,6 +1,6 @@
 import { Prisma } from '../generated/prisma/client';
 import type { StepStatus } from '../generated/prisma/enums';
-import type { Db, Tx } from './client';
+import { runSql, type Db, type Tx } from './client';
 
 export interface StepInput {
   taskId: string;
@@ -16,7 +16,7 @@ export interface StepInput {
  * step, status) is unique, so a retried activity that says the same thing again adds nothing.
  */
 export async function recordStep(db: Db | Tx, input: StepInput): Promise<void> {
-  await db.$executeRaw(recordStepSql(input));
+  await runSql(db, recordStepSql(input));
 }
 
 /** recordStep's statement; `alongside` is one more data-modifying statement that runs in it, all or nothing. */
@@ -67,7 +67,7 @@ export async function recordSettledTask(
 export async function markWorkflowStarted(db: Db | Tx, taskId: string): Promise<void> {
   // One statement (updateMany would wrap itself in a transaction of its own).
   const now = new Date();
-  await db.$executeRaw`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`;
+  await runSql(db, Prisma.sql`UPDATE tasks SET "workflowStartedAt" = ${now}, "updatedAt" = ${now} WHERE id = ${taskId} AND "workflowStartedAt" IS NULL`);
 }
 
 /** Locks a task row for deciding about its start; null when it is no longer waiting for one (started, or given up and ended). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/db/audit';
-import { becameRunning, operationBegun, provisioningStarted, type TransitionColumns } from '../../src/db/instance-state';
+import { becameRunning, operationBegun, provisioningStarted, scheduled, type TransitionColumns } from '../../src/db/instance-state';
 import { seedDemoCatalog } from '../../src/db/seed';
 import { newId } from '../../src/security/ids';
 import { SecretBox } from '../../src/security/secrets';
@@ -67,6 +67,34 @@ describe('audit rows', () => {
     await recordAudit(database.db, { action: 'vmid.released', details: { vmid: 1234 } });
     const row = await database.db.auditEvent.findFirstOrThrow({ where: { action: 'vmid.released' } });
     expect(row).toMatchObject({ tenantId: null, instanceId: null, actorUserId: null, details: { vmid: 1234 } });
+  });
+
+  it('scheduling and running are each written with their audit row and their events in order', async () => {
+    const instanceId = await pendingInstance();
+    await database.db.$transaction((tx) => scheduled(tx, instanceId, { actorUserId: seed.userId, node: 'pve1', vmid: 4242, templateVmid: null }));
+    await provisioningStarted(database.db, instanceId);
+    expect(await database.db.$transaction((tx) => becameRunning(tx, instanceId))).toBe('changed');
+    expect(await database.db.$transaction((tx) => becameRunning(tx, instanceId))).toBe('already');
+    const row = await database.db.instance.findUniqueOrThrow({ where: { id: instanceId } });
+    expect(row).toMatchObject({ status: 'running', desiredState: 'running', node: 'pve1', vmid: 4242, templateVmid: null, failureCode: null });
+    const audits = await database.db.auditEvent.findMany({ where: { instanceId }, orderBy: { id: 'asc' } });
+    expect(audits.map((a) => [a.action, a.actorUserId, a.tenantId, a.details])).toEqual([
+      ['instance.create', seed.userId, seed.tenantId, { from: 'pending', to: 'scheduling' }],
+      ['instance.ready', null, seed.tenantId, { from: 'provisioning', to: 'running' }],
+    ]);
+    const events = await database.db.instanceEvent.findMany({ where: { instanceId }, orderBy: { seq: 'asc' } });
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['instance.created', { status: 'scheduling', hostname: row.hostname }],
+      ['instance.scheduled', { status: 'scheduling', hostname: row.hostname }],
+      ['instance.running', { status: 'running', hostname: row.hostname }],
+    ]);
+  });
+
+  it('a move the status matrix refuses writes nothing', async () => {
+    const instanceId = await pendingInstance();
+    await expect(database.db.$transaction((tx) => becameRunning(tx, instanceId))).rejects.toThrow('cannot go from pending to running');
+    expect(await database.db.instanceEvent.count({ where: { instanceId } })).toBe(0);
+    expect(await database.db.auditEvent.count({ where: { instanceId } })).toBe(0);
   });
 
   it('a transition audits with the instance tenant', async () => {
