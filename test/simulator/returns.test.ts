@@ -20,6 +20,7 @@ const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/access/permissions': [{ path: '/vms/101' }, { userid: 'root@pam' }],
   '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
   '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }],
+  '/nodes/{node}/qemu/{vmid}/rrddata': [{ timeframe: 'hour' }, { timeframe: 'week', cf: 'MAX' }],
 };
 
 /** Demo cluster plus a fourth node that is offline: it shows in the cluster-wide lists. */
