@@ -184,7 +184,7 @@ describe('the console as a customer', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete snapshot' }).click();
     await expect.poll(() => page.locator('tr[data-snapshot="third"]').count(), { timeout: 30_000 }).toBe(0);
     await runningAgain(page);
-  });
+  }, 120_000);
 
   it('backs up (a second backup refused while one runs), restores in place after confirming, and deletes the backup', async () => {
     await stack.sim.options({ taskMsByType: { vzdump: 3_000 } });
@@ -218,7 +218,7 @@ describe('the console as a customer', () => {
     await row.getByRole('button', { name: /^Delete the backup/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete backup' }).click();
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
-  });
+  }, 120_000);
 
   it('lists the server with its live status, filters and search', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
