@@ -73,8 +73,8 @@ export async function assertSnippetsVisible(deps: ApiDeps, target: ConnectionTar
 
 /**
  * Reads which cluster a new connection (or a connection's new settings) points at (GET
- * /cluster/status). This is the one place the API talks to Proxmox: settings are only saved once
- * Proxmox answered their token.
+ * /cluster/status). Besides the usage graphs' reads (usage.ts), this is the one place the API
+ * talks to Proxmox: settings are only saved once Proxmox answered their token.
  */
 export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
   try {

@@ -220,16 +220,21 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (!guest) res.status(404).json({ error: 'no such guest' });
     return guest;
   };
-  control.put('/guests/:vmid/files', (req: Request, res: Response) => {
-    const parsed = guestFileSchema.safeParse(req.body);
+  /** The request's body as `schema` reads it and the guest it is for, or undefined once the refusal is answered. */
+  const bodyForGuest = <T>(schema: z.ZodType<T>, what: string, req: Request, res: Response) => {
+    const parsed = schema.safeParse(req.body);
     if (!parsed.success) {
-      res.status(400).json({ error: 'invalid file' });
-      return;
+      res.status(400).json({ error: `invalid ${what}` });
+      return undefined;
     }
     const guest = guestFor(req, res);
-    if (!guest) return;
-    guest.files[parsed.data.path] = parsed.data.content;
-    res.json({ files: guest.files });
+    return guest && { body: parsed.data, guest };
+  };
+  control.put('/guests/:vmid/files', (req: Request, res: Response) => {
+    const found = bodyForGuest(guestFileSchema, 'file', req, res);
+    if (!found) return;
+    found.guest.files[found.body.path] = found.body.content;
+    res.json({ files: found.guest.files });
   });
   control.delete('/guests/:vmid/files', (req: Request, res: Response) => {
     const guest = guestFor(req, res);
@@ -239,19 +244,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   });
   // How long a running guest has been up: its usage history (rrddata) reaches back that far.
   control.put('/guests/:vmid/uptime', (req: Request, res: Response) => {
-    const parsed = guestUptimeSchema.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({ error: 'invalid uptime' });
-      return;
-    }
-    const guest = guestFor(req, res);
-    if (!guest) return;
-    if (guest.status !== 'running') {
+    const found = bodyForGuest(guestUptimeSchema, 'uptime', req, res);
+    if (!found) return;
+    if (found.guest.status !== 'running') {
       res.status(409).json({ error: 'the guest is not running' });
       return;
     }
-    guest.startedAt = Date.now() - parsed.data.seconds * 1000;
-    res.json({ uptime: parsed.data.seconds });
+    found.guest.startedAt = Date.now() - found.body.seconds * 1000;
+    res.json({ uptime: found.body.seconds });
   });
   // A running task ends now, as an operator's Stop in the Proxmox UI would end a hung one (`exitstatus` set) or as it would have in time.
   control.post('/tasks/:upid/end', (req: Request, res: Response) => {

@@ -51,6 +51,8 @@ async function exerciseClient(version: PveVersion) {
     await wait(await client.startVm('pve1', 200));
     await client.vmStatus('pve1', 200);
     await client.agentPing('pve1', 200);
+    await client.vmUsage('pve1', 200, 'hour');
+    await client.vmUsage('pve1', 200, 'week', 'MAX');
     await wait(await client.rebootVm('pve1', 200));
     await wait(await client.shutdownVm('pve1', 200, { timeoutSeconds: 60, forceStop: true }));
     await wait(await client.startVm('pve1', 200));

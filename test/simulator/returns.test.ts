@@ -12,7 +12,12 @@ import { startSim, type SimHarness } from './support';
 /** Every GET in the simulator's route table: a new one cannot escape this test. */
 const GET_TEMPLATES = IMPLEMENTED_CALLS.filter((call) => call.startsWith('GET ')).map((call) => call.slice('GET '.length));
 
-/** Query variants that change the shape of an answer; every route is also called without any. */
+/** What a route cannot be called without: it is called with that instead of with no query at all. */
+const REQUIRED_QUERY: Record<string, Record<string, string>> = {
+  '/nodes/{node}/qemu/{vmid}/rrddata': { timeframe: 'hour' },
+};
+
+/** Query variants that change the shape of an answer; every route is also called without any (or with just its REQUIRED_QUERY). */
 const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/cluster/resources': [{ type: 'vm' }, { type: 'node' }, { type: 'storage' }],
   '/cluster/nextid': [{ vmid: '4242' }],
@@ -20,6 +25,7 @@ const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/access/permissions': [{ path: '/vms/101' }, { userid: 'root@pam' }],
   '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
   '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }],
+  '/nodes/{node}/qemu/{vmid}/rrddata': [{ timeframe: 'day' }, { timeframe: 'week', cf: 'MAX' }],
 };
 
 /** Demo cluster plus a fourth node that is offline: it shows in the cluster-wide lists. */
@@ -90,7 +96,7 @@ async function answersOf(h: SimHarness): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (const template of GET_TEMPLATES) {
     for (const path of expand(h, template)) {
-      for (const query of [{}, ...(QUERY_VARIANTS[template] ?? [])]) {
+      for (const query of [REQUIRED_QUERY[template] ?? {}, ...(QUERY_VARIANTS[template] ?? [])]) {
         const r = await h.api('GET', path, query);
         const qs = new URLSearchParams(query).toString();
         answers.push({ call: `GET ${path}${qs ? `?${qs}` : ''}`, status: r.status, data: r.body.data });

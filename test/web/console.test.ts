@@ -131,8 +131,9 @@ describe('the console as a customer', () => {
     const guest = (await guestOf(stack, serverId))!;
     await stack.sim.setGuestUptime(guest.vmid, 3 * 86_400);
     await page.reload();
+    await page.locator('#usage .graphs[data-timeframe="hour"]').waitFor();
     const graphs = page.locator('#usage .graphs[data-timeframe="hour"] figure');
-    await expect.poll(() => graphs.count()).toBe(4);
+    expect(await graphs.count()).toBe(4);
     expect(await page.locator('#usage figcaption').allTextContents()).toEqual(['CPU', 'Memory', 'Network', 'Disk I/O']);
     for (const graph of await graphs.all()) {
       const svg = graph.locator('svg[role="img"]');
@@ -157,7 +158,7 @@ describe('the console as a customer', () => {
   it('takes snapshots (a bad name refused at its field, the plan’s limit next to the button), rolls back on the step thread and deletes one', async () => {
     await page.getByLabel('Name', { exact: true }).fill('1st try');
     await page.getByRole('button', { name: 'Take snapshot' }).click();
-    await expect.poll(() => page.locator('#snapshot-name-error').textContent()).toContain('must start with a letter');
+    await expect.poll(() => page.locator('#snapshot-name-error').textContent(), { timeout: 10_000 }).toContain('must start with a letter');
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
 
     for (const name of ['before-upgrade', 'second', 'third']) {
@@ -170,7 +171,7 @@ describe('the console as a customer', () => {
     expect(await page.locator('tr[data-snapshot="before-upgrade"]').textContent()).toContain('known good');
     await page.getByLabel('Name', { exact: true }).fill('fourth');
     await page.getByRole('button', { name: 'Take snapshot' }).click();
-    await expect.poll(() => page.locator('#snapshots form .alert').textContent()).toContain('SNAPSHOT_LIMIT_REACHED');
+    await expect.poll(() => page.locator('#snapshots form .alert').textContent(), { timeout: 10_000 }).toContain('SNAPSHOT_LIMIT_REACHED');
 
     await page.getByRole('button', { name: 'Roll back to before-upgrade' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click();
@@ -183,23 +184,28 @@ describe('the console as a customer', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete snapshot' }).click();
     await expect.poll(() => page.locator('tr[data-snapshot="third"]').count(), { timeout: 30_000 }).toBe(0);
     await runningAgain(page);
-  });
+  }, 120_000);
 
   it('backs up (a second backup refused while one runs), restores in place after confirming, and deletes the backup', async () => {
     await stack.sim.options({ taskMsByType: { vzdump: 3_000 } });
     await page.getByLabel('Notes (optional)').fill('before the migration');
     await page.getByRole('button', { name: 'Back up now' }).click();
     const row = page.locator('#backups tr[data-backup]');
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Back up now' }).click();
-    await expect.poll(() => page.locator('#backups > .alert').textContent()).toContain('BACKUP_IN_PROGRESS');
+    await expect.poll(() => page.locator('#backups > .alert').textContent(), { timeout: 10_000 }).toContain('BACKUP_IN_PROGRESS');
     await stack.sim.options({ taskMsByType: {} });
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('available');
     expect(await row.locator('[data-label="Size"]').textContent()).toMatch(/\d+(\.\d+)? (KiB|MiB|GiB)/);
     expect(await row.locator('[data-label="Protected"]').textContent()).toBe('No');
     expect(await row.locator('[data-label="Notes"]').textContent()).toBe('before the migration');
     await runningAgain(page);
+    // The rollback started the server again: up for days, for the picture's graphs.
+    await stack.sim.setGuestUptime((await guestOf(stack, serverId))!.vmid, 3 * 86_400);
+    await page.getByRole('button', { name: 'Day' }).click();
+    await page.locator('#usage .graphs[data-timeframe="day"]').waitFor();
     await screenshot(page, 'server');
+    await page.getByRole('button', { name: 'Hour' }).click();
 
     await row.getByRole('button', { name: /^Restore the backup/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
@@ -212,7 +218,7 @@ describe('the console as a customer', () => {
     await row.getByRole('button', { name: /^Delete the backup/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete backup' }).click();
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
-  });
+  }, 120_000);
 
   it('lists the server with its live status, filters and search', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
@@ -304,8 +310,12 @@ describe('the console as a customer', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phone, 'servers-phone');
+    // Running for days again, so the phone shows its graphs.
+    await stack.client.POST('/v1/instances/{id}/start', { params: { path: { id: serverId } } });
+    await stack.waitForStatus(serverId, ['running']);
+    await stack.sim.setGuestUptime((await guestOf(stack, serverId))!.vmid, 3 * 86_400);
     await phone.locator('tr[data-server="web-console-1"] a').first().click();
-    await phone.locator('#usage .graphs, #usage p.muted').first().waitFor();
+    await phone.locator('#usage .graphs figure').first().waitFor();
     const serverOverflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(serverOverflow).toBeLessThanOrEqual(0);
     await screenshot(phone, 'server-phone');

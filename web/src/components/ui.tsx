@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { InstanceStatus } from '../../../clients/typescript/index';
 import type { Problem } from '../lib/problems';
 import { statusLook } from '../lib/status';
@@ -104,6 +104,8 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onCanc
   danger?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // Several questions live on one page: each names its own dialog.
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -111,8 +113,8 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onCanc
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={titleId} onClose={onCancel}>
+      <h2 id={titleId}>{title}</h2>
       {children}
       <div class="actions">
         <button type="button" class="secondary" onClick={onCancel}>

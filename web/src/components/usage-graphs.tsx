@@ -26,6 +26,17 @@ interface GraphSpec {
   format: (value: number) => string;
 }
 
+type Rate = 'netInBytesPerSecond' | 'netOutBytesPerSecond' | 'diskReadBytesPerSecond' | 'diskWriteBytesPerSecond';
+
+/** Two rates in bytes per second on one scale. */
+const ratesGraph = (key: string, title: string, ...lines: [string, Rate][]): GraphSpec => ({
+  key,
+  title,
+  series: (p) => lines.map(([name, rate]) => ({ name, values: p.map((x) => x[rate]) })),
+  top: (_p, s) => scaleTop(s),
+  format: perSecond,
+});
+
 const GRAPHS: GraphSpec[] = [
   { key: 'cpu', title: 'CPU', series: (p) => [{ name: 'CPU', values: p.map((x) => x.cpu) }], top: () => 1, format: percent },
   {
@@ -35,26 +46,8 @@ const GRAPHS: GraphSpec[] = [
     top: (p, s) => Math.max(0, ...p.map((x) => x.memoryTotalBytes ?? 0)) || scaleTop(s),
     format: bytes,
   },
-  {
-    key: 'network',
-    title: 'Network',
-    series: (p) => [
-      { name: 'In', values: p.map((x) => x.netInBytesPerSecond) },
-      { name: 'Out', values: p.map((x) => x.netOutBytesPerSecond) },
-    ],
-    top: (_p, s) => scaleTop(s),
-    format: perSecond,
-  },
-  {
-    key: 'disk',
-    title: 'Disk I/O',
-    series: (p) => [
-      { name: 'Read', values: p.map((x) => x.diskReadBytesPerSecond) },
-      { name: 'Write', values: p.map((x) => x.diskWriteBytesPerSecond) },
-    ],
-    top: (_p, s) => scaleTop(s),
-    format: perSecond,
-  },
+  ratesGraph('network', 'Network', ['In', 'netInBytesPerSecond'], ['Out', 'netOutBytesPerSecond']),
+  ratesGraph('disk', 'Disk I/O', ['Read', 'diskReadBytesPerSecond'], ['Write', 'diskWriteBytesPerSecond']),
 ];
 
 /** One graph as inline SVG, named by its title and described in words (shown, and read by assistive technology); the legend does not rely on colour. */

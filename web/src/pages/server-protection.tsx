@@ -22,6 +22,15 @@ interface Question {
   run(): Promise<Problem | undefined>;
 }
 
+/** A row's button that asks before it acts; `name` says what it acts on, for assistive technology. */
+function AskButton({ label, name, question, ask }: { label: string; name: string; question: Question; ask(question: Question): void }) {
+  return (
+    <button type="button" class="secondary" aria-label={name} onClick={() => ask(question)}>
+      {label}
+    </button>
+  );
+}
+
 /** Refusals by the control they answer, and the one question being asked. */
 function useControls() {
   const [problems, setProblems] = useState<Record<string, Problem | undefined>>({});
@@ -89,42 +98,34 @@ export function Snapshots({ server, revision, accept }: { server: Instance; revi
               <td data-label="Taken">{when(snapshot.createdAt)}</td>
               <td>
                 <div class="actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Roll back to ${snapshot.name}`}
-                    onClick={() =>
-                      ask({
-                        title: `Roll ${server.hostname} back to ${snapshot.name}?`,
-                        confirmLabel: 'Roll back',
-                        body: <p>Everything written after this snapshot is lost. A running server is stopped and started again.</p>,
-                        at: `snapshot:${snapshot.name}`,
-                        run: () => accept(() => outcome(api.POST('/v1/instances/{id}/snapshots/{name}/rollback', itemPath(snapshot)))),
-                      })
-                    }
-                  >
-                    Roll back
-                  </button>
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Delete snapshot ${snapshot.name}`}
-                    onClick={() =>
-                      ask({
-                        title: `Delete the snapshot ${snapshot.name}?`,
-                        confirmLabel: 'Delete snapshot',
-                        body: <p>The server stays as it is; it can no longer be rolled back to this point.</p>,
-                        at: `snapshot:${snapshot.name}`,
-                        run: async () => {
-                          const problem = await accept(() => outcome(api.DELETE('/v1/instances/{id}/snapshots/{name}', itemPath(snapshot))));
-                          reload();
-                          return problem;
-                        },
-                      })
-                    }
-                  >
-                    Delete
-                  </button>
+                  <AskButton
+                    label="Roll back"
+                    name={`Roll back to ${snapshot.name}`}
+                    ask={ask}
+                    question={{
+                      title: `Roll ${server.hostname} back to ${snapshot.name}?`,
+                      confirmLabel: 'Roll back',
+                      body: <p>Everything written after this snapshot is lost. A running server is stopped and started again.</p>,
+                      at: `snapshot:${snapshot.name}`,
+                      run: () => accept(() => outcome(api.POST('/v1/instances/{id}/snapshots/{name}/rollback', itemPath(snapshot)))),
+                    }}
+                  />
+                  <AskButton
+                    label="Delete"
+                    name={`Delete snapshot ${snapshot.name}`}
+                    ask={ask}
+                    question={{
+                      title: `Delete the snapshot ${snapshot.name}?`,
+                      confirmLabel: 'Delete snapshot',
+                      body: <p>The server stays as it is; it can no longer be rolled back to this point.</p>,
+                      at: `snapshot:${snapshot.name}`,
+                      run: async () => {
+                        const problem = await accept(() => outcome(api.DELETE('/v1/instances/{id}/snapshots/{name}', itemPath(snapshot))));
+                        reload();
+                        return problem;
+                      },
+                    }}
+                  />
                 </div>
                 <Alert problem={problems[`snapshot:${snapshot.name}`]} />
               </td>
@@ -186,42 +187,34 @@ export function Backups({ server, revision, accept }: { server: Instance; revisi
               <td data-label="Notes">{backup.notes ?? '—'}</td>
               <td>
                 <div class="actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Restore the backup of ${when(backup.createdAt)}`}
-                    onClick={() =>
-                      ask({
-                        title: `Restore ${server.hostname} from this backup?`,
-                        confirmLabel: 'Restore',
-                        body: <p>The server is stopped and its disk replaced with the backup; everything written after it is lost. Its addresses and login stay.</p>,
-                        at: `backup:${backup.id}`,
-                        run: () => accept(() => outcome(api.POST('/v1/backups/{id}/restore', byId(backup)))),
-                      })
-                    }
-                  >
-                    Restore
-                  </button>
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Delete the backup of ${when(backup.createdAt)}`}
-                    onClick={() =>
-                      ask({
-                        title: 'Delete this backup?',
-                        confirmLabel: 'Delete backup',
-                        body: <p>The archive is removed from the backup storage; the server cannot be restored from it any more.</p>,
-                        at: `backup:${backup.id}`,
-                        run: async () => {
-                          const problem = await accept(() => outcome(api.DELETE('/v1/backups/{id}', byId(backup))));
-                          reload();
-                          return problem;
-                        },
-                      })
-                    }
-                  >
-                    Delete
-                  </button>
+                  <AskButton
+                    label="Restore"
+                    name={`Restore the backup of ${when(backup.createdAt)}`}
+                    ask={ask}
+                    question={{
+                      title: `Restore ${server.hostname} from this backup?`,
+                      confirmLabel: 'Restore',
+                      body: <p>The server is stopped and its disk replaced with the backup; everything written after it is lost. Its addresses and login stay.</p>,
+                      at: `backup:${backup.id}`,
+                      run: () => accept(() => outcome(api.POST('/v1/backups/{id}/restore', byId(backup)))),
+                    }}
+                  />
+                  <AskButton
+                    label="Delete"
+                    name={`Delete the backup of ${when(backup.createdAt)}`}
+                    ask={ask}
+                    question={{
+                      title: 'Delete this backup?',
+                      confirmLabel: 'Delete backup',
+                      body: <p>The archive is removed from the backup storage; the server cannot be restored from it any more.</p>,
+                      at: `backup:${backup.id}`,
+                      run: async () => {
+                        const problem = await accept(() => outcome(api.DELETE('/v1/backups/{id}', byId(backup))));
+                        reload();
+                        return problem;
+                      },
+                    }}
+                  />
                 </div>
                 <Alert problem={problems[`backup:${backup.id}`]} />
               </td>
