@@ -125,8 +125,10 @@ async function applyInOneStatement<From extends InstanceStatus>(db: Db | Tx, ins
       ORDER BY e.n
       RETURNING id, seq, type, "tenantId"),
     deliveries AS (
-      INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId")
-      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), w.id, event.id, event.type, event.seq, ${instanceId}
+      INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId", "createdAt")
+      -- A millisecond apart per event, so a list of deliveries (newest first) keeps the events' order.
+      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), w.id, event.id, event.type, event.seq, ${instanceId},
+        CAST(${new Date()} AS timestamp(3)) + (dense_rank() OVER (ORDER BY event.seq) - 1) * interval '1 millisecond'
       FROM event JOIN webhook_endpoints w ON w.status = 'enabled' AND (w."tenantId" IS NULL OR w."tenantId" = event."tenantId")
         AND (cardinality(w."eventTypes") = 0 OR event.type = ANY (w."eventTypes"))
       ON CONFLICT DO NOTHING)
