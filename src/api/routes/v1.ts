@@ -14,6 +14,7 @@ import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { backupsRouter } from './backups';
+import { guestConsoleRouter } from './guest-console';
 import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
@@ -28,6 +29,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
   router.use(backupsRouter(deps));
+  router.use(guestConsoleRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));
