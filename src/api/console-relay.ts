@@ -200,12 +200,12 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket);
       const up = upstream;
       up.on('error', () => undefined);
+      // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.
+      const reader = upstreamReader(up);
       const upstreamClosed = new Promise<never>((_, reject) => up.once('close', () => reject(new ConsoleEnd('console_unavailable'))));
       upstreamClosed.catch(() => undefined);
       await Promise.race([opened(up), closedByClient]);
 
-      // Everything Proxmox sends is read here until both sides are authenticated, then relayed.
-      const reader = upstreamReader(up);
       const upstreamGone = Promise.race([upstreamClosed, closedByClient]);
       if (session.type === 'vnc') {
         const serverInit = await withDeadline(authenticateVnc(reader, up, upstreamTicket.password), UPSTREAM_AUTH_MS, upstreamGone);

@@ -16,8 +16,10 @@ export interface ConsoleTicket {
   password: string;
 }
 
-/** Proxmox's vncwebsocket takes client frames up to 128 KiB. */
+/** Proxmox's vncwebsocket takes client frames up to 128 KiB (what we send stays below). */
 export const PROXMOX_CONSOLE_MAX_FRAME = 128 * 1024;
+/** The largest message read from vncwebsocket: a full screen update of a large display. */
+const CONSOLE_MAX_INCOMING = 32 * 1024 * 1024;
 
 function ticketOf(path: string, data: unknown, withPassword: boolean): ConsoleTicket {
   const d = (data ?? {}) as Record<string, unknown>;
@@ -42,5 +44,5 @@ export async function termProxy(client: ProxmoxClient, node: string, vmid: numbe
 
 /** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing). */
 export function vncWebSocket(client: ProxmoxClient, node: string, vmid: number, ticket: ConsoleTicket): WebSocket {
-  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, PROXMOX_CONSOLE_MAX_FRAME);
+  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING);
 }
