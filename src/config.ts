@@ -160,6 +160,16 @@ export const configSchema = z.object({
   METRICS_CACHE_SECONDS: seconds(15),
   /** How long an API or worker process may take to stop after SIGTERM or SIGINT. */
   SIGTERM_GRACE_SECONDS: integer(10),
+  /** Guest consoles (screen or serial) one user may hold open at once, tickets not yet redeemed included. */
+  CONSOLE_SESSIONS_PER_USER: integer(3),
+  /** Seconds a console ticket may wait to be redeemed (at most 30). */
+  CONSOLE_TICKET_SECONDS: integer(30).pipe(z.number().max(30, 'at most 30')),
+  /** A guest console ends after this long (reason `max_duration`); the page asks for a fresh ticket. */
+  CONSOLE_MAX_SECONDS: integer(4 * 3600),
+  /** A guest console with no input from its client for this long ends (reason `idle_timeout`). */
+  CONSOLE_IDLE_SECONDS: integer(900),
+  /** How often an open guest console checks that its server still runs where it ran. */
+  CONSOLE_WATCH_SECONDS: integer(2),
   /** Hours a console session lasts at most from sign-in. */
   SESSION_TTL_HOURS: integer(12),
   /** A console session unused for this many minutes ends. */

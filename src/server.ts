@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createApp } from './api/app';
+import { attachConsoleSockets } from './api/console-relay';
 import { createMetricsApp } from './api/routes/health';
 import { loadConfig, type Config } from './config';
 import { ensureBootstrapAdmin } from './db/bootstrap';
@@ -50,8 +51,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
   const temporal = await connectTemporalClient(config);
   const stopping = new AbortController();
-  const app = createApp({ db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal });
+  const deps = { db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal };
+  const app = createApp(deps);
   const server = await listen(app, config.PORT, config.HOST);
+  const consoles = attachConsoleSockets(server, deps);
   const metricsServer =
     config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT, config.METRICS_HOST ?? config.HOST);
   const port = portOf(server, config.PORT);
@@ -66,6 +69,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       logger.info('API stopping: open event streams are told to reconnect elsewhere');
       // Event streams end with `event: close` (reason shutting_down); everything else gets half the grace time to finish.
       stopping.abort();
+      await consoles.close();
       const drainMs = (config.SIGTERM_GRACE_SECONDS * 1000) / 2;
       await Promise.all([closeServer(server, drainMs), metricsServer && closeServer(metricsServer, drainMs)]);
       await temporal.connection.close();

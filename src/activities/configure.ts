@@ -7,7 +7,7 @@ import { runProviderCall } from './provider-call';
 import { say, stepLine } from './steps';
 
 /**
- * configure: CPU, memory, tags and the root disk's size from the plan.
+ * configure: CPU, memory, tags, a serial port (serial0: socket) and the root disk's size from the plan.
  * Converges on retry: config writes are compared with the guest's config first, and the disk is resized to an absolute size only when smaller.
  */
 export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBaselineCache) {
@@ -19,7 +19,8 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
 
     await say(deps, taskId, 'configure', 'sizing the server', 'processing', `Setting ${instance.plan.vcpus} vCPU and ${instance.plan.memoryMiB} MiB of memory.`);
     const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client);
-    const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG };
+    // serial0: a serial console on every image (a guest made before takes it at its next boot).
+    const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG, serial0: 'socket' };
     await runProviderCall(deps, client, {
       ...callKey,
       ...writeConfig(client, node, vmid, 'config', desired),

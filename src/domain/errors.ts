@@ -44,7 +44,17 @@ export const ERROR_STATUS = {
   BACKUP_LIMIT_REACHED: 422,
   /** The server's location has no backup storage. */
   BACKUPS_UNSUPPORTED: 422,
+  /** A console for a server that is not running. */
+  INSTANCE_NOT_RUNNING: 409,
+  /** A console while an operation replaces or moves the server's guest (rebuild, migrate, restore, ...). */
+  INSTANCE_BUSY: 409,
+  /** A screen console for a server without a display (`vga: serial0`): its serial console works. */
+  CONSOLE_TYPE_UNAVAILABLE: 422,
+  /** A serial console on a cluster whose access control predates token-owned console tickets. */
+  CONSOLE_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
+  /** The user holds as many consoles open as CONSOLE_SESSIONS_PER_USER allows. */
+  CONSOLE_LIMIT: 429,
   /** Proxmox VE refused the connection's token a privilege of the minimal role (docs/security.md). */
   PROVIDER_PERMISSION_DENIED: 502,
   /** Too many failed sign-ins for the account or from the address; `details.retryAfterSeconds` says when to try again. */

@@ -28,6 +28,8 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
     'VM.Snapshot.Rollback',
     // vzdump, and a restore over our own guest.
     'VM.Backup',
+    // vncproxy, termproxy and vncwebsocket: the guest's screen and serial console.
+    'VM.Console',
   ].map((privilege) => ({ privileges: [privilege], path: '/vms' })),
   // The guest agent ping: VM.Monitor up to PVE 8, VM.GuestAgent.Audit from PVE 9.
   { privileges: ['VM.GuestAgent.Audit', 'VM.Monitor'], path: '/vms' },

@@ -12,6 +12,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import WebSocket from 'ws';
 import { delay } from './delay';
 import { ProxmoxError } from './errors';
 import { isUpid, parseUpid } from './upid';
@@ -169,6 +170,7 @@ export class ProxmoxClient {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
   private readonly authHeader: string;
+  private readonly tls: { ca?: string; rejectUnauthorized?: boolean };
   private readonly secret: string;
   /** USER@REALM!TOKENID: the user field of the UPIDs of the Proxmox tasks this client starts. */
   readonly tokenId: string;
@@ -204,6 +206,7 @@ export class ProxmoxClient {
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 250;
     this.logger = opts.logger;
     this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.tls = base.protocol === 'https:' ? { ...(opts.caCert ? { ca: opts.caCert } : {}), rejectUnauthorized: !opts.insecureTls } : {};
     if (base.protocol === 'https:') {
       this.transport = https;
       this.agent = new https.Agent({
@@ -215,6 +218,22 @@ export class ProxmoxClient {
       this.transport = http;
       this.agent = new http.Agent({ keepAlive: true });
     }
+  }
+
+  /**
+   * A WebSocket to an API path (vncwebsocket), authenticated with the token as every call is: from
+   * a server the `Authorization` header works where a browser would need a cookie.
+   */
+  openWebSocket(pathTemplate: string, pathParams: Record<string, string | number>, params: Params, maxPayload: number): WebSocket {
+    const url = new URL(`${this.apiBase.href}${fillPath(pathTemplate, pathParams)}?${encodeParams(params)}`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new WebSocket(url, {
+      headers: { Authorization: this.authHeader },
+      handshakeTimeout: this.timeoutMs,
+      maxPayload,
+      perMessageDeflate: false,
+      ...this.tls,
+    });
   }
 
   /** Releases pooled connections. */

@@ -6,3 +6,4 @@ export * from './tasks';
 export * from './cpu-baseline';
 export * from './task-watcher';
 export * from './guest-data';
+export * from './console';

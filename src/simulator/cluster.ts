@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { SimHttpError, fail } from './call';
 import { randomMac } from './config-values';
+import { ConsoleListeners } from './consoles';
 import type { ClusterSpec, SimBridgeSpec, SimNodeSpec, SimPoolSpec, SimStorageSpec } from './spec';
 import { TaskManager } from './tasks';
 
@@ -88,6 +89,8 @@ export class SimCluster {
   /** What each task wrote to its log beyond its final line. */
   private readonly taskLogs = new Map<string, string[]>();
   readonly tasks: TaskManager;
+  /** Console listeners opened by vncproxy / termproxy, and what their connections received. */
+  readonly consoles: ConsoleListeners = new ConsoleListeners(this);
   /** Unix seconds the nodes booted at (a day before the simulator started). */
   readonly bootTime = Math.floor(Date.now() / 1000) - 86_400;
   private guestPid = 100_000;
@@ -104,6 +107,7 @@ export class SimCluster {
 
   /** Back to the initial cluster: guests, tasks and locks as specified. */
   reset(): void {
+    this.consoles.clear();
     this.tasks.clear();
     this.nodes.clear();
     this.storages.clear();
@@ -140,7 +144,7 @@ export class SimCluster {
           boot: 'order=scsi0',
           net0: `virtio=${randomMac()},bridge=vmbr0`,
           serial0: 'socket',
-          vga: 'serial0',
+          ...(t.vga ? { vga: t.vga } : {}),
           agent: '1',
           smbios1: `uuid=${crypto.randomUUID()}`,
           vmgenid: crypto.randomUUID(),

@@ -22,6 +22,7 @@ export const FAULT_OPS = [
   'backup',
   'restore',
   'volume_delete',
+  'console',
   'task',
   'any',
 ] as const;
@@ -42,6 +43,10 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  * lose_guest: the guest vanishes after the call (after its task for asynchronous calls).
  * task_warnings: accept; the task ends "WARNINGS: N" (N = `warnings`, default 1).
  * delay: only delay the answer by `delayMs`.
+ * connection_timeout (console): the listener vncproxy/termproxy opened gives up at once, its task
+ *   ending "connection timed out" (the vncwebsocket that follows finds nobody at the port).
+ * drop_socket (console): the console connection is dropped right after its authentication.
+ * ticket_expired (console): vncwebsocket refuses the ticket as one past its window.
  *
  * `delayMs` with http500/http400/http403/timeout delays the rejection; with any other mode the work is done at
  * once and only the answer waits (a worker can die between the call and its answer).
@@ -64,6 +69,9 @@ export const FAULT_MODES = [
   'lose_guest',
   'task_warnings',
   'delay',
+  'connection_timeout',
+  'drop_socket',
+  'ticket_expired',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
@@ -147,6 +155,9 @@ export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any
       return 'restore';
     case 'DELETE /nodes/{node}/storage/{storage}/content/{volume}':
       return 'volume_delete';
+    case `POST ${q}/vncproxy`:
+    case `POST ${q}/termproxy`:
+      return 'console';
     // The node's task list is not "polling a task": a fault meant for a task's status must reach
     // that status read, not be spent on a watcher's list read (`any` with `call` targets the list).
     case 'GET /nodes/{node}/tasks/{upid}/status':

@@ -48,7 +48,7 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /** Returns the token id of a valid `Authorization: PVEAPIToken=ID=SECRET` header. */
-function authenticate(header: string | undefined, access: AccessControl): string | undefined {
+export function authenticate(header: string | undefined, access: AccessControl): string | undefined {
   if (!header) return undefined;
   const m = /^PVEAPIToken=([^=\s]+)[=:](\S+)$/.exec(header.trim());
   if (!m) return undefined;

@@ -6,8 +6,10 @@ import { configView } from './guest-config';
 import { customUserData } from './storage';
 
 /** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
-export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[] } {
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[] } {
   return {
+    // what each guest's consoles received: keys pressed, text typed, terminal sizes
+    consoles: [...cluster.consoles.activity].map(([vmid, activity]) => ({ vmid, ...activity })),
     guests: [...cluster.guests.values()]
       .sort((a, b) => a.vmid - b.vmid)
       .map((g) => ({

@@ -13,6 +13,7 @@ import { resize, setConfig } from './guest-config';
 import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-operations';
 import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
 import { guestRrdData } from './guest-metrics';
+import { openConsole } from './consoles';
 import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
 import { backupVolumeInfo, deleteBackupVolume, restore, updateBackupVolume, vzdump } from './backups';
@@ -143,6 +144,11 @@ const GUEST_ROUTES: Record<string, Handler> = {
   [`POST ${Q}/agent/ping`]: ({ api, node, vmid }) => agentPing(api.cluster, node, vmid),
 };
 
+const CONSOLE_ROUTES: Record<string, Handler> = {
+  [`POST ${Q}/vncproxy`]: ({ api, ctx, node, vmid, params }) => openConsole(api.cluster, ctx, 'vnc', node, vmid, params),
+  [`POST ${Q}/termproxy`]: ({ api, ctx, node, vmid, params }) => openConsole(api.cluster, ctx, 'term', node, vmid, params),
+};
+
 const TASK_ROUTES: Record<string, Handler> = {
   'GET /nodes/{node}/tasks': ({ api, ctx, node, params }) => taskList(api.cluster, node, ctx.user, params),
   'GET /nodes/{node}/tasks/{upid}/status': ({ api, ctx, node, pathParams }) => {
@@ -160,7 +166,7 @@ const TASK_ROUTES: Record<string, Handler> = {
 };
 
 /** Handlers by template key, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
-export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...SNAPSHOT_ROUTES, ...BACKUP_ROUTES, ...TASK_ROUTES };
+export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...SNAPSHOT_ROUTES, ...BACKUP_ROUTES, ...CONSOLE_ROUTES, ...TASK_ROUTES };
 
 /** Template keys the simulator implements, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
 export const IMPLEMENTED_CALLS = Object.keys(HANDLERS);

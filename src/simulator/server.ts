@@ -8,7 +8,8 @@ import express, { type Express, type Request, type Response } from 'express';
 import { AccessControl, type AccessSpec } from './access';
 import { SimCluster } from './cluster';
 import { FaultRegistry, faultSpecSchema } from './faults';
-import { handleApi } from './http-api';
+import { consoleWebSocketServer, handleConsoleUpgrade } from './consoles';
+import { authenticate, handleApi } from './http-api';
 import { inspectState } from './inspection';
 import type { ApiContext, RecordedRequest } from './routes';
 import { DEFAULT_PVE_VERSION, loadSchema, resolveSchemaDir, type PveSchema, type PveVersion } from './schema';
@@ -338,6 +339,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const listen = (port = 0, host = '127.0.0.1'): Promise<ListeningSimulator> =>
     new Promise((resolve, reject) => {
       const server: Server = app.listen(port, host);
+      const consoleSockets = consoleWebSocketServer();
+      server.on('upgrade', (req, socket, head: Buffer) => {
+        const user = authenticate(req.headers.authorization, access);
+        handleConsoleUpgrade(cluster, consoleSockets, { user, can: (u, path, privs) => access.can(u, path, privs) }, req, socket, head);
+      });
       server.once('error', reject);
       server.once('listening', () => {
         const addr = server.address() as AddressInfo;
@@ -347,6 +353,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           url: `http://${shownHost}:${addr.port}`,
           close: () =>
             new Promise<void>((done) => {
+              cluster.consoles.clear();
               cluster.tasks.stop();
               for (const res of held) res.destroy();
               held.clear();

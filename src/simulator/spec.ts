@@ -52,6 +52,8 @@ export interface SimTemplateSpec {
   ostype?: string;
   diskGiB?: number;
   storage?: string;
+  /** `vga` of the template (`serial0`: no screen, as many cloud images come); unset: the standard display. */
+  vga?: string;
 }
 
 export interface SimPoolSpec {
@@ -80,14 +82,15 @@ export const CPU_FLAGS_V2 = `${BASE_FLAGS} ${V2_FLAGS}`.split(' ');
 
 export const DEMO_TEMPLATE_IMAGES = [
   { name: 'debian-12', ostype: 'l26' },
-  { name: 'ubuntu-24.04', ostype: 'l26' },
-  { name: 'rocky-9', ostype: 'l26' },
+  { name: 'ubuntu-24.04', ostype: 'l26', vga: 'serial0' },
+  { name: 'rocky-9', ostype: 'l26', vga: 'serial0' },
 ] as const;
 
 /**
  * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared), the
  * directory storage `local` for backups,
- * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates debian-12 /
+ * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates (serial0 a
+ * socket; debian-12 with a standard display, the others `vga: serial0`) debian-12 /
  * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
  * on pve3.
  */
@@ -100,7 +103,7 @@ export function demoCluster(): ClusterSpec {
   const templates: SimTemplateSpec[] = [];
   nodes.forEach((n, i) => {
     DEMO_TEMPLATE_IMAGES.forEach((img, j) => {
-      templates.push({ vmid: 9000 + i * 10 + j, node: n.name, name: img.name, ostype: img.ostype, diskGiB: 4, storage: 'local-lvm' });
+      templates.push({ vmid: 9000 + i * 10 + j, node: n.name, name: img.name, ostype: img.ostype, diskGiB: 4, storage: 'local-lvm', ...('vga' in img ? { vga: img.vga } : {}) });
     });
   });
   return {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createClient, type PvecpClient } from '../../clients/typescript/index';
+import { attachConsoleSockets, type ConsoleSockets } from '../../src/api/console-relay';
 import { createApp } from '../../src/api/app';
 import type { ApiDeps } from '../../src/api/deps';
 import { loadConfig, type Config } from '../../src/config';
@@ -77,6 +78,8 @@ export interface TestApi {
   createCustomer(quota?: Partial<Quota>, options?: { tenantId?: string; email?: string }): Promise<TestCustomer>;
   /** The demo catalog (see src/db/seed.ts), pointing at the given Proxmox VE (or simulator) endpoint. */
   seedDemo(proxmox?: Partial<DemoProxmox>): Promise<SeedResult>;
+  /** The guest console WebSocket of this API (attached as src/server.ts attaches it). */
+  consoles: ConsoleSockets;
   close(): Promise<void>;
 }
 
@@ -136,6 +139,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     const listening = createApp(deps).listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const consoles = attachConsoleSockets(server, deps);
 
    
   async function request<T = any>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {
@@ -184,7 +188,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
         tokenSecret: random(16),
         ...proxmox,
       }),
+    consoles,
     async close() {
+      await consoles.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -52,6 +52,7 @@ export interface SimState {
   }[];
   backups: { node: string; storage: string; volid: string; vmid: number; size: number; notes: string; protected: boolean }[];
   tasks: { upid: string; type: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
+  consoles: { vmid: number; keys: number[]; typed: string; resizes: { cols: number; rows: number }[] }[];
   calls: Record<string, number>;
 }
 

@@ -15,6 +15,7 @@ import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { backupsRouter } from './backups';
 import { usageRouter } from './usage';
+import { guestConsoleRouter } from './guest-console';
 import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
@@ -30,6 +31,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(snapshotsRouter(deps));
   router.use(backupsRouter(deps));
   router.use(usageRouter(deps));
+  router.use(guestConsoleRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));
   router.use(webhooksRouter(deps));

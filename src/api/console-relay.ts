@@ -1,0 +1,268 @@
+/**
+ * Guest consoles, the relay side: the WebSocket at CONSOLE_SOCKET_PATH redeems a console ticket,
+ * asks Proxmox VE (the server's current node, the connection's token) for a vncproxy or termproxy
+ * listener, connects to vncwebsocket itself, authenticates there (VNC password or termproxy
+ * ticket) and relays. The client sees plain RFB 3.8 with security type None, or the terminal's
+ * bytes; never a Proxmox ticket, password, node, address or VMID. No database connection is held
+ * while bytes flow: the session reads its server's row every CONSOLE_WATCH_SECONDS.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, WebSocket } from 'ws';
+import { recordAudit } from '../db/audit';
+import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
+import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
+import { termProxy, vncProxy, vncWebSocket, type ConsoleTicket } from '../proxmox';
+import type { ApiDeps } from './deps';
+import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket } from './guest-console';
+
+/** The largest client message accepted (a paste, a burst of keys); larger ones close with 1009. */
+export const CONSOLE_MAX_MESSAGE = 64 * 1024;
+/** Above this many bytes queued towards one side, the other side is not read until it drains. */
+const HIGH_WATER = 1024 * 1024;
+/** termproxy wants a ping now and then. */
+const TERM_PING_MS = 30_000;
+const UPSTREAM_AUTH_MS = 10_000;
+
+class ConsoleEnd extends Error {
+  constructor(readonly reason: ConsoleCloseReason) {
+    super(reason);
+  }
+}
+
+const toBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+
+/** Sends to `to`, pausing `from` while `to` has more than HIGH_WATER queued. */
+function forward(to: WebSocket, from: WebSocket, data: Buffer | string, binary = true): void {
+  if (to.readyState !== WebSocket.OPEN) return;
+  to.send(data, { binary }, () => {
+    if (to.bufferedAmount < HIGH_WATER / 2 && from.isPaused) from.resume();
+  });
+  if (to.bufferedAmount > HIGH_WATER) from.pause();
+}
+
+function opened(ws: WebSocket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', () => reject(new ConsoleEnd('console_unavailable')));
+    ws.once('unexpected-response', () => reject(new ConsoleEnd('console_unavailable')));
+  });
+}
+
+/** Reads of the upstream's first bytes until its authentication is done. */
+function upstreamReader(upstream: WebSocket): ByteReader {
+  const reader = new ByteReader();
+  upstream.on('message', (data: RawData) => reader.push(toBuffer(data)));
+  return reader;
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, closed: Promise<never>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConsoleEnd('console_unavailable')), ms);
+  });
+  return Promise.race([p, late, closed]).finally(() => clearTimeout(timer));
+}
+
+/** VNC authentication towards Proxmox; answers the ServerInit (framebuffer size, pixel format, name). */
+async function authenticateVnc(reader: ByteReader, upstream: WebSocket, password: string): Promise<Buffer> {
+  const version = (await reader.read(12)).toString('latin1');
+  if (!version.startsWith('RFB 003.')) throw new ConsoleEnd('protocol_error');
+  upstream.send(Buffer.from(RFB_VERSION, 'latin1'));
+  const [count] = await reader.read(1);
+  const types = [...(await reader.read(count ?? 0))];
+  if (!types.includes(SECURITY_VNC_AUTH)) throw new ConsoleEnd('protocol_error');
+  upstream.send(Buffer.from([SECURITY_VNC_AUTH]));
+  upstream.send(vncAuthResponse(password, await reader.read(16)));
+  if ((await reader.read(4)).readUInt32BE(0) !== 0) throw new ConsoleEnd('console_unavailable');
+  upstream.send(Buffer.from([1])); // ClientInit: shared
+  const head = await reader.read(24);
+  return Buffer.concat([head, await reader.read(head.readUInt32BE(20))]);
+}
+
+/** The client side of RFB: version, security None only, then the ServerInit (named after the server). */
+async function greetVncClient(reader: ByteReader, client: WebSocket, serverInit: Buffer, name: string): Promise<void> {
+  client.send(Buffer.from(RFB_VERSION, 'latin1'));
+  const version = (await reader.read(12)).toString('latin1');
+  if (version !== RFB_VERSION) throw new ConsoleEnd('protocol_error');
+  client.send(Buffer.from([1, SECURITY_NONE]));
+  const [chosen] = await reader.read(1);
+  if (chosen !== SECURITY_NONE) throw new ConsoleEnd('protocol_error');
+  client.send(Buffer.alloc(4));
+  await reader.read(1); // ClientInit
+  const title = Buffer.from(name);
+  const init = Buffer.from(serverInit.subarray(0, 24));
+  init.writeUInt32BE(title.length, 20);
+  client.send(Buffer.concat([init, title]));
+}
+
+/** termproxy's login line, answered `OK`. */
+async function authenticateTerm(reader: ByteReader, upstream: WebSocket, ticket: ConsoleTicket): Promise<void> {
+  upstream.send(`${ticket.user}:${ticket.ticket}\n`);
+  if ((await reader.read(2)).toString('latin1') !== 'OK') throw new ConsoleEnd('console_unavailable');
+}
+
+const resizeMessage = (text: string): { cols: number; rows: number } | undefined => {
+  try {
+    const m = JSON.parse(text) as { type?: unknown; cols?: unknown; rows?: unknown };
+    const ok = (n: unknown) => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 1000;
+    return m.type === 'resize' && ok(m.cols) && ok(m.rows) ? { cols: m.cols as number, rows: m.rows as number } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export interface ConsoleSockets {
+  /** Consoles open in this process. */
+  readonly open: number;
+  /** Ends every console (reason `shutting_down`). */
+  close(): Promise<void>;
+}
+
+/** Serves the console WebSocket on the API's HTTP server. */
+export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_MAX_MESSAGE, perMessageDeflate: false });
+  const sessions = new Set<(reason: ConsoleCloseReason) => Promise<void>>();
+  const log = deps.logger.child({ component: 'console' });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://api.invalid');
+    if (url.pathname !== CONSOLE_SOCKET_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const ticket = url.searchParams.get('ticket') ?? '';
+    // The upgrade is always accepted: a browser sees only close codes, so a refused ticket is one (ticket_invalid).
+    wss.handleUpgrade(req, socket, head, (client) => {
+      void runSession(client, ticket).catch((error: unknown) => log.warn({ err: error }, 'console session failed'));
+    });
+  });
+
+  async function runSession(client: WebSocket, ticket: string): Promise<void> {
+    let ended = false;
+    let endSession: (reason: ConsoleCloseReason) => Promise<void> = async () => undefined;
+    const closedByClient = new Promise<never>((_, reject) => {
+      client.once('close', () => reject(new ConsoleEnd('client_closed')));
+    });
+    closedByClient.catch(() => undefined);
+    const clientReader = new ByteReader();
+    let clientMessages: ((data: Buffer, binary: boolean) => void) | undefined;
+    const early: { data: Buffer; binary: boolean }[] = [];
+    client.on('message', (data: RawData, binary: boolean) => {
+      const buf = toBuffer(data);
+      if (clientMessages) clientMessages(buf, binary);
+      else early.push({ data: buf, binary });
+    });
+
+    const hash = hashConsoleTicket(ticket);
+    const redeemed = ticket ? await deps.db.consoleSession.updateMany({ where: { ticketHash: hash, redeemedAt: null, expiresAt: { gt: new Date() } }, data: { redeemedAt: new Date() } }) : { count: 0 };
+    const session = redeemed.count === 1 ? await deps.db.consoleSession.findUnique({ where: { ticketHash: hash } }) : null;
+    if (!session) {
+      client.close(CONSOLE_CLOSE_CODES.ticket_invalid, 'ticket_invalid');
+      return;
+    }
+    const startedAt = Date.now();
+    let upstream: WebSocket | undefined;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = async (reason: ConsoleCloseReason) => {
+      if (ended) return;
+      ended = true;
+      sessions.delete(endSession);
+      timers.forEach((t) => clearTimeout(t));
+      if (client.readyState === WebSocket.OPEN) client.close(CONSOLE_CLOSE_CODES[reason], reason);
+      upstream?.terminate();
+      const seconds = Math.round((Date.now() - startedAt) / 1000);
+      await deps.db.consoleSession.update({ where: { id: session.id }, data: { endedAt: new Date(), closeReason: reason } });
+      await recordAudit(deps.db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason } });
+    };
+    endSession = (reason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
+    sessions.add(endSession);
+
+    const instance = await deps.db.instance.findUnique({ where: { id: session.instanceId }, include: { connection: true } });
+    const node = instance?.node;
+    const vmid = instance?.vmid;
+    const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
+    if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
+    await recordAudit(deps.db, { action: 'console.opened', actorUserId: session.userId, tenantId: instance.tenantId, instanceId: instance.id, details: { type: session.type } });
+
+    // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
+    const reasonNow = async (): Promise<ConsoleCloseReason | undefined> => {
+      const row = await deps.db.instance.findUnique({ where: { id: instance.id }, select: { status: true, node: true, vmid: true, deletedAt: true } });
+      return consoleEndReason(row, { node, vmid });
+    };
+
+    try {
+      const proxmox = consoleClientOf(deps, instance.connection);
+      const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid)).catch(() => {
+        throw new ConsoleEnd('console_unavailable');
+      });
+      if (ended) return;
+      upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket);
+      const up = upstream;
+      up.on('error', () => undefined);
+      // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.
+      const reader = upstreamReader(up);
+      const upstreamClosed = new Promise<never>((_, reject) => up.once('close', () => reject(new ConsoleEnd('console_unavailable'))));
+      upstreamClosed.catch(() => undefined);
+      await Promise.race([opened(up), closedByClient]);
+
+      const upstreamGone = Promise.race([upstreamClosed, closedByClient]);
+      if (session.type === 'vnc') {
+        const serverInit = await withDeadline(authenticateVnc(reader, up, upstreamTicket.password), UPSTREAM_AUTH_MS, upstreamGone);
+        clientMessages = (data) => clientReader.push(data);
+        for (const m of early.splice(0)) clientReader.push(m.data);
+        await withDeadline(greetVncClient(clientReader, client, serverInit, instance.hostname), UPSTREAM_AUTH_MS, closedByClient);
+        const rest = clientReader.rest();
+        if (rest.length > 0) forward(up, client, rest);
+        clientMessages = (data) => forward(up, client, data);
+      } else {
+        await withDeadline(authenticateTerm(reader, up, upstreamTicket), UPSTREAM_AUTH_MS, upstreamGone);
+        clientMessages = (data, binary) => {
+          if (!binary) {
+            const size = resizeMessage(data.toString('utf8'));
+            if (size) forward(up, client, `1:${size.cols}:${size.rows}:`);
+            return;
+          }
+          forward(up, client, Buffer.concat([Buffer.from(`0:${data.length}:`), data]));
+        };
+        for (const m of early.splice(0)) clientMessages(m.data, m.binary);
+        timers.push(setInterval(() => up.readyState === WebSocket.OPEN && up.send('2'), TERM_PING_MS));
+      }
+      up.removeAllListeners('message');
+      const pending = reader.rest();
+      if (pending.length > 0) forward(client, up, pending);
+      up.on('message', (data: RawData) => forward(client, up, toBuffer(data)));
+
+      let idle: NodeJS.Timeout;
+      const idleMs = deps.config.CONSOLE_IDLE_SECONDS * 1000;
+      const restartIdle = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => void endSession('idle_timeout'), idleMs);
+        timers.push(idle);
+      };
+      restartIdle();
+      client.on('message', restartIdle);
+      timers.push(setTimeout(() => void endSession('max_duration'), deps.config.CONSOLE_MAX_SECONDS * 1000));
+      const watch = setInterval(() => {
+        void reasonNow().then((reason) => reason && endSession(reason), () => undefined);
+      }, deps.config.CONSOLE_WATCH_SECONDS * 1000);
+      timers.push(watch);
+      await Promise.race([upstreamClosed, closedByClient]);
+    } catch (error) {
+      if (!(error instanceof ConsoleEnd)) throw error;
+      if (error.reason === 'client_closed') return endSession('client_closed');
+      if (ended) return;
+      endSession((await reasonNow().catch(() => undefined)) ?? error.reason);
+    }
+  }
+
+  return {
+    get open() {
+      return sessions.size;
+    },
+    async close() {
+      await Promise.all([...sessions].map((end) => end('shutting_down')));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Guest consoles as customers see them: the two kinds, which server states allow one, and why a
+ * console ends (the reason of its WebSocket close, each with its own close code).
+ */
+import type { InstanceStatus } from '../generated/prisma/enums';
+
+export const CONSOLE_TYPES = ['vnc', 'serial'] as const;
+export type ConsoleType = (typeof CONSOLE_TYPES)[number];
+
+/** States whose guest keeps running where it runs: a console may open (and stay open). */
+export const CONSOLE_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['running', 'rebooting', 'snapshotting', 'backing_up']);
+/** States of an operation that replaces, moves or removes the guest: INSTANCE_BUSY rather than "not running". */
+export const CONSOLE_BUSY_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['pending', 'scheduling', 'provisioning', 'rebuilding', 'migrating', 'restoring', 'rolling_back', 'deleting']);
+
+/** Every reason a console ends, with the WebSocket close code it is sent with. */
+export const CONSOLE_CLOSE_CODES = {
+  client_closed: 1000,
+  shutting_down: 1001,
+  ticket_invalid: 4001,
+  instance_stopped: 4002,
+  instance_deleted: 4003,
+  instance_rebuilt: 4004,
+  instance_migrated: 4005,
+  max_duration: 4006,
+  idle_timeout: 4007,
+  console_unavailable: 4008,
+  protocol_error: 4009,
+} as const;
+export type ConsoleCloseReason = keyof typeof CONSOLE_CLOSE_CODES;
+
+/** Why a console of a server in this state (or gone, or moved) must end; undefined while it may go on. */
+export function consoleEndReason(now: { status: InstanceStatus; node: string | null; vmid: number | null; deletedAt: Date | null } | null, opened: { node: string; vmid: number }): ConsoleCloseReason | undefined {
+  if (!now || now.deletedAt || now.status === 'deleting' || now.status === 'deleted') return 'instance_deleted';
+  if (now.status === 'rebuilding' || now.status === 'rebuild_failed' || now.status === 'restoring' || now.status === 'rolling_back') return 'instance_rebuilt';
+  if (now.status === 'migrating' || now.node !== opened.node || now.vmid !== opened.vmid) return 'instance_migrated';
+  if (!CONSOLE_STATES.has(now.status)) return 'instance_stopped';
+  return undefined;
+}

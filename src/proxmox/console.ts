@@ -1,0 +1,48 @@
+/**
+ * Guest consoles: vncproxy / termproxy open a one-connection listener on the guest's node and
+ * answer its ticket; vncwebsocket (server-side, token header) reaches it.
+ */
+import type WebSocket from 'ws';
+import { guestParams, type CallOptions, type ProxmoxClient } from './client';
+import { ProxmoxError } from './errors';
+
+export interface ConsoleTicket {
+  /** Whom the ticket is for: termproxy's login line names it. */
+  user: string;
+  ticket: string;
+  port: number;
+  upid: string;
+  /** The VNC password (vncproxy only; older releases without it: the ticket's first 8 characters). */
+  password: string;
+}
+
+/** Proxmox's vncwebsocket takes client frames up to 128 KiB (what we send stays below). */
+export const PROXMOX_CONSOLE_MAX_FRAME = 128 * 1024;
+/** The largest message read from vncwebsocket: a full screen update of a large display. */
+const CONSOLE_MAX_INCOMING = 32 * 1024 * 1024;
+
+function ticketOf(path: string, data: unknown, withPassword: boolean): ConsoleTicket {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if (typeof d.ticket !== 'string' || typeof d.user !== 'string' || typeof d.upid !== 'string' || !Number.isInteger(Number(d.port))) {
+    throw new ProxmoxError({ kind: 'protocol', method: 'POST', path, message: 'console answer without ticket, user, port or upid' });
+  }
+  const password = withPassword && typeof d.password === 'string' ? d.password : d.ticket.slice(0, 8);
+  return { user: d.user, ticket: d.ticket, port: Number(d.port), upid: d.upid, password };
+}
+
+/** The guest's screen: a VNC listener for a WebSocket, with a generated password. */
+export async function vncProxy(client: ProxmoxClient, node: string, vmid: number, call?: CallOptions): Promise<ConsoleTicket> {
+  const path = '/nodes/{node}/qemu/{vmid}/vncproxy';
+  return ticketOf(path, await client.request('POST', path, guestParams(node, vmid), { websocket: true, 'generate-password': true }, call), true);
+}
+
+/** The guest's first serial port, as termproxy serves it. */
+export async function termProxy(client: ProxmoxClient, node: string, vmid: number, call?: CallOptions): Promise<ConsoleTicket> {
+  const path = '/nodes/{node}/qemu/{vmid}/termproxy';
+  return ticketOf(path, await client.request('POST', path, guestParams(node, vmid), { serial: 'serial0' }, call), false);
+}
+
+/** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing). */
+export function vncWebSocket(client: ProxmoxClient, node: string, vmid: number, ticket: ConsoleTicket): WebSocket {
+  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING);
+}
