@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   BACKUP_IN_PROGRESS: 409,
   /** A customer deleting a protected backup. */
   BACKUP_PROTECTED: 409,
+  /** A create from a backup that is not `available` (still being made, failed, lost or being deleted). */
+  BACKUP_NOT_RESTORABLE: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   /** The invite link is unknown, used already or expired: an administrator can send a new one. */
@@ -44,6 +46,8 @@ export const ERROR_STATUS = {
   BACKUP_LIMIT_REACHED: 422,
   /** The server's location has no backup storage. */
   BACKUPS_UNSUPPORTED: 422,
+  /** A create from a backup whose server had a larger disk than the plan gives. */
+  PLAN_DISK_TOO_SMALL: 422,
   RATE_LIMITED: 429,
   /** Proxmox VE refused the connection's token a privilege of the minimal role (docs/security.md). */
   PROVIDER_PERMISSION_DENIED: 502,
