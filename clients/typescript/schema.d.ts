@@ -686,7 +686,7 @@ export interface paths {
         put?: never;
         /**
          * Create a server
-         * @description Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503.
+         * @description Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503. With `backupId` instead of `imageId` the new server is restored from one of your backups (404 NOT_FOUND for a backup you do not have): it is reserved and built like any other server, its disk written from the backup's archive instead of an image, in the backup's location, beside the server the backup was made of, which is not touched. It gets its own addresses, login and name, keeps the original's image, and reports `instance.restored` (`data.backupId`) when it runs; a failed restore rolls back like a failed create, and the backup stays.
          */
         post: operations["postInstances"];
         delete?: never;
@@ -6605,7 +6605,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONFLICT */
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT, BACKUP_NOT_RESTORABLE */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED */
+            /** @description Error: QUOTA_EXCEEDED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED, PLAN_DISK_TOO_SMALL */
             422: {
                 headers: {
                     [name: string]: unknown;
