@@ -42,7 +42,7 @@ async function runWorkflow(
   const calls: Call[] = [];
   const attempts = new Map<string, number>();
   const activities = Object.fromEntries(
-    [...STAGE_ACTIVITIES, ...BOOKKEEPING].map((name) => [
+    [...STAGE_ACTIVITIES, 'restoreGuestFromBackup', ...BOOKKEEPING].map((name) => [
       name,
       async (args: any) => {
         const attempt = (attempts.get(name) ?? 0) + 1;
@@ -132,6 +132,15 @@ describe('ProvisionInstance', () => {
   it('removes a guest even when the clone itself failed, since a half-done clone can leave one', async () => {
     const { names } = await provision({ cloneGuest: rejected('PROVIDER_TASK_FAILED') });
     expect(names).toEqual(['cloneGuest', 'removeGuest', 'failInstance']);
+  });
+
+  it('restores the backup in the clone stage of a server made from one, then runs the other stages; a failed restore removes what it left', async () => {
+    const restored = await runWorkflow('ProvisionInstance', { fromBackup: true }, {});
+    expect(restored.result).toEqual({ status: 'running' });
+    expect(restored.names).toEqual(['restoreGuestFromBackup', ...STAGE_ACTIVITIES.slice(1)]);
+    const failed = await runWorkflow('ProvisionInstance', { fromBackup: true }, { restoreGuestFromBackup: rejected('PROVIDER_TASK_FAILED') });
+    expect(failed.result).toMatchObject({ status: 'failed' });
+    expect(failed.names).toEqual(['restoreGuestFromBackup', 'removeGuest', 'failInstance']);
   });
 
   it('keeps the VMID held when the guest at it is not ours', async () => {
