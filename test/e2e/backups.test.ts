@@ -237,7 +237,7 @@ describe('backups reconciled with the storage', () => {
   };
   afterAll(() => outside?.close());
 
-  it('an archive of ours that disappeared is lost; one made in the Proxmox UI is listed as external and restores', async () => {
+  it('an archive of ours that disappeared is lost; one made in the Proxmox UI is listed as external and restores, in place and as a new server', async () => {
     const id = await runningServer(stack, { hostname: 'bkp-reconcile' });
     const { vmid, node } = (await guestOf(stack, id))!;
     const made = await backUp(stack, id);
@@ -264,6 +264,13 @@ describe('backups reconciled with the storage', () => {
     const restore = await stack.api.request('POST', `/v1/backups/${external.id}/restore`, { token: stack.customer.token, body: {} });
     expect((await taskEnd(stack, restore.body.meta.taskId)).status).toBe('succeeded');
     expect((await guestOf(stack, id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
+    // ... and as a new server; the lost one cannot be restored.
+    const copy = await stack.create({ imageId: undefined, backupId: external.id, hostname: 'bkp-reconcile-copy' });
+    expect((await taskEnd(stack, copy.body.meta.taskId!)).status).toBe('succeeded');
+    expect((await guestOf(stack, copy.body.data.id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
+    const lost = await stack.api.request('POST', '/v1/instances', { token: stack.customer.token, body: { ...stack.createBody({ hostname: 'bkp-lost-copy' }), imageId: undefined, backupId: made.body.data.id } });
+    expect(lost.status).toBe(409);
+    expect(lost.body.error).toMatchObject({ code: 'BACKUP_NOT_RESTORABLE', details: { status: 'lost' } });
   });
 
   it("a backup stuck past its budget fails, and its host is given back only once Proxmox shows its vzdump ended", async () => {
