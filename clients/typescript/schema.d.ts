@@ -686,7 +686,7 @@ export interface paths {
         put?: never;
         /**
          * Create a server
-         * @description Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503.
+         * @description Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503. With `backupId` instead of `imageId` the new server is restored from one of your backups (404 NOT_FOUND for a backup you do not have): it is reserved and built like any other server, its disk written from the backup's archive instead of an image, in the backup's location, beside the server the backup was made of, which is not touched. It gets its own addresses, login and name, keeps the original's image, and reports `instance.restored` (`data.backupId`) when it runs; a failed restore rolls back like a failed create, and the backup stays.
          */
         post: operations["postInstances"];
         delete?: never;
@@ -1431,7 +1431,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "PLAN_DISK_TOO_SMALL" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -6559,8 +6559,12 @@ export interface operations {
             content: {
                 "application/json": {
                     planId: string;
-                    locationId: string;
-                    imageId: string;
+                    /** @description Required with `imageId`; with `backupId` it defaults to the backup's location and must be it (else 422 UNSUPPORTED). */
+                    locationId?: string;
+                    /** @description The image to install. Send exactly one of `imageId` and `backupId`. */
+                    imageId?: string;
+                    /** @description Restore one of your backups as a new server instead of installing an image: the server starts as the backup's disk, with its own addresses, login and name. The backup must be `available` (409 BACKUP_NOT_RESTORABLE) and fit the plan's disk (422 PLAN_DISK_TOO_SMALL). Send exactly one of `imageId` and `backupId`. */
+                    backupId?: string;
                     hostname: string;
                     username?: string;
                     sshKeys?: string[];
@@ -6639,7 +6643,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONFLICT */
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT, BACKUP_NOT_RESTORABLE */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6666,7 +6679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED */
+            /** @description Error: QUOTA_EXCEEDED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED, PLAN_DISK_TOO_SMALL */
             422: {
                 headers: {
                     [name: string]: unknown;

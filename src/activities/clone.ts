@@ -30,6 +30,17 @@ async function adoptGuest(deps: ActivityDeps, client: ProxmoxClient, site: Clone
   return true;
 }
 
+/** Before a guest is created for the task: the task must still be open, and a provision moves on from `scheduling`. */
+export async function beginCreatingGuest(deps: ActivityDeps, instance: { id: string; status: string }, taskId: string): Promise<void> {
+  // A task the API gave up on (its workflow start seemed to fail) must not create a guest.
+  const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { status: true } });
+  if (task?.status !== 'pending' && task?.status !== 'running') {
+    throw fail(FailureType.InconsistentState, `task ${taskId} is ${task?.status ?? 'missing'}; no guest is created for it`);
+  }
+  // A rebuild clones too: only a provision moves the instance on from `scheduling`.
+  if (instance.status === 'pending' || instance.status === 'scheduling') await provisioningStarted(deps.db, instance.id);
+}
+
 /**
  * clone: the image's template becomes our guest at the reserved VMID, named after the customer's
  * hostname and marked as ours in its description. A VMID taken by someone else's guest is
@@ -43,13 +54,7 @@ export function createCloneActivity(deps: ActivityDeps) {
     if (!template || instance.templateVmid === null) {
       throw fail(FailureType.InconsistentState, `no template of image ${instance.imageId} on node ${instance.node}`);
     }
-    // A task the API gave up on (its workflow start seemed to fail) must not create a guest.
-    const task = await deps.db.task.findUnique({ where: { id: taskId }, select: { status: true } });
-    if (task?.status !== 'pending' && task?.status !== 'running') {
-      throw fail(FailureType.InconsistentState, `task ${taskId} is ${task?.status ?? 'missing'}; no guest is created for it`);
-    }
-    // A rebuild clones too: only a provision moves the instance on from `scheduling`.
-    if (instance.status === 'pending' || instance.status === 'scheduling') await provisioningStarted(deps.db, instanceId);
+    await beginCreatingGuest(deps, instance, taskId);
     await say(deps, taskId, 'clone', 'cloning the image', 'processing', `Creating the server's disk from ${instance.image.name}.`);
     const client = deps.proxmox(instance.connection);
     // An earlier attempt may have set aside the last VMID it was allowed: the provision cannot go on.

@@ -11,6 +11,7 @@ import {
 import { createRequestScheduledBackupActivity } from './backup-schedules';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
+import { createRestoreFromBackupActivity } from './restore-new';
 import { createCloudInitActivity } from './cloud-init';
 import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
@@ -58,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
   const cpuBaselines = new CpuBaselineCache();
   return {
     cloneGuest: createCloneActivity(deps),
+    restoreGuestFromBackup: createRestoreFromBackupActivity(deps),
     configureGuest: createConfigureActivity(deps, cpuBaselines),
     applyCloudInit: createCloudInitActivity(deps),
     attachNetwork: createNetworkActivity(deps),

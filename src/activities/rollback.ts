@@ -7,6 +7,7 @@ import { fail, FailureType } from './failures';
 import { guestAfterClone, waitForProxmoxTasksOnGuest } from './guest-lock';
 import { guestAt } from './ownership';
 import { runProviderCall } from './provider-call';
+import { restoredFromOwner } from './restore-new';
 import { removeSnippet } from './snippets';
 import { say } from './steps';
 import { recordAudit } from '../db/audit';
@@ -45,7 +46,8 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
   const guest =
     instance.templateVmid === null ? await guestAt(client, vmid) : await guestAfterClone(deps, client, { node: instance.node ?? '', vmid, templateVmid: instance.templateVmid });
   if (!guest) return 'absent';
-  if (guest.owner !== instanceId) return 'not_ours';
+  // A restored guest not yet marked as ours still carries its original's marker.
+  if (guest.owner !== instanceId && (guest.owner === null || guest.owner !== (await restoredFromOwner(deps, instance)))) return 'not_ours';
   const where = guest.node;
   await say(deps, taskId, purpose, 'removing the server', 'processing', 'Removing the server from the hypervisor.');
   // A Proxmox task of ours holds the guest (a start, a migration): let it finish first.

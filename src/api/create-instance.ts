@@ -7,6 +7,7 @@ import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserv
 import { openTask, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
+import type { Backup } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
 import type { ApiDeps } from './deps';
@@ -88,10 +89,12 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
     if (replay) return replay;
   }
 
+  const backup = body.backupId === undefined ? null : await restorableBackup(db, tenantId, body.backupId);
+  const locationId = body.locationId ?? backup?.instance.locationId ?? '';
   const [plan, location, image, tenant] = await Promise.all([
     db.plan.findUnique({ where: { id: body.planId } }),
-    db.location.findUnique({ where: { id: body.locationId }, include: { ipPools: true, connection: true } }),
-    db.image.findUnique({ where: { id: body.imageId }, include: { templates: true } }),
+    db.location.findUnique({ where: { id: locationId }, include: { ipPools: true, connection: true } }),
+    db.image.findUnique({ where: { id: backup?.instance.imageId ?? body.imageId }, include: { templates: true } }),
     db.tenant.findUniqueOrThrow({ where: { id: tenantId } }),
   ]);
   const missing: Record<string, string> = {};
@@ -102,7 +105,8 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
 
   assertNotArchived({
     planId: plan.archivedAt,
-    imageId: image.archivedAt,
+    // A restored server keeps its original's image, archived or not: nothing is installed from it.
+    imageId: backup ? null : image.archivedAt,
     locationId: location.archivedAt ?? location.connection.archivedAt,
   });
   if (body.userData !== undefined && !location.connection.snippetsStorage) {
@@ -117,9 +121,12 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   );
   const connection = location.connection;
   const templates = image.templates.filter((t) => t.connectionId === connection.id);
-  if (templates.length === 0) {
+  if (backup) assertRestorableHere(backup, location.id, plan.diskGiB);
+  else if (templates.length === 0) {
     throw new AppError('UNSUPPORTED', 'This image is not available in this location.', { fields: { imageId: 'not offered here' } });
   }
+  // The archive lies on the storage of the host that wrote it, so a restore runs there.
+  const candidateNodes = backup ? [backup.node] : templates.map((t) => t.node);
   const sizing = { vcpus: plan.vcpus, memoryMiB: plan.memoryMiB, diskGiB: plan.diskGiB };
   const openPools = location.ipPools.filter((p) => !p.archivedAt);
   const pool4 = openPools.find((p) => p.family === 4);
@@ -133,11 +140,16 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
       async (tx, runningLow) => {
         const instanceId = newId('inst');
         const taskId = newId('task');
-        const intent = provisionIntent(deps, { instanceId, taskId, summary: workflowSummary({ operation: 'create', hostname: body.hostname, plan: plan.name, tenantId }) });
+        const intent = provisionIntent(deps, {
+          instanceId,
+          taskId,
+          summary: workflowSummary({ operation: 'create', hostname: body.hostname, plan: plan.name, tenantId }),
+          ...(backup ? { fromBackup: true } : {}),
+        });
         if (idempotencyKey && !(await claimIdempotencyKey(tx, { userId: who.userId, key: idempotencyKey, requestHash, instanceId, expiredBefore }))) {
           throw new IdempotencyKeyHeld();
         }
-        const placement = await planPlacement(tx, { connectionId: connection.id, candidateNodes: templates.map((t) => t.node), sizing });
+        const placement = await planPlacement(tx, { connectionId: connection.id, candidateNodes, sizing });
         await tx.instance.create({
           data: {
             id: instanceId,
@@ -154,6 +166,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
             sshKeys: login.sshKeys,
             userData: body.userData ?? null,
             credentialType: login.credentialType,
+            restoredFromBackupId: backup?.id ?? null,
             chargedVcpus: sizing.vcpus,
             chargedMemoryMiB: sizing.memoryMiB,
             chargedDiskGiB: sizing.diskGiB,
@@ -195,6 +208,32 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
   return { instance: created.row, taskId: created.taskId, replay: false };
 }
 
+/** The caller's backup a new server is restored from; another tenant's (or a deleted one) is NOT_FOUND like any unknown id. */
+async function restorableBackup(db: Db, tenantId: string, backupId: string) {
+  const backup = await db.backup.findFirst({ where: { id: backupId, tenantId, status: { not: 'deleted' } }, include: { instance: true } });
+  if (!backup) throw new AppError('NOT_FOUND', 'The backup was not found.', { fields: { backupId: 'no such backup' } });
+  return backup;
+}
+
+/**
+ * A backup restores as a new server when its archive is written (`available`, external ones
+ * included), in the location whose storage holds it, onto a plan whose disk holds its server's.
+ */
+function assertRestorableHere(backup: Backup & { instance: { locationId: string; chargedDiskGiB: number } }, locationId: string, planDiskGiB: number): void {
+  if (backup.status !== 'available' || !backup.volid) {
+    throw new AppError('BACKUP_NOT_RESTORABLE', `The backup is ${backup.status}; only an available backup can be restored.`, { status: backup.status });
+  }
+  if (backup.instance.locationId !== locationId) {
+    throw new AppError('UNSUPPORTED', "The backup is stored in another location; create the server in the backup's location.", { fields: { locationId: 'not where the backup is stored' } });
+  }
+  if (planDiskGiB < backup.instance.chargedDiskGiB) {
+    throw new AppError('PLAN_DISK_TOO_SMALL', `The backup holds a ${backup.instance.chargedDiskGiB} GiB disk; choose a plan with at least that much disk.`, {
+      fields: { planId: 'disk too small for the backup' },
+      diskGiB: backup.instance.chargedDiskGiB,
+    });
+  }
+}
+
 /**
  * Archived catalog objects keep serving what uses them but take no new use: each field named
  * with an archive date is refused, 422 ARCHIVED.
@@ -220,7 +259,7 @@ async function assertPlanUnchanged(tx: Tx, plan: { id: string; vcpus: number; me
   }
 }
 
-function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: string; summary: string }): StartIntent {
+function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: string; summary: string; fromBackup?: true }): StartIntent {
   return { workflowType: 'ProvisionInstance', workflowArgs: { ...args, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
 }
 

@@ -12,8 +12,8 @@ async function instanceOf(tx: Tx, instanceId: string) {
   return tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { tenantId: true, hostname: true, status: true } });
 }
 
-/** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`), beside the instance's. */
-export async function appendBackupEvent(tx: Tx, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost', backupId: string, code?: string): Promise<void> {
+/** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`, or `instance.restored` of a server made from it), beside the instance's. */
+export async function appendBackupEvent(tx: Tx, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost' | 'instance.restored', backupId: string, code?: string): Promise<void> {
   const instance = await instanceOf(tx, instanceId);
   await appendEvents(tx, { tenantId: instance.tenantId, instanceId }, [{ type, data: { status: instance.status, hostname: instance.hostname, backupId, ...(code ? { code } : {}) } }]);
 }

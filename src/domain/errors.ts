@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   BACKUP_IN_PROGRESS: 409,
   /** A customer deleting a protected backup. */
   BACKUP_PROTECTED: 409,
+  /** A create from a backup that is not `available` (still being made, failed, lost or being deleted). */
+  BACKUP_NOT_RESTORABLE: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   /** The invite link is unknown, used already or expired: an administrator can send a new one. */
@@ -52,6 +54,8 @@ export const ERROR_STATUS = {
   CONSOLE_TYPE_UNAVAILABLE: 422,
   /** A serial console on a cluster whose access control predates token-owned console tickets. */
   CONSOLE_UNSUPPORTED: 422,
+  /** A create from a backup whose server had a larger disk than the plan gives. */
+  PLAN_DISK_TOO_SMALL: 422,
   RATE_LIMITED: 429,
   /** The user holds as many consoles open as CONSOLE_SESSIONS_PER_USER allows. */
   CONSOLE_LIMIT: 429,

@@ -26,7 +26,7 @@ const intentArgs = { instanceId: z.string(), taskId: z.string(), summary: z.stri
 
 /** A start intent as the task row holds it (JSON written by intentColumns). */
 const storedIntent = z.discriminatedUnion('workflowType', [
-  z.object({ workflowType: z.literal('ProvisionInstance'), workflowArgs: z.object(intentArgs) }),
+  z.object({ workflowType: z.literal('ProvisionInstance'), workflowArgs: z.object({ ...intentArgs, fromBackup: z.boolean().optional() }) }),
   z.object({
     workflowType: z.literal('InstanceOperation'),
     workflowArgs: z.object({

@@ -1,4 +1,4 @@
-import { CancellationScope, continueAsNew } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, patched } from '@temporalio/workflow';
 import type { ProvisionProgress } from './definitions';
 import { describeFailure, type DescribedFailure } from './failure';
 import { stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
@@ -15,7 +15,12 @@ export interface ParkedRollback {
   compensations: Compensation[];
 }
 
+/** Histories from before a server could be restored from a backup as a new server replay without this marker. */
+export const RESTORE_AS_NEW_PATCH = 'restore-as-new-server';
+
 export interface ProvisionInput extends InstanceWorkflowInput {
+  /** The instance is restored from its backup (`restoredFromBackupId`): the clone stage restores the archive. */
+  fromBackup?: boolean;
   /** Set by continue-as-new: resume the rollback where it waits for an operator. */
   parked?: ParkedRollback;
 }
@@ -26,8 +31,8 @@ export interface ProvisionResult {
 }
 
 /**
- * Turns committed reservations into a running guest: clone → configure → cloud_init → network
- * → boot → verify → finalize. On any failure the compensations run in reverse, outside
+ * Turns committed reservations into a running guest: clone (or, from a backup, a restore of its
+ * archive) → configure → cloud_init → network → boot → verify → finalize. On any failure the compensations run in reverse, outside
  * cancellation; a guest that cannot be proven gone parks the workflow for an operator.
  */
 export async function ProvisionInstance(input: ProvisionInput): Promise<ProvisionResult> {
@@ -41,11 +46,16 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
   const compensations: Compensation[] = ['release'];
 
   setStatus('provisioning');
+  const fromBackup = input.fromBackup === true && patched(RESTORE_AS_NEW_PATCH);
   try {
-    await runStages('Provisioning', (stage) => {
-      // A clone that fails half-way can still leave a guest behind, so its undo is registered first.
-      if (stage === 'clone') compensations.push('removeGuest');
-    });
+    await runStages(
+      fromBackup ? 'Restoring a backup as a new server' : 'Provisioning',
+      (stage) => {
+        // A clone (or restore) that fails half-way can still leave a guest behind, so its undo is registered first.
+        if (stage === 'clone') compensations.push('removeGuest');
+      },
+      fromBackup,
+    );
     setStatus('running');
     show('The server is running.');
     return { status: 'running' };

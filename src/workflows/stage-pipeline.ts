@@ -40,6 +40,12 @@ const STAGE_SUMMARIES: Record<ProvisionStage, string> = {
   finalize: 'finalize: the reservations become the instance',
 };
 
+/** A server restored from a backup as a new server: its clone stage writes the archive to our VMID instead. */
+const RESTORE_STAGE = {
+  activity: 'restoreGuestFromBackup',
+  summary: 'clone: restore the backup archive to our VMID',
+} as const satisfies { activity: keyof Activities; summary: string };
+
 /** The activity options of a stage: Proxmox stages by their budget, finalize as bookkeeping. */
 export function stageOptions(stage: ProvisionStage, scale: number) {
   return stage === 'finalize' ? bookkeepingOptions(scale, STAGE_SUMMARIES[stage]) : activityOptions(STAGE_BUDGETS[stage], scale, STAGE_SUMMARIES[stage]);
@@ -74,14 +80,19 @@ export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionP
     upsertSearchAttributes([{ key: InstanceStatusKey, value: status }]);
   };
 
-  /** Runs every stage in order; `beforeStage` registers what a stage needs undone if it fails. */
-  async function runStages(label: string, beforeStage?: (stage: ProvisionStage) => void) {
+  /**
+   * Runs every stage in order; `beforeStage` registers what a stage needs undone if it fails.
+   * `fromBackup`: the clone stage restores the instance's backup instead of cloning its image.
+   */
+  async function runStages(label: string, beforeStage?: (stage: ProvisionStage) => void, fromBackup = false) {
     for (const stage of PROVISION_STAGES) {
       progress.stage = stage;
       upsertSearchAttributes([{ key: ProvisionStageKey, value: stage }]);
-      show(`${label}, stage ${STAGE_SUMMARIES[stage]}.`);
+      const restores = fromBackup && stage === 'clone';
+      show(`${label}, stage ${restores ? RESTORE_STAGE.summary : STAGE_SUMMARIES[stage]}.`);
       beforeStage?.(stage);
-      await proxyActivities<Activities>(stageOptions(stage, scale))[STAGE_ACTIVITIES[stage]](ref);
+      if (restores) await proxyActivities<Activities>(activityOptions(BUDGETS.backup, scale, RESTORE_STAGE.summary))[RESTORE_STAGE.activity](ref);
+      else await proxyActivities<Activities>(stageOptions(stage, scale))[STAGE_ACTIVITIES[stage]](ref);
       progress.completedStages.push(stage);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Backups end to end: made by vzdump on the location's backup storage (one per host at a time),
  * restored in place over a wiped disk, refused before any call past the plan's limit, deleted
- * unless protected; a worker killed mid-vzdump resumes from the recorded UPID.
+ * unless protected; a worker killed mid-vzdump or mid-restore (in place or as a new server)
+ * resumes from the recorded UPID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxClient } from '../../src/proxmox';
@@ -236,7 +237,7 @@ describe('backups reconciled with the storage', () => {
   };
   afterAll(() => outside?.close());
 
-  it('an archive of ours that disappeared is lost; one made in the Proxmox UI is listed as external and restores', async () => {
+  it('an archive of ours that disappeared is lost; one made in the Proxmox UI is listed as external and restores, in place and as a new server', async () => {
     const id = await runningServer(stack, { hostname: 'bkp-reconcile' });
     const { vmid, node } = (await guestOf(stack, id))!;
     const made = await backUp(stack, id);
@@ -263,6 +264,13 @@ describe('backups reconciled with the storage', () => {
     const restore = await stack.api.request('POST', `/v1/backups/${external.id}/restore`, { token: stack.customer.token, body: {} });
     expect((await taskEnd(stack, restore.body.meta.taskId)).status).toBe('succeeded');
     expect((await guestOf(stack, id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
+    // ... and as a new server; the lost one cannot be restored.
+    const copy = await stack.create({ imageId: undefined, backupId: external.id, hostname: 'bkp-reconcile-copy' });
+    expect((await taskEnd(stack, copy.body.meta.taskId!)).status).toBe('succeeded');
+    expect((await guestOf(stack, copy.body.data.id))?.files).toEqual({ '/made-in-the-ui': 'yes' });
+    const lost = await stack.api.request('POST', '/v1/instances', { token: stack.customer.token, body: { ...stack.createBody({ hostname: 'bkp-lost-copy' }), imageId: undefined, backupId: made.body.data.id } });
+    expect(lost.status).toBe(409);
+    expect(lost.body.error).toMatchObject({ code: 'BACKUP_NOT_RESTORABLE', details: { status: 'lost' } });
   });
 
   it("a backup stuck past its budget fails, and its host is given back only once Proxmox shows its vzdump ended", async () => {
@@ -326,7 +334,7 @@ describe('backups survive a worker crash', () => {
     worker = await crashWorkerWhilePolling(stack, worker, taskId, kind);
   };
 
-  it('finishes a backup and a restore whose worker died mid-task, with exactly one vzdump and one restore call', { timeout: 180_000 }, async () => {
+  it('finishes a backup, a restore and a restore as a new server whose worker died mid-task, with exactly one vzdump and one restore call each', { timeout: 180_000 }, async () => {
     const id = await runningServer(stack, { hostname: 'bkp-crash' }, 60_000);
     const vmid = (await guestOf(stack, id))!.vmid;
     await stack.sim.writeGuestFile(vmid, '/data', 'kept');
@@ -345,6 +353,13 @@ describe('backups survive a worker crash', () => {
       expect((await taskEnd(stack, restore.body.meta.taskId, 90_000)).status).toBe('succeeded');
       expect(await callCount(stack, RESTORE)).toBe(restores + 1);
       expect((await guestOf(stack, id))?.files).toEqual({ '/data': 'kept' });
+
+      // The same backup restored as a new server: its create resumes the recorded restore too.
+      const copy = await stack.create({ imageId: undefined, backupId: made.body.data.id, hostname: 'bkp-crash-copy' });
+      await crashWhilePolling(copy.body.meta.taskId!, 'restore');
+      expect((await taskEnd(stack, copy.body.meta.taskId!, 90_000)).status).toBe('succeeded');
+      expect(await callCount(stack, RESTORE)).toBe(restores + 2);
+      expect(await guestOf(stack, copy.body.data.id)).toMatchObject({ status: 'running', files: { '/data': 'kept' } });
     } finally {
       await stack.sim.options({ taskMsByType: {} });
     }

@@ -60,11 +60,20 @@ if (process.env.RECORD_HISTORIES) {
       return progress.rollback.state === 'parked' ? progress.rollback.parkedTimes : 0;
     };
 
-    it('records a successful provision, a rollback, and parked rollbacks retried by an operator (signal, update)', async () => {
+    it('records a successful provision, one from a backup, a rollback, and parked rollbacks retried by an operator (signal, update)', async () => {
       if (wanted('provision-succeeds')) {
         const ok = (await stack.create({ hostname: 'replay-ok' })).body.data.id;
         await stack.waitForStatus(ok, ['running']);
         await record('provision-succeeds', `provision-${ok}`);
+      }
+
+      if (wanted('provision-restores-backup')) {
+        const original = await runningServer(stack, { hostname: 'replay-original' });
+        const made = await stack.api.request('POST', `/v1/instances/${original}/backups`, { token: stack.customer.token, body: {} });
+        await stack.api.temporal.workflow.getHandle(operationWorkflowId('backup', original, made.body.meta.taskId as string)).result();
+        const restored = (await stack.create({ imageId: undefined, backupId: made.body.data.id, hostname: 'replay-restored' })).body.data.id;
+        await stack.waitForStatus(restored, ['running']);
+        await record('provision-restores-backup', `provision-${restored}`);
       }
 
       if (wanted('provision-rolls-back')) {
@@ -189,7 +198,7 @@ if (process.env.RECORD_HISTORIES) {
 describe('recorded workflow histories', () => {
   const files = fs.readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
 
-  it('has histories of every workflow type: provisions (success, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks, a backup schedule', () => {
+  it('has histories of every workflow type: provisions (success, from a backup, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks, a backup schedule', () => {
     expect(files.sort()).toEqual([
       'deliver-webhooks.json',
       'destroy-orphan.json',
@@ -204,6 +213,7 @@ describe('recorded workflow histories', () => {
       'provision-parks-then-retries.json',
       'provision-parks-then-updates.json',
       'provision-parks-until-continue-as-new.json',
+      'provision-restores-backup.json',
       'provision-rolls-back.json',
       'provision-succeeds.json',
       'reconcile-instance.json',

@@ -18,6 +18,8 @@ type Call = { name: string; args: any };
 type Script = Partial<Record<keyof Activities, (args: any, attempt: number) => unknown>>;
 
 const STAGE_ACTIVITIES = ['cloneGuest', 'configureGuest', 'applyCloudInit', 'attachNetwork', 'bootGuest', 'verifyGuest', 'finalizeInstance'] as const;
+/** The clone stage's activity for a server restored from a backup. */
+const RESTORE_STAGE = 'restoreGuestFromBackup' satisfies keyof Activities;
 const BOOKKEEPING = ['removeGuest', 'failInstance', 'parkInstance', 'recordOperatorNote', 'completeDeletion', 'removeBackupsOfServer'] as const;
 
 let env: TestWorkflowEnvironment;
@@ -42,7 +44,7 @@ async function runWorkflow(
   const calls: Call[] = [];
   const attempts = new Map<string, number>();
   const activities = Object.fromEntries(
-    [...STAGE_ACTIVITIES, ...BOOKKEEPING].map((name) => [
+    ([...STAGE_ACTIVITIES, RESTORE_STAGE, ...BOOKKEEPING] as const).map((name) => [
       name,
       async (args: any) => {
         const attempt = (attempts.get(name) ?? 0) + 1;
@@ -132,6 +134,15 @@ describe('ProvisionInstance', () => {
   it('removes a guest even when the clone itself failed, since a half-done clone can leave one', async () => {
     const { names } = await provision({ cloneGuest: rejected('PROVIDER_TASK_FAILED') });
     expect(names).toEqual(['cloneGuest', 'removeGuest', 'failInstance']);
+  });
+
+  it('restores the backup in the clone stage of a server made from one, then runs the other stages; a failed restore removes what it left', async () => {
+    const restored = await runWorkflow('ProvisionInstance', { fromBackup: true }, {});
+    expect(restored.result).toEqual({ status: 'running' });
+    expect(restored.names).toEqual([RESTORE_STAGE, ...STAGE_ACTIVITIES.slice(1)]);
+    const failed = await runWorkflow('ProvisionInstance', { fromBackup: true }, { [RESTORE_STAGE]: rejected('PROVIDER_TASK_FAILED') });
+    expect(failed.result).toMatchObject({ status: 'failed' });
+    expect(failed.names).toEqual([RESTORE_STAGE, 'removeGuest', 'failInstance']);
   });
 
   it('keeps the VMID held when the guest at it is not ours', async () => {

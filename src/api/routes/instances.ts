@@ -17,14 +17,30 @@ registerRoute({
   method: 'post',
   path: '/v1/instances',
   summary: 'Create a server',
-  description: 'Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503.',
+  description:
+    'Commits every reservation, then starts provisioning. Replays of an Idempotency-Key answer 200 with the same server; a key is kept for IDEMPOTENCY_KEY_TTL_HOURS (24 h) and forgotten when the create answers 503. ' +
+    "With `backupId` instead of `imageId` the new server is restored from one of your backups (404 NOT_FOUND for a backup you do not have): it is reserved and built like any other server, its disk written from the backup's archive instead of an image, in the backup's location, beside the server the backup was made of, which is not touched. " +
+    "It gets its own addresses, login and name, keeps the original's image, and reports `instance.restored` (`data.backupId`) when it runs; a failed restore rolls back like a failed create, and the backup stays.",
   tags,
   request: { body: createInstanceBody, headers: createInstanceHeaders },
   response: instanceView,
   meta: createInstanceMeta,
   status: 202,
   alsoStatuses: [200],
-  errors: ['CONFLICT', 'QUOTA_EXCEEDED', 'IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'RATE_LIMITED', 'CAPACITY_UNAVAILABLE', 'PROVIDER_UNAVAILABLE', 'FORBIDDEN'],
+  errors: [
+    'CONFLICT',
+    'QUOTA_EXCEEDED',
+    'IMAGE_SSH_KEY_REQUIRED',
+    'IMAGE_LOGIN_METHOD_UNSUPPORTED',
+    'UNSUPPORTED',
+    'RATE_LIMITED',
+    'CAPACITY_UNAVAILABLE',
+    'PROVIDER_UNAVAILABLE',
+    'FORBIDDEN',
+    'NOT_FOUND',
+    'BACKUP_NOT_RESTORABLE',
+    'PLAN_DISK_TOO_SMALL',
+  ],
 });
 registerReads({ path: '/v1/instances', tags, view: instanceView, query: listInstancesQuery, listSummary: 'List servers, newest first', itemSummary: 'Get a server' });
 registerRoute({

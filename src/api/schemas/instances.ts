@@ -17,8 +17,11 @@ export const credentialTypeSchema = z.enum(CredentialType);
 
 export const createInstanceBody = z.strictObject({
   planId: z.string().min(1).max(64),
-  locationId: z.string().min(1).max(64),
-  imageId: z.string().min(1).max(64),
+  locationId: z.string().min(1).max(64).optional().openapi({ description: 'Required with `imageId`; with `backupId` it defaults to the backup\'s location and must be it (else 422 UNSUPPORTED).' }),
+  imageId: z.string().min(1).max(64).optional().openapi({ description: 'The image to install. Send exactly one of `imageId` and `backupId`.' }),
+  backupId: z.string().min(1).max(64).optional().openapi({
+    description: "Restore one of your backups as a new server instead of installing an image: the server starts as the backup's disk, with its own addresses, login and name. The backup must be `available` (409 BACKUP_NOT_RESTORABLE) and fit the plan's disk (422 PLAN_DISK_TOO_SMALL). Send exactly one of `imageId` and `backupId`.",
+  }),
   hostname: z
     .string()
     .min(1)
@@ -38,6 +41,11 @@ export const createInstanceBody = z.strictObject({
     .optional()
     .openapi({ description: 'A #cloud-config YAML mapping, merged with the login and hostname the service sets (those keys are ours). Needs a location whose connection has a snippets storage (else 422 USER_DATA_UNSUPPORTED).' }),
   credentialType: credentialTypeSchema.optional(),
+}).superRefine((body, ctx) => {
+  if ((body.imageId === undefined) === (body.backupId === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [body.imageId === undefined ? 'imageId' : 'backupId'], message: 'send exactly one of imageId and backupId' });
+  }
+  if (body.imageId !== undefined && body.locationId === undefined) ctx.addIssue({ code: 'custom', path: ['locationId'], message: 'required with imageId' });
 });
 export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "instances" ADD COLUMN     "restoredFromBackupId" TEXT;
