@@ -220,6 +220,32 @@ describe('the console as a customer', () => {
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
   }, 120_000);
 
+  it('sets a weekly backup schedule (a bad time zone and a keep count over the plan refused at their fields), then removes it', async () => {
+    const form = page.locator('#backup-schedule');
+    await expect.poll(() => form.textContent()).toContain('No schedule');
+    await form.getByLabel('Frequency').selectOption('weekly');
+    await form.getByLabel('Day').selectOption('friday');
+    await form.getByLabel('Time (HH:MM)').fill('02:30');
+    await form.getByLabel('Time zone').fill('Mars/Olympus');
+    await form.getByLabel('Keep the last').fill('1000');
+    await form.getByRole('button', { name: 'Set schedule' }).click();
+    await expect.poll(() => form.locator('#schedule-timezone-error').textContent()).toContain('IANA time zone');
+
+    await form.getByLabel('Time zone').fill('Europe/Berlin');
+    await form.getByRole('button', { name: 'Set schedule' }).click();
+    await expect.poll(() => form.locator('#schedule-keep-error').textContent()).toMatch(/.+/);
+
+    await form.getByLabel('Keep the last').fill('2');
+    await form.getByRole('button', { name: 'Set schedule' }).click();
+    await expect.poll(() => form.textContent()).toContain('Weekly on friday at 02:30 (Europe/Berlin), keeping the last 2');
+    const saved = await stack.api.request('GET', `/v1/instances/${serverId}/backup-schedule`, { token: stack.customer.token });
+    expect(saved.body.data).toMatchObject({ frequency: 'weekly', weekday: 'friday', time: '02:30', timezone: 'Europe/Berlin', keepLast: 2 });
+
+    await form.getByRole('button', { name: 'Remove schedule' }).click();
+    await expect.poll(() => form.textContent()).toContain('No schedule');
+    expect((await stack.api.request('GET', `/v1/instances/${serverId}/backup-schedule`, { token: stack.customer.token })).status).toBe(404);
+  }, 60_000);
+
   it('lists the server with its live status, filters and search', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const row = page.locator('tr[data-server="web-console-1"]');

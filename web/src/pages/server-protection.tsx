@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components, Instance } from '../../../clients/typescript/index';
 import { api, outcome, type Outcome } from '../api';
 import { Alert, Confirm, described, Field, Table } from '../components/ui';
+import { BackupScheduleForm } from './backup-schedule';
 import { bytes } from '../lib/chart';
 import { when } from '../lib/format';
 import { placeProblem, type Problem } from '../lib/problems';
@@ -228,7 +229,7 @@ export function Backups({ server, revision, accept }: { server: Instance; revisi
         <button type="submit">Back up now</button>
       </form>
       <Alert problem={problems.create} />
-      {/* The backup schedule form belongs here, below the one-off backup, once the schedule API exists. */}
+      <BackupScheduleForm server={server} />
       {dialog}
     </div>
   );
