@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Alert } from '../../components/ui';
-import { closedMessage, freshTicket, instanceOfPage, takeTicket, type ConsoleType } from '../../lib/guest-console';
+import { closedMessage } from '../../lib/console-close';
+import { freshTicket, instanceOfPage, takeTicket, type ConsoleType } from '../../lib/guest-console';
 import type { Problem } from '../../lib/problems';
 
 export interface ConsoleEvents {
