@@ -2080,7 +2080,7 @@ export interface components {
             }[];
         };
         ConsoleOffer: {
-            /** @description Opens the console page in a browser (the ticket rides in the fragment). */
+            /** @description Opens the console page in a browser: `/console/{type}?instance=<id>#ticket=…` (the ticket rides in the fragment). */
             url: string;
             /** @description The same session for other clients: RFB 3.8 with security type None (vnc), or the terminal bytes as binary frames both ways plus text frames `{"type":"resize","cols":N,"rows":M}` (serial). */
             websocketUrl: string;

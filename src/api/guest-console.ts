@@ -99,7 +99,7 @@ export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: 
   const socketBase = base.replace(/^http/, 'ws');
   return {
     // The ticket rides in the fragment: it never reaches a server log on the way to the page.
-    url: `${base}/console/${type}#ticket=${ticket}`,
+    url: `${base}/console/${type}?instance=${instance.id}#ticket=${ticket}`,
     websocketUrl: `${socketBase}${CONSOLE_SOCKET_PATH}?ticket=${ticket}`,
     expiresAt,
   };

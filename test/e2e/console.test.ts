@@ -31,7 +31,7 @@ describe('guest consoles', () => {
     const offer = await consoleOffer(stack, id, 'vnc');
     expect(offer.status).toBe(201);
     const { url, websocketUrl, expiresAt } = offer.body.data;
-    expect(url).toMatch(/\/console\/vnc#ticket=[A-Za-z0-9_-]{43}$/);
+    expect(url).toMatch(new RegExp(`/console/vnc\\?instance=${id}#ticket=[A-Za-z0-9_-]{43}$`));
     expect(websocketUrl).toMatch(/^ws:\/\/.+\/v1\/console\/socket\?ticket=[A-Za-z0-9_-]{43}$/);
     expect(new Date(expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(30_000);
     const guest = (await guestOf(stack, id))!;

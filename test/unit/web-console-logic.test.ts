@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Instance } from '../../clients/typescript/index';
+import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
 import { orderCatalog } from '../../web/src/lib/catalog';
+import { closedMessage } from '../../web/src/lib/console-close';
 import { browserName, taskText } from '../../web/src/lib/format';
 import { placeProblem, problemOf } from '../../web/src/lib/problems';
 import { filterServers, statusUpdates } from '../../web/src/lib/server-filter';
@@ -119,5 +121,15 @@ describe('words for machine values', () => {
     expect(browserName(null)).toBe('Unknown browser');
     expect(taskText('INSTANCE_CREATE')).toBe('create');
     expect(taskText('INSTANCE_POWER_STOP')).toBe('power stop');
+  });
+});
+
+describe('why a guest console closed, in words', () => {
+  it('has its own sentence for every close reason the API gives, and a fallback for a lost connection', () => {
+    const messages = Object.entries(CONSOLE_CLOSE_CODES).map(([reason, code]) => closedMessage(code, reason));
+    expect(new Set(messages).size).toBe(messages.length);
+    for (const message of messages) expect(message).not.toMatch(/\(/);
+    expect(closedMessage(CONSOLE_CLOSE_CODES.instance_stopped, 'instance_stopped')).toBe('The server stopped. Start it to use its console again.');
+    expect(closedMessage(1006, '')).toBe('The connection to the console was lost. Please reconnect.');
   });
 });

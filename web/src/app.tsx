@@ -4,6 +4,8 @@ import { api, done, outcome, rememberSession, type SignedIn } from './api';
 import { Loading } from './components/ui';
 import { AccountPage } from './pages/account';
 import { AdminPages } from './pages/admin/index';
+import { SerialConsolePage } from './pages/console/serial';
+import { VncConsolePage } from './pages/console/vnc';
 import { InvitePage } from './pages/invite';
 import { NotFound } from './pages/not-found';
 import { ServerPage } from './pages/server';
@@ -55,6 +57,10 @@ function Shell() {
     );
   }
   const state: SessionState = { signedIn, forget };
+  // The guest console pages fill their own tab, without the navigation.
+  if (location.path === '/console/vnc' || location.path === '/console/serial') {
+    return location.path === '/console/vnc' ? <VncConsolePage /> : <SerialConsolePage />;
+  }
   return (
     <SessionContext.Provider value={state}>
       <Layout>

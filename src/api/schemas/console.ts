@@ -7,7 +7,7 @@ export const consoleRequestBody = z
 
 export const consoleOfferView = z
   .object({
-    url: z.string().openapi({ description: 'Opens the console page in a browser (the ticket rides in the fragment).' }),
+    url: z.string().openapi({ description: 'Opens the console page in a browser: `/console/{type}?instance=<id>#ticket=…` (the ticket rides in the fragment).' }),
     websocketUrl: z.string().openapi({
       description:
         'The same session for other clients: RFB 3.8 with security type None (vnc), or the terminal bytes as binary frames both ways plus text frames `{"type":"resize","cols":N,"rows":M}` (serial).',

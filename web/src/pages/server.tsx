@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import type { components, Instance, InstanceEvent } from '../../../clients/typescript/index';
 import { api, outcome, type Outcome } from '../api';
+import { ConsoleControl } from '../components/console-control';
 import { Alert, Confirm, Loading, Notice, ShownOnce, StatusBadge } from '../components/ui';
 import { planText, taskText, when } from '../lib/format';
 import type { Problem } from '../lib/problems';
@@ -140,8 +141,8 @@ export function ServerPage() {
                 {POWER_LABEL[action]}
               </button>
             ))}
-            {/* The Console button (the server's screen) belongs here, with the power buttons. */}
           </div>
+          <ConsoleControl instanceId={id} />
           <Alert problem={problem} />
         </div>
       )}
