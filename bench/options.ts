@@ -1,7 +1,7 @@
 /** The bench's command line: `--name=value` flags, each checked against its range. */
 import { temporalModeOf, type TemporalMode } from '../test/support/temporal';
 
-export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'memory'] as const;
+export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'consoles', 'memory'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface Options {

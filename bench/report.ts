@@ -3,6 +3,7 @@ import type { Duplicates } from './duplicates';
 import type { Options } from './options';
 import type { AloneResult } from './phases/alone';
 import type { BackupsResult } from './phases/backups';
+import type { ConsolesResult } from './phases/consoles';
 import type { CreateApiResult } from './phases/create';
 import type { FloorResult } from './phases/floor';
 import type { MemoryResult } from './phases/memory';
@@ -25,6 +26,7 @@ export interface Results {
   duplicates?: Duplicates;
   realistic?: RealisticResult;
   backups?: BackupsResult;
+  consoles?: ConsolesResult;
   memory?: MemoryResult;
   queries?: QueryCounts;
   profiles?: ProfileSummary[];
@@ -103,6 +105,12 @@ function rows(r: Results): Row[] {
     const detail = (runs: BackupsResult['backups']) => runs.map((run) => `${run.endToEndMs}/${run.taskSumMs}`).join(', ');
     out.push([`backup (vzdump ${x.timing.taskMsByType.vzdump} ms): end-to-end − task time, p50 of ${x.backups.length}`, `${x.backupAdded.p50Ms} ms (max ${x.backupAdded.maxMs}; ms ${detail(x.backups)})`, '', '', '']);
     out.push([`restore in place (qmrestore ${x.timing.taskMsByType.qmrestore} ms): end-to-end − task time, p50 of ${x.restores.length}`, `${x.restoreAdded.p50Ms} ms (max ${x.restoreAdded.maxMs}; ms ${detail(x.restores)})`, '', '', '']);
+  }
+  if (r.consoles) {
+    const c = r.consoles;
+    const window = (w: ConsolesResult['withConsoles']) => `p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms (${w.requests} GETs; API RSS ${w.apiRssMiB ?? '?'} MiB, CPU ${w.apiCpuPercent ?? '?'} %)`;
+    out.push(['GET /v1/instances, one API process, no console open', window(c.withoutConsoles), '', '', '']);
+    out.push([`… with ${c.sessions.vnc} VNC + ${c.sessions.serial} serial consoles busy (CONSOLE_SESSIONS_PER_USER=${c.consoleSessionsPerUser})`, `${window(c.withConsoles)}; ${c.echoes} echoes, ${c.frames} frames`, '', '', '']);
   }
   if (r.memory) {
     const m = r.memory;

@@ -10,7 +10,7 @@
  *   npm run bench -- --phases=floor,alone --alone=20
  *
  * Phases, in this order (`--phases` picks some): floor, create (a), alone, provisions (b),
- * realistic, memory. Writes bench/results.json and prints a Markdown table. See bench/README.md.
+ * realistic, backups, consoles, memory. Writes bench/results.json and prints a Markdown table. See bench/README.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +21,7 @@ import { countDuplicates } from './duplicates';
 import { customerClients } from './instances';
 import { parseOptions, type Options, type Phase } from './options';
 import { measureAlone } from './phases/alone';
+import { measureConsoles } from './phases/consoles';
 import { backupTiming, measureBackups } from './phases/backups';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
@@ -44,6 +45,7 @@ function serversNeeded(options: Options): number {
     (has('provisions') ? options.provisions : 0) +
     (has('realistic') ? options.realistic : 0) +
     (has('backups') ? options.backups : 0) +
+    (has('consoles') ? 5 : 0) +
     (has('memory') ? options.inFlight : 0)
   );
 }
@@ -141,6 +143,10 @@ async function main(): Promise<void> {
       await workers.ensure();
       results.backups = await measureBackups(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
+    }
+    if (has('consoles')) {
+      await workers.ensure();
+      results.consoles = await measureConsoles(stack, stack.temporalClient, catalog, options, cleanups, log);
     }
     await workers.stop();
     if (has('memory')) results.memory = await measureMemory(stack, clients, catalog, options, cleanups, log);

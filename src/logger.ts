@@ -7,6 +7,8 @@ const SECRET_KEYS = [
   'token',
   'tokenSecret',
   'tokenSecretCipher',
+  'consoleUser',
+  'consoleUserPasswordCipher',
   'secret',
   'secretCipher',
   'authorization',

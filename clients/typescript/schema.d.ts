@@ -1688,6 +1688,10 @@ export interface components {
                 storage: string;
                 directory: string;
             } | null;
+            /** @description The user serial consoles log in as on clusters before Proxmox VE 9 (its password is stored encrypted and never returned); null: none. */
+            consoleUser: {
+                username: string;
+            } | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1720,6 +1724,7 @@ export interface components {
             insecureTls?: boolean;
             /** @description Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only. */
             plaintextLab?: boolean;
+            consoleUser?: components["schemas"]["ConsoleUser"];
         };
         VmidRange: {
             start: number;
@@ -1742,6 +1747,12 @@ export interface components {
                 privateKey: string;
                 directory: string;
             };
+        };
+        /** @description A Proxmox VE user holding only VM.Console. Clusters whose access control predates token-owned console tickets (before Proxmox VE 9) give serial consoles only to users: the API logs in as this user for them. Without one, serial consoles there answer 422 CONSOLE_UNSUPPORTED. */
+        ConsoleUser: {
+            username: string;
+            /** @description Write-only: stored encrypted, never returned. */
+            password: string;
         };
         AdminLocation: {
             id: string;
@@ -1837,6 +1848,12 @@ export interface components {
             /** @description Where new servers get their disk; existing volumes stay where they are. */
             storage?: string;
             snippets?: components["schemas"]["Snippets"] & (Record<string, never> | null);
+            /** @description null removes the console user. */
+            consoleUser?: {
+                username: string;
+                /** @description Write-only: stored encrypted, never returned. */
+                password: string;
+            } | null;
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
             /** @description Save even if the new settings reach a cluster of another name than the recorded one. */

@@ -78,6 +78,7 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   insecureTls: connection.insecureTls,
   plaintextLab: connection.plaintextLab,
   snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
+  consoleUser: connection.consoleUsername ? { username: connection.consoleUsername } : null,
   createdAt: connection.createdAt.toISOString(),
   archivedAt: isoOrNull(connection.archivedAt),
 });

@@ -12,9 +12,10 @@ import { WebSocketServer, type RawData, WebSocket } from 'ws';
 import { recordAudit } from '../db/audit';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
 import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
-import { termProxy, vncProxy, vncWebSocket, type ConsoleTicket } from '../proxmox';
+import { termProxy, vncProxy, vncWebSocket, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
+import type { ProxmoxConnection } from '../generated/prisma/client';
 import type { ApiDeps } from './deps';
-import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket } from './guest-console';
+import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket, serialConsoleCaller } from './guest-console';
 
 /** The largest client message accepted (a paste, a burst of keys); larger ones close with 1009. */
 export const CONSOLE_MAX_MESSAGE = 64 * 1024;
@@ -112,6 +113,20 @@ const resizeMessage = (text: string): { cols: number; rows: number } | undefined
   }
 };
 
+/** Whom the serial console is opened as: the token, or the console user logged in now (its ticket is this session's only). */
+async function serialIdentity(deps: ApiDeps, proxmox: ProxmoxClient, connection: ProxmoxConnection): Promise<CallIdentity> {
+  const caller = await serialConsoleCaller(proxmox, connection).catch(() => {
+    throw new ConsoleEnd('console_unavailable');
+  });
+  if (caller === 'token') return 'token';
+  if (caller === 'unsupported' || !connection.consoleUsername || !connection.consoleUserPasswordCipher) throw new ConsoleEnd('console_unavailable');
+  const password = deps.secrets.open(connection.consoleUserPasswordCipher, connection.id);
+  return proxmox.userTicket(connection.consoleUsername, password).catch((error: unknown) => {
+    deps.logger.warn({ connectionId: connection.id, status: (error as { status?: number }).status }, 'Proxmox VE refused the console user of this connection: check its username and password');
+    throw new ConsoleEnd('console_unavailable');
+  });
+}
+
 export interface ConsoleSockets {
   /** Consoles open in this process. */
   readonly open: number;
@@ -193,11 +208,12 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
 
     try {
       const proxmox = consoleClientOf(deps, instance.connection);
-      const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid)).catch(() => {
+      const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
+      const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid, caller)).catch(() => {
         throw new ConsoleEnd('console_unavailable');
       });
       if (ended) return;
-      upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket);
+      upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket, caller);
       const up = upstream;
       up.on('error', () => undefined);
       // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.

@@ -59,6 +59,16 @@ export async function openConsolesOf(db: Db | Tx, config: Pick<Config, 'CONSOLE_
   });
 }
 
+/**
+ * Who opens a serial console: the token where the cluster accepts token-owned termproxy tickets
+ * (pve-access-control 9.0.4, Proxmox VE 9, on), else the connection's console user, if it has one.
+ */
+export async function serialConsoleCaller(client: ProxmoxClient, connection: Pick<ProxmoxConnection, 'consoleUsername'>): Promise<'token' | 'console-user' | 'unsupported'> {
+  const version = await client.request<{ version?: string }>('GET', '/version');
+  if (Number(String(version?.version ?? '0').split('.')[0]) >= 9) return 'token';
+  return connection.consoleUsername ? 'console-user' : 'unsupported';
+}
+
 export const hashConsoleTicket = (ticket: string): string => hashToken(`console:${ticket}`);
 
 export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: string, type: ConsoleType): Promise<ConsoleOffer> {
@@ -74,12 +84,8 @@ export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: 
     if (/^serial\d/.test(String(config?.vga ?? ''))) {
       throw new AppError('CONSOLE_TYPE_UNAVAILABLE', 'This server has no screen (its image shows its console on the serial port): open the serial console instead.', { available: 'serial' });
     }
-  } else {
-    const version = await askProxmox(() => client.request<{ version?: string }>('GET', '/version'));
-    // Token-owned termproxy tickets are accepted from pve-access-control 9.0.4 (Proxmox VE 9) on.
-    if (Number(String(version?.version ?? '0').split('.')[0]) < 9) {
-      throw new AppError('CONSOLE_UNSUPPORTED', "This server's cluster runs a Proxmox VE release that gives serial consoles only to users, not to API tokens; the screen console works.", { available: 'vnc' });
-    }
+  } else if ((await askProxmox(() => serialConsoleCaller(client, instance.connection))) === 'unsupported') {
+    throw new AppError('CONSOLE_UNSUPPORTED', "This server's cluster runs a Proxmox VE release that gives serial consoles only to users, not to API tokens, and no console user is set up for it; the screen console works.", { available: 'vnc' });
   }
 
   const ticket = crypto.randomBytes(32).toString('base64url');

@@ -11,6 +11,7 @@ import { recordAudit } from './audit';
 export const SEALED_COLUMNS = [
   { table: 'credentials', column: 'secretCipher', associatedData: 'instanceId' },
   { table: 'proxmox_connections', column: 'tokenSecretCipher', associatedData: 'id' },
+  { table: 'proxmox_connections', column: 'consoleUserPasswordCipher', associatedData: 'id' },
   { table: 'webhook_endpoints', column: 'secretCipher', associatedData: 'id' },
 ] as const;
 

@@ -62,7 +62,16 @@ export interface ProxmoxClientOptions {
  * this GET (0: a caller that reads again on its own schedule); `maxResponseBytes` is this call's
  * own answer-size cap.
  */
-export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number; retries?: number; maxResponseBytes?: number };
+export type CallOptions = AbortSignal | { signal?: AbortSignal; timeoutMs?: number; retries?: number; maxResponseBytes?: number; as?: CallIdentity };
+
+/** A user's ticket from POST /access/ticket: sent as the PVEAuthCookie (writes with its CSRF token) instead of the API token. */
+export interface UserTicket {
+  ticket: string;
+  csrfToken: string;
+}
+
+/** Who a call is made as: the client's API token (the default), a user's ticket, or nobody (the login itself). */
+export type CallIdentity = 'token' | UserTicket | 'anonymous';
 
 export type ParamValue = string | number | boolean | undefined | null;
 export type Params = Record<string, ParamValue>;
@@ -224,11 +233,11 @@ export class ProxmoxClient {
    * A WebSocket to an API path (vncwebsocket), authenticated with the token as every call is: from
    * a server the `Authorization` header works where a browser would need a cookie.
    */
-  openWebSocket(pathTemplate: string, pathParams: Record<string, string | number>, params: Params, maxPayload: number): WebSocket {
+  openWebSocket(pathTemplate: string, pathParams: Record<string, string | number>, params: Params, maxPayload: number, as: CallIdentity = 'token'): WebSocket {
     const url = new URL(`${this.apiBase.href}${fillPath(pathTemplate, pathParams)}?${encodeParams(params)}`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return new WebSocket(url, {
-      headers: { Authorization: this.authHeader },
+      headers: this.authHeaders('GET', as),
       handshakeTimeout: this.timeoutMs,
       maxPayload,
       perMessageDeflate: false,
@@ -241,20 +250,38 @@ export class ProxmoxClient {
     this.agent.destroy();
   }
 
+  /**
+   * A user's ticket for a password (POST /access/ticket, sent without the token). The password
+   * is never part of an error: a refusal reads "authentication failure".
+   */
+  async userTicket(username: string, password: string, call?: CallOptions): Promise<UserTicket> {
+    const data = await this.request<{ ticket?: unknown; CSRFPreventionToken?: unknown }>('POST', '/access/ticket', {}, { username, password }, { ...normalizeCall(call), as: 'anonymous' });
+    if (typeof data?.ticket !== 'string' || typeof data.CSRFPreventionToken !== 'string') {
+      throw new ProxmoxError({ kind: 'protocol', method: 'POST', path: '/access/ticket', message: 'login answer without ticket or CSRFPreventionToken' });
+    }
+    return { ticket: data.ticket, csrfToken: data.CSRFPreventionToken };
+  }
+
   // ---------------------------------------------------------------- transport
+
+  private authHeaders(method: Method, as: CallIdentity): Record<string, string> {
+    if (as === 'anonymous') return {};
+    if (as === 'token') return { Authorization: this.authHeader };
+    return { Cookie: `PVEAuthCookie=${encodeURIComponent(as.ticket)}`, ...(method === 'GET' ? {} : { CSRFPreventionToken: as.csrfToken }) };
+  }
 
   private scrub(text: string): string {
     return this.secret && text.includes(this.secret) ? text.split(this.secret).join('***') : text;
   }
 
-  private sendOnce(method: Method, url: string, body: string | undefined, limits: { timeoutMs: number; maxResponseBytes: number }, signal?: AbortSignal): Promise<RawResponse> {
+  private sendOnce(method: Method, url: string, body: string | undefined, limits: { timeoutMs: number; maxResponseBytes: number; as: CallIdentity }, signal?: AbortSignal): Promise<RawResponse> {
     const { timeoutMs, maxResponseBytes } = limits;
     return new Promise<RawResponse>((resolve, reject) => {
       if (signal?.aborted) {
         reject(Object.assign(new Error('aborted'), { failKind: 'aborted' as const }));
         return;
       }
-      const headers: Record<string, string> = { Authorization: this.authHeader, Accept: 'application/json' };
+      const headers: Record<string, string> = { ...this.authHeaders(method, limits.as), Accept: 'application/json' };
       if (body !== undefined) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded';
         headers['Content-Length'] = String(Buffer.byteLength(body));
@@ -340,7 +367,7 @@ export class ProxmoxClient {
     params: Params = {},
     call?: CallOptions,
   ): Promise<T> {
-    const { signal, timeoutMs = this.timeoutMs, retries = this.getRetries, maxResponseBytes = this.maxResponseBytes } = normalizeCall(call);
+    const { signal, timeoutMs = this.timeoutMs, retries = this.getRetries, maxResponseBytes = this.maxResponseBytes, as = 'token' } = normalizeCall(call);
     const encoded = encodeParams(params);
     const inQuery = method === 'GET' || method === 'DELETE';
     const url = `${this.apiBase.href}${fillPath(pathTemplate, pathParams)}${inQuery && encoded ? `?${encoded}` : ''}`;
@@ -359,7 +386,7 @@ export class ProxmoxClient {
       const started = Date.now();
       let raw: RawResponse;
       try {
-        raw = await this.sendOnce(method, url, body, { timeoutMs, maxResponseBytes }, signal);
+        raw = await this.sendOnce(method, url, body, { timeoutMs, maxResponseBytes, as }, signal);
       } catch (e) {
         const err = e as Error & { failKind?: 'timeout' | 'aborted' | 'network' | 'protocol'; code?: string };
         lastError = new ProxmoxError({

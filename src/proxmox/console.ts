@@ -3,7 +3,7 @@
  * answer its ticket; vncwebsocket (server-side, token header) reaches it.
  */
 import type WebSocket from 'ws';
-import { guestParams, type CallOptions, type ProxmoxClient } from './client';
+import { guestParams, type CallIdentity, type CallOptions, type ProxmoxClient } from './client';
 import { ProxmoxError } from './errors';
 
 export interface ConsoleTicket {
@@ -36,13 +36,13 @@ export async function vncProxy(client: ProxmoxClient, node: string, vmid: number
   return ticketOf(path, await client.request('POST', path, guestParams(node, vmid), { websocket: true, 'generate-password': true }, call), true);
 }
 
-/** The guest's first serial port, as termproxy serves it. */
-export async function termProxy(client: ProxmoxClient, node: string, vmid: number, call?: CallOptions): Promise<ConsoleTicket> {
+/** The guest's first serial port, as termproxy serves it (`as` a console user where the cluster gives serial consoles only to users). */
+export async function termProxy(client: ProxmoxClient, node: string, vmid: number, as: CallIdentity = 'token'): Promise<ConsoleTicket> {
   const path = '/nodes/{node}/qemu/{vmid}/termproxy';
-  return ticketOf(path, await client.request('POST', path, guestParams(node, vmid), { serial: 'serial0' }, call), false);
+  return ticketOf(path, await client.request('POST', path, guestParams(node, vmid), { serial: 'serial0' }, { as }), false);
 }
 
-/** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing). */
-export function vncWebSocket(client: ProxmoxClient, node: string, vmid: number, ticket: ConsoleTicket): WebSocket {
-  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING);
+/** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing), as whoever asked for the ticket. */
+export function vncWebSocket(client: ProxmoxClient, node: string, vmid: number, ticket: ConsoleTicket, as: CallIdentity = 'token'): WebSocket {
+  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING, as);
 }

@@ -2,8 +2,18 @@
  * Access control as Proxmox VE evaluates it: API tokens of users, with or without privilege
  * separation; roles (sets of privileges); ACL entries giving a role to a user or a token on a
  * path, propagating to the paths below unless `propagate` is off. `root@pam` holds everything.
+ * Users with a password log in at POST /access/ticket and get a ticket (the PVEAuthCookie, valid
+ * two hours) with a CSRF token for writes.
  */
+import crypto from 'node:crypto';
 import { SimHttpError } from './call';
+
+/** A user who logs in with a password (the `pve` realm). */
+export interface SimUserSpec {
+  /** `console@pve` */
+  userid: string;
+  password: string;
+}
 
 export interface SimTokenSpec {
   /** Full token id, `USER@REALM!NAME`. */
@@ -29,6 +39,7 @@ export interface SimAclEntry {
 
 export interface AccessSpec {
   tokens: SimTokenSpec[];
+  users?: SimUserSpec[];
   /** Custom roles; the built-in `Administrator` (every privilege) is always there. */
   roles: SimRoleSpec[];
   acl: SimAclEntry[];
@@ -61,6 +72,14 @@ export function allPrivileges(majorRelease: number): string[] {
 }
 
 const SUPERUSER = 'root@pam';
+const TICKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
+
+/** What POST /access/ticket answers. */
+export interface SimLogin {
+  username: string;
+  ticket: string;
+  CSRFPreventionToken: string;
+}
 
 /** Privilege -> propagates (1) or holds on this path only (0), as /access/permissions shows it. */
 type Privileges = Map<string, number>;
@@ -76,6 +95,8 @@ function pathChain(path: string): string[] {
 export class AccessControl {
   private readonly tokens = new Map<string, SimTokenSpec>();
   private readonly roles = new Map<string, string[]>();
+  private readonly passwords = new Map<string, string>();
+  private readonly tickets = new Map<string, { user: string; csrf: string; issuedAtMs: number }>();
   private readonly everything: string[];
 
   constructor(
@@ -87,6 +108,34 @@ export class AccessControl {
     // A role holds only privileges its release knows (VM.Monitor is gone in PVE 9).
     for (const r of spec.roles) this.roles.set(r.roleid, r.privs.filter((p) => this.everything.includes(p)));
     for (const t of spec.tokens) this.tokens.set(t.tokenid, t);
+    for (const u of spec.users ?? []) this.passwords.set(u.userid, u.password);
+  }
+
+  /** A user who logs in with a password, holding `privs` on `path` (a role of their own). */
+  addUser(user: SimUserSpec, grant: { path: string; privs: string[] }): void {
+    this.passwords.set(user.userid, user.password);
+    const roleid = `sim-${user.userid}`;
+    this.roles.set(roleid, grant.privs.filter((p) => this.everything.includes(p)));
+    this.spec.acl.splice(0, this.spec.acl.length, ...this.spec.acl.filter((e) => e.ugid !== user.userid), { path: grant.path, ugid: user.userid, roleid });
+  }
+
+  /** POST /access/ticket: a ticket for a known user's right password, else undefined (Proxmox: 401 authentication failure). */
+  login(username: string, password: string): SimLogin | undefined {
+    const known = this.passwords.get(username);
+    if (known === undefined || !sameSecret(known, password)) return undefined;
+    const stamp = Math.floor(Date.now() / 1000).toString(16).toUpperCase();
+    const ticket = `PVE:${username}:${stamp}::${crypto.randomBytes(48).toString('base64')}`;
+    const csrf = `${stamp}:${crypto.randomBytes(32).toString('base64').replace(/=+$/, '')}`;
+    this.tickets.set(ticket, { user: username, csrf, issuedAtMs: Date.now() });
+    return { username, ticket, CSRFPreventionToken: csrf };
+  }
+
+  /** The user of a ticket still valid (and, for a write, sent with its CSRF token). */
+  ticketUser(ticket: string, csrf: string | undefined, write: boolean): string | undefined {
+    const held = this.tickets.get(ticket);
+    if (!held || Date.now() - held.issuedAtMs > TICKET_LIFETIME_MS) return undefined;
+    if (write && (csrf === undefined || !sameSecret(held.csrf, csrf))) return undefined;
+    return held.user;
   }
 
   /** The token's secret, if the token exists. */
@@ -149,7 +198,7 @@ export class AccessControl {
     const subject = params.userid ?? caller;
     if (subject !== caller && !this.can(caller, '/access', ['Sys.Audit'])) throw permissionDenied('/access', 'Sys.Audit');
     const bang = subject.indexOf('!');
-    const known = bang >= 0 ? this.tokens.has(subject) : subject === SUPERUSER || this.spec.tokens.some((t) => userOf(t.tokenid) === subject);
+    const known = bang >= 0 ? this.tokens.has(subject) : subject === SUPERUSER || this.passwords.has(subject) || this.spec.tokens.some((t) => userOf(t.tokenid) === subject);
     if (!known) return {};
     const paths = params.path !== undefined
       ? [params.path]
@@ -161,6 +210,12 @@ export class AccessControl {
     }
     return out;
   }
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const ha = crypto.createHash('sha256').update(a).digest();
+  const hb = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(ha, hb);
 }
 
 export function permissionDenied(path: string, privs: string): SimHttpError {

@@ -2,11 +2,10 @@
  * HTTP handling for /api2/json: token auth, schema lookup and validation, fault injection,
  * and the Proxmox wire format (status line carries the message, booleans as 0/1, ...).
  */
-import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { delay } from '../proxmox/delay';
 import { SimHttpError, type CallContext } from './call';
-import type { AccessControl } from './access';
+import { sameSecret, type AccessControl } from './access';
 import { callPrivileges } from './call-privileges';
 import { faultOpOf, type Fault } from './faults';
 import { HANDLERS, type ApiContext } from './routes';
@@ -41,20 +40,41 @@ export function sendError(res: ServerResponse, status: number, message: string, 
   sendJson(res, status, statusLine(message), body);
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const ha = crypto.createHash('sha256').update(a).digest();
-  const hb = crypto.createHash('sha256').update(b).digest();
-  return crypto.timingSafeEqual(ha, hb);
+/** The PVEAuthCookie of a request, if it sends one. */
+function authCookie(req: IncomingMessage): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === 'PVEAuthCookie') return decodeURIComponent(value.join('='));
+  }
+  return undefined;
 }
 
-/** Returns the token id of a valid `Authorization: PVEAPIToken=ID=SECRET` header. */
-export function authenticate(header: string | undefined, access: AccessControl): string | undefined {
-  if (!header) return undefined;
-  const m = /^PVEAPIToken=([^=\s]+)[=:](\S+)$/.exec(header.trim());
-  if (!m) return undefined;
-  const secret = access.secretOf(m[1] as string);
-  if (secret === undefined || !safeEqual(secret, m[2] as string)) return undefined;
-  return m[1];
+/**
+ * Who makes a request: the token id of a valid `Authorization: PVEAPIToken=ID=SECRET` header, or
+ * the user of a valid PVEAuthCookie ticket (a write also needs its `CSRFPreventionToken` header).
+ */
+export function authenticate(req: IncomingMessage, access: AccessControl): string | undefined {
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^PVEAPIToken=([^=\s]+)[=:](\S+)$/.exec(header.trim());
+    if (!m) return undefined;
+    const secret = access.secretOf(m[1] as string);
+    if (secret === undefined || !sameSecret(secret, m[2] as string)) return undefined;
+    return m[1];
+  }
+  const ticket = authCookie(req);
+  if (ticket === undefined) return undefined;
+  const csrf = req.headers.csrfpreventiontoken;
+  return access.ticketUser(ticket, typeof csrf === 'string' ? csrf : undefined, (req.method ?? 'GET').toUpperCase() !== 'GET');
+}
+
+/** POST /access/ticket (open to the world): a user's password for a ticket. */
+async function answerLogin(api: ApiContext, res: ServerResponse, params: Record<string, string>): Promise<void> {
+  const login = params.username !== undefined && params.password !== undefined ? api.access.login(params.username, params.password) : undefined;
+  if (login) return sendData(res, login);
+  const authFailDelayMs = api.authFailDelayMs();
+  if (authFailDelayMs > 0) await delay(authFailDelayMs);
+  sendError(res, 401, 'authentication failure');
 }
 
 function paramsFromBody(body: Buffer | undefined, contentType: string | undefined): Record<string, string> {
@@ -109,11 +129,20 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
     return;
   }
 
-  const user = authenticate(req.headers.authorization, api.access);
+  if (verb === 'POST' && apiPath === '/access/ticket') {
+    let loginParams: Record<string, string>;
+    try {
+      loginParams = paramsFromBody(bodyBuf, req.headers['content-type']);
+    } catch {
+      return sendError(res, 400, 'Parameter verification failed.', { body: 'unable to parse request body' });
+    }
+    return answerLogin(api, res, loginParams);
+  }
+  const user = authenticate(req, api.access);
   if (!user) {
     const authFailDelayMs = api.authFailDelayMs();
     if (authFailDelayMs > 0) await delay(authFailDelayMs);
-    sendError(res, 401, req.headers.authorization ? 'authentication failure' : 'No ticket');
+    sendError(res, 401, req.headers.authorization || req.headers.cookie ? 'authentication failure' : 'No ticket');
     return;
   }
 

@@ -9,4 +9,4 @@ export type { ClusterSpec, SimNodeSpec, SimStorageSpec, SimBridgeSpec, SimTempla
 export type { SimTask } from './tasks';
 export type { RecordedRequest } from './routes';
 export { IMPLEMENTED_CALLS } from './routes';
-export type { AccessSpec, SimAclEntry, SimRoleSpec, SimTokenSpec } from './access';
+export type { AccessSpec, SimAclEntry, SimRoleSpec, SimTokenSpec, SimUserSpec } from './access';

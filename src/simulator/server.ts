@@ -87,7 +87,7 @@ export function parseToken(token: string): { tokenId: string; secret: string } {
 
 /** The option tokens join the access spec without privilege separation; a user of theirs without ACL entries gets Administrator on `/`. */
 function withOptionTokens(spec: AccessSpec, tokens: { tokenId: string; secret: string }[]): AccessSpec {
-  const out: AccessSpec = { tokens: [...spec.tokens], roles: [...spec.roles], acl: [...spec.acl] };
+  const out: AccessSpec = { tokens: [...spec.tokens], users: [...(spec.users ?? [])], roles: [...spec.roles], acl: [...spec.acl] };
   for (const { tokenId, secret } of tokens) {
     out.tokens = out.tokens.filter((t) => t.tokenid !== tokenId);
     out.tokens.push({ tokenid: tokenId, secret, privsep: false });
@@ -101,6 +101,12 @@ const durationSchema = z.number().int().min(0);
 export const taskMsByTypeSchema = z.record(z.string().regex(/^[a-z][a-z0-9]*$/), durationSchema);
 
 const guestFileSchema = z.object({ path: z.string().min(1).max(4096), content: z.string().max(1_000_000) });
+const simUserSchema = z.strictObject({
+  userid: z.string().regex(/^[^\s@!:]{1,64}@[A-Za-z][A-Za-z0-9._-]{0,63}$/),
+  password: z.string().min(5).max(256),
+  path: z.string().startsWith('/').default('/vms'),
+  privs: z.array(z.string()).default(['VM.Console']),
+});
 const guestUptimeSchema = z.object({ seconds: z.number().int().min(0).max(400 * 86_400) });
 
 const optionsSchema = z.object({
@@ -265,6 +271,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     cluster.tasks.finish(task.upid, parsed.data.exitstatus);
     res.json(cluster.tasks.get(task.upid));
   });
+  // A user who logs in with a password (POST /access/ticket), holding `privs` on `path` (default `/vms`).
+  control.post('/users', (req: Request, res: Response) => {
+    const parsed = simUserSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid user', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      return;
+    }
+    const { userid, password, path, privs } = parsed.data;
+    access.addUser({ userid, password }, { path, privs });
+    res.status(201).json({ userid, path, privs });
+  });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();
     res.json({ ok: true });
@@ -341,7 +358,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       const server: Server = app.listen(port, host);
       const consoleSockets = consoleWebSocketServer();
       server.on('upgrade', (req, socket, head: Buffer) => {
-        const user = authenticate(req.headers.authorization, access);
+        const user = authenticate(req, access);
         handleConsoleUpgrade(cluster, consoleSockets, { user, can: (u, path, privs) => access.can(u, path, privs) }, req, socket, head);
       });
       server.once('error', reject);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
+import { secretBoxOf } from '../../src/security/secrets';
 import { connectConsole, consoleOffer, onTestApi, requestFrame, rfbHandshake, type ConsoleConnection } from '../support/console-client';
 import { guestOf, runOperation, runningServer, suiteStack } from '../support/lifecycle';
 import type { Stack } from '../support/stack';
@@ -173,5 +174,60 @@ describe('guest consoles', () => {
     await stack.api.consoles.close();
     await closedWith(c, 'shutting_down');
     expect(stack.api.consoles.open).toBe(0);
+  });
+});
+
+describe('serial consoles on a cluster before Proxmox VE 9 (token-owned termproxy tickets refused)', () => {
+  const stack = suiteStack({ simulator: { pveVersion: '8.4.5' } });
+  const CONSOLE_PASSWORD = 'only-VM.Console-4-serial';
+  const connectionUrl = () => `/v1/admin/connections/${stack.seed.connectionId}`;
+  const setConsoleUser = (consoleUser: { username: string; password: string } | null) => stack.api.request('PATCH', connectionUrl(), { token: stack.api.adminToken, body: { consoleUser } });
+
+  it('without a console user a serial console is refused with 422 CONSOLE_UNSUPPORTED; the screen works', async () => {
+    const id = await runningServer(stack, { hostname: 'old-none' });
+    const refused = await consoleOffer(stack, id, 'serial');
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'CONSOLE_UNSUPPORTED', details: { available: 'vnc' } });
+    const screen = await openConsole(stack, id, 'vnc');
+    await rfbHandshake(screen);
+    screen.ws.close();
+    await screen.closed;
+  });
+
+  it('with a console user (only VM.Console) the serial line works, logged in as that user; its password is never shown', async () => {
+    await stack.sim.addUser({ userid: 'console@pve', password: CONSOLE_PASSWORD });
+    const saved = await setConsoleUser({ username: 'console@pve', password: CONSOLE_PASSWORD });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.consoleUser).toEqual({ username: 'console@pve' });
+    const id = await runningServer(stack, { hostname: 'old-tty' });
+    const c = await openConsole(stack, id, 'serial');
+    await serialPrompt(c, 'old-tty');
+    c.ws.send(Buffer.from('root'));
+    await expect.poll(() => c.text()).toContain('old-tty login: root');
+    c.ws.close();
+    await c.closed;
+
+    const state = await stack.sim.state();
+    const termproxyTasks = state.tasks.filter((t) => t.type === 'termproxy');
+    expect(termproxyTasks.at(-1)?.user).toBe('console@pve');
+    const row = await stack.api.db.proxmoxConnection.findUniqueOrThrow({ where: { id: stack.seed.connectionId } });
+    expect(row.consoleUserPasswordCipher).not.toContain(CONSOLE_PASSWORD);
+    expect(secretBoxOf(stack.api.config).open(row.consoleUserPasswordCipher!, row.id)).toBe(CONSOLE_PASSWORD);
+    const listed = await stack.api.request('GET', '/v1/admin/connections', { token: stack.api.adminToken });
+    const audits = (await stack.api.db.auditEvent.findMany({ where: { action: 'connection.updated' } })).map((a) => a.details);
+    expect(JSON.stringify([saved.body, listed.body, audits])).not.toContain(CONSOLE_PASSWORD);
+  });
+
+  it('a console user Proxmox refuses ends the serial console as console_unavailable; removing it brings CONSOLE_UNSUPPORTED back', async () => {
+    expect((await setConsoleUser({ username: 'console@pve', password: 'not-the-password' })).status).toBe(200);
+    const id = await runningServer(stack, { hostname: 'old-wrong' });
+    const c = await openConsole(stack, id, 'serial');
+    await closedWith(c, 'console_unavailable');
+    expect(c.text()).not.toContain('not-the-password');
+
+    const removed = await setConsoleUser(null);
+    expect(removed.body.data.consoleUser).toBeNull();
+    expect((await stack.api.db.proxmoxConnection.findUniqueOrThrow({ where: { id: stack.seed.connectionId } })).consoleUserPasswordCipher).toBeNull();
+    expect((await consoleOffer(stack, id, 'serial')).body.error.code).toBe('CONSOLE_UNSUPPORTED');
   });
 });

@@ -112,11 +112,15 @@ async function cipassword(hostname: string): Promise<string | undefined> {
 
 describe('rotating the encryption key', () => {
   it('re-seals every secret while servers are provisioned, then works without the old key', async () => {
-    // Before: one key. The connection's token secret is in the format of an earlier version.
+    // Before: one key. The connection's token secret and console user's password are in the format of an earlier version.
     const { secret } = parseToken(stack.simToken);
     await stack.api.db.proxmoxConnection.update({
       where: { id: stack.seed.connectionId },
-      data: { tokenSecretCipher: sealWithoutKeyId(OLD_KEY, secret, stack.seed.connectionId) },
+      data: {
+        tokenSecretCipher: sealWithoutKeyId(OLD_KEY, secret, stack.seed.connectionId),
+        consoleUsername: 'console@pve',
+        consoleUserPasswordCipher: sealWithoutKeyId(OLD_KEY, 'console-user-password', stack.seed.connectionId),
+      },
     });
     const hook = await stack.api.request('POST', '/v1/webhooks', { token: stack.customer.token, body: { url: receiver.url, eventTypes: ['instance.created'] } });
     expect(hook.status, hook.text).toBe(201);

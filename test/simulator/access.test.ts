@@ -147,3 +147,24 @@ describe('the demo cluster', () => {
     }
   });
 });
+
+describe('users with a password', () => {
+  it('POST /access/ticket answers a ticket for the right password only; the ticket authenticates as a cookie, writes also need the CSRF token', async () => {
+    const { server } = await withAccess({ users: [{ userid: 'console@pve', password: 'console-pass' }], roles: [{ roleid: 'Console', privs: ['VM.Console'] }], acl: [{ path: '/vms', ugid: 'console@pve', roleid: 'Console' }] });
+    try {
+      const client = new ProxmoxClient({ baseUrl: server.url, tokenId: TOKEN, tokenSecret: SECRET, plaintextLab: true, getRetries: 0 });
+      const refused = await client.userTicket('console@pve', 'wrong-pass').catch((error: unknown) => error as Error);
+      expect(refused).toMatchObject({ status: 401, message: 'authentication failure' });
+      expect(`${String(refused)} ${JSON.stringify(refused)}`).not.toContain('wrong-pass');
+      const ticket = await client.userTicket('console@pve', 'console-pass');
+      expect(ticket.ticket).toMatch(/^PVE:console@pve:[0-9A-F]{8}::/);
+      expect(await client.request('GET', '/access/permissions', {}, { path: '/vms/9000' }, { as: ticket })).toEqual({ '/vms/9000': { 'VM.Console': 1 } });
+      const termproxy = await client.request<{ user: string }>('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, { serial: 'serial0' }, { as: ticket });
+      expect(termproxy.user).toBe('console@pve');
+      await expect(client.request('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, {}, { as: { ...ticket, csrfToken: 'forged' } })).rejects.toMatchObject({ status: 401 });
+      await expect(client.request('POST', '/nodes/{node}/qemu/{vmid}/status/start', { node: 'pve1', vmid: 9000 }, {}, { as: ticket })).rejects.toMatchObject({ status: 403 });
+    } finally {
+      await server.close();
+    }
+  });
+});

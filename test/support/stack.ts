@@ -31,6 +31,8 @@ export interface SimulatorHandle {
   setGuestUptime(vmid: number, seconds: number): Promise<void>;
   /** Ends a running (or hung) task now: with `exitstatus` as an operator's Stop would, or normally. */
   endTask(upid: string, exitstatus?: string): Promise<void>;
+  /** A user who logs in with a password, holding `privs` (default VM.Console) on `/vms`. */
+  addUser(user: { userid: string; password: string; privs?: string[] }): Promise<void>;
   /** Changes how long the simulator's tasks run (all of them, or per type). */
   options(options: { taskMs?: number; taskMsByType?: Record<string, number> }): Promise<void>;
   close(): Promise<void>;
@@ -51,7 +53,7 @@ export interface SimState {
     snapshots: string[];
   }[];
   backups: { node: string; storage: string; volid: string; vmid: number; size: number; notes: string; protected: boolean }[];
-  tasks: { upid: string; type: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
+  tasks: { upid: string; type: string; user: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
   consoles: { vmid: number; keys: number[]; typed: string; resizes: { cols: number; rows: number }[] }[];
   calls: Record<string, number>;
 }
@@ -112,8 +114,8 @@ export const FAST_ENV: Record<string, string> = {
   ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
 };
 
-export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> = {}): Promise<SimulatorHandle> {
-  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster, access: options.access });
+export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access' | 'pveVersion'> = {}): Promise<SimulatorHandle> {
+  const simulator = createSimulator({ token: DEFAULT_SIM_TOKEN, taskMs: options.taskMs ?? 20, extraTokens: options.extraTokens, cluster: options.cluster, access: options.access, pveVersion: options.pveVersion });
   const listening = await simulator.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${listening.port}`;
   const control = async (method: string, route: string, body?: unknown) => {
@@ -135,6 +137,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     wipeGuestDisk: async (vmid) => void (await control('DELETE', `guests/${vmid}/files`)),
     setGuestUptime: async (vmid, seconds) => void (await control('PUT', `guests/${vmid}/uptime`, { seconds })),
     endTask: async (upid, exitstatus) => void (await control('POST', `tasks/${encodeURIComponent(upid)}/end`, exitstatus ? { exitstatus } : {})),
+    addUser: async (user) => void (await control('POST', 'users', user)),
     options: async (options) => void (await control('POST', 'options', options)),
     close: listening.close,
   };
@@ -145,7 +148,7 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
  * a database of this file's own, and the Proxmox VE simulator with the demo catalog.
  */
 export async function startStack(
-  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access'> } = {},
+  options: StartTestApiOptions & { worker?: boolean; taskMs?: number; simulator?: Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access' | 'pveVersion'> } = {},
 ): Promise<Stack> {
   const sim = await startSimulator({ taskMs: options.taskMs, ...options.simulator });
   const api = await startTestApi({ ...options, env: { ...FAST_ENV, ...options.env } });

@@ -20,6 +20,7 @@ import {
   adminListQuerySchema,
   ipPoolProblems,
   type Network,
+  type consoleUserSchema,
   type snippetsSchema,
   updateConnectionSchema,
   updateImageSchema,
@@ -38,6 +39,7 @@ import {
   vmidRangeSchema,
 } from '../schemas/catalog';
 import { recordAudit, type PlatformAuditAction } from '../../db/audit';
+import type { SecretBox } from '../../security/secrets';
 
 // ---------- helpers ----------
 
@@ -61,7 +63,7 @@ const adminListHandler = <Row extends Cursor>(fetch: (page: PageArgs & { where: 
   listHandler((page, query: z.infer<typeof adminListQuerySchema>) => fetch({ ...page, where: { ...page.where, ...archivedFilter(query) } }), view, adminListQuerySchema);
 
 /** Fields whose values are secret or bulky: an audit row names them, never their value. */
-const UNAUDITED_VALUES = new Set(['tokenSecret', 'caCert', 'snippets', 'templates']);
+const UNAUDITED_VALUES = new Set(['tokenSecret', 'consoleUser', 'caCert', 'snippets', 'templates']);
 
 /**
  * What an update changed, for its audit row: the names of the fields the body sets to a new
@@ -170,6 +172,12 @@ function writableSnippets(snippets: z.infer<typeof snippetsSchema> | null | unde
 
 const snippetsColumns = (snippets: z.infer<typeof snippetsSchema> | null | undefined) =>
   snippets === undefined ? {} : { snippetsStorage: snippets?.storage ?? null, snippetsDirectory: snippets?.directory ?? null };
+
+/** The console user's columns, its password sealed like the token secret (the connection id as associated data). */
+const consoleUserColumns = (secrets: SecretBox, consoleUser: z.infer<typeof consoleUserSchema> | null | undefined, id: string) =>
+  consoleUser === undefined
+    ? {}
+    : { consoleUsername: consoleUser?.username ?? null, consoleUserPasswordCipher: consoleUser ? secrets.seal(consoleUser.password, id) : null };
 
 /** Capacity held on a node: reservations, allocations, and instances migrating to it. */
 async function heldOn(tx: Tx, nodeId: string): Promise<Sizing> {
@@ -375,6 +383,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             clusterName: identity.clusterName,
             ...(body.storage ? { storage: body.storage } : {}),
             ...snippetsColumns(body.snippets),
+            ...consoleUserColumns(deps.secrets, body.consoleUser, id),
             vmidStart: body.vmidRange.start,
             vmidEnd: body.vmidRange.end,
             nodes: { create: body.nodes.map((n) => ({ id: newId('node'), name: n.name, vcpus: n.vcpus, memoryMiB: n.memoryMiB, diskGiB: n.diskGiB })) },
@@ -455,7 +464,7 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
         if (snippets) await assertSnippetsVisible(deps, target, connection.nodes.map((n) => n.name), snippets);
         return identity;
       },
-      apply: (tx, { id, fields: { tokenSecret, snippets, force: _force, ...fields }, archive, checked: identity }) =>
+      apply: (tx, { id, fields: { tokenSecret, snippets, consoleUser, force: _force, ...fields }, archive, checked: identity }) =>
         tx.proxmoxConnection.update({
           where: { id },
           data: {
@@ -463,11 +472,15 @@ export function adminCatalogRouter(deps: ApiDeps): Router {
             ...(tokenSecret !== undefined ? { tokenSecretCipher: deps.secrets.seal(tokenSecret, id) } : {}),
             ...(identity ? { clusterName: identity.clusterName } : {}),
             ...snippetsColumns(snippets),
+            ...consoleUserColumns(deps.secrets, consoleUser, id),
             ...archive,
           },
           include: { nodes: true },
         }),
-      asBody: (connection) => ({ ...asBody(connection), tokenSecret: undefined, snippets: adminConnectionView({ ...connection, nodes: [] }).snippets }),
+      asBody: (connection) => {
+        const view = adminConnectionView({ ...connection, nodes: [] });
+        return { ...asBody(connection), tokenSecret: undefined, snippets: view.snippets, consoleUser: view.consoleUser };
+      },
       moreDetails: (connection, identity) =>
         identity && identity.clusterName !== connection.clusterName ? { clusterName: { before: connection.clusterName, after: identity.clusterName } } : {},
       view: adminConnectionView,

@@ -136,6 +136,16 @@ export const nodeSpecSchema = z
 /** `USER@REALM!TOKENID`, as Proxmox VE names API tokens. */
 export const TOKEN_ID_PATTERN = /^[^\s@!:]{1,64}@[A-Za-z][A-Za-z0-9._-]{0,63}![A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
+export const consoleUserSchema = z
+  .strictObject({
+    username: z.string().regex(/^[^\s@!:]{1,64}@[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'USER@REALM, e.g. console@pve'),
+    password: z.string().min(5).max(256).openapi({ description: 'Write-only: stored encrypted, never returned.' }),
+  })
+  .openapi('ConsoleUser', {
+    description:
+      'A Proxmox VE user holding only VM.Console. Clusters whose access control predates token-owned console tickets (before Proxmox VE 9) give serial consoles only to users: the API logs in as this user for them. Without one, serial consoles there answer 422 CONSOLE_UNSUPPORTED.',
+  });
+
 export const createConnectionSchema = z
   .strictObject({
     name: nameSchema,
@@ -174,6 +184,7 @@ export const createConnectionSchema = z
       .boolean()
       .optional()
       .openapi({ description: 'Allows an http:// URL: a lab or a simulator, where the token secret may cross the network in clear. Default false: https only.' }),
+    consoleUser: consoleUserSchema.optional(),
   })
   .openapi('CreateConnection', { description: '`url` must be https unless `plaintextLab` is true.' });
 
@@ -282,6 +293,7 @@ export const updateConnectionSchema = z
     plaintextLab: createConnectionSchema.shape.plaintextLab,
     storage: storageIdSchema.optional().openapi({ description: 'Where new servers get their disk; existing volumes stay where they are.' }),
     snippets: snippetsSchema.nullable().optional(),
+    consoleUser: consoleUserSchema.nullable().optional().openapi({ description: 'null removes the console user.' }),
     archived: archivedField,
     force: z
       .boolean()
@@ -415,6 +427,10 @@ export const adminConnectionSchema = z
       .object({ storage: z.string(), directory: z.string() })
       .nullable()
       .openapi({ description: 'Where custom cloud-init user data is written; null: creates with userData are refused here.' }),
+    consoleUser: z
+      .object({ username: z.string() })
+      .nullable()
+      .openapi({ description: 'The user serial consoles log in as on clusters before Proxmox VE 9 (its password is stored encrypted and never returned); null: none.' }),
     createdAt: timestamp,
     archivedAt,
   })
