@@ -45,8 +45,9 @@ export const createInstanceBody = z.strictObject({
   if ((body.imageId === undefined) === (body.backupId === undefined)) {
     ctx.addIssue({ code: 'custom', path: [body.imageId === undefined ? 'imageId' : 'backupId'], message: 'send exactly one of imageId and backupId' });
   }
-  if (body.imageId !== undefined && body.locationId === undefined) ctx.addIssue({ code: 'custom', path: ['locationId'], message: 'required with imageId' });
-});
+  if (body.backupId === undefined && body.locationId === undefined) ctx.addIssue({ code: 'custom', path: ['locationId'], message: 'required unless restoring a backup' });
+  // `when`: runs beside the fields' own checks, so one answer names every missing field.
+}, { when: (payload) => typeof payload.value === 'object' && payload.value !== null });
 export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
 
 export const createInstanceMeta = z.object({
