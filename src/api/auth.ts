@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import { runSql, type Db } from '../db/client';
 import { AppError } from '../domain/errors';
+import { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { hashToken } from '../security/secrets';
 import { authenticateSession, sessionCookieOf } from './session-auth';
@@ -45,24 +46,38 @@ export function authenticate(deps: { db: Db; config: Config }): RequestHandler {
     }
     const match = BEARER.exec(authorization ?? '');
     if (!match?.[1]) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
-    const token = await db.apiToken.findUnique({
-      where: { tokenHash: hashToken(match[1]) },
-      include: { user: true },
-    });
+    const token = await tokenByHash(db, hashToken(match[1]));
     const now = new Date();
-    if (!token || token.revokedAt || token.user.disabledAt || (token.expiresAt && token.expiresAt <= now)) {
+    if (!token || token.revokedAt || token.disabledAt || (token.expiresAt && token.expiresAt <= now)) {
       return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
     }
     if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // Conditional, so concurrent requests of one client write it once.
-      await db.apiToken.updateMany({
-        where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
-        data: { lastUsedAt: now },
-      });
+      const usedBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+      await runSql(db, Prisma.sql`UPDATE api_tokens SET "lastUsedAt" = ${now} WHERE id = ${token.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${usedBefore})`);
     }
-    req.principal = { userId: token.userId, tokenId: token.id, role: token.user.role, tenantId: token.user.tenantId };
+    req.principal = { userId: token.userId, tokenId: token.id, role: token.role, tenantId: token.tenantId };
     next();
   };
+}
+
+interface TokenHolder {
+  id: string;
+  userId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  role: Role;
+  tenantId: string | null;
+  disabledAt: Date | null;
+}
+
+/** A token and what its user is, in one statement on the pool (every request makes it). */
+async function tokenByHash(db: Db, tokenHash: string): Promise<TokenHolder | undefined> {
+  const [token] = await runSql<TokenHolder>(db, Prisma.sql`
+    SELECT t.id, t."userId", t."revokedAt", t."expiresAt", t."lastUsedAt", u.role::text AS role, u."tenantId", u."disabledAt"
+    FROM api_tokens t JOIN users u ON u.id = t."userId" WHERE t."tokenHash" = ${tokenHash}`);
+  return token;
 }
 
 export function principal(req: Request): Principal {

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Db, Tx } from '../db/client';
+import { runSql, type Db, type Queryable } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
 import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
-import { openTask, recordStep } from '../db/tasks';
+import { insertPendingInstance, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
+import { openTask, readTaskWithSteps, recordStep } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
-import type { Backup } from '../generated/prisma/client';
+import { Prisma, type Backup } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
 import type { ApiDeps } from './deps';
@@ -61,14 +62,15 @@ class IdempotencyKeyHeld extends AppError {
  * Records the key for this create in one statement; false while an earlier request's key is
  * alive (a concurrent one is waited for). A key past its lifetime is taken over.
  */
-async function claimIdempotencyKey(tx: Tx, o: { userId: string; key: string; requestHash: string; instanceId: string; expiredBefore: Date }): Promise<boolean> {
-  const claimed = await tx.$executeRaw`
+async function claimIdempotencyKey(tx: Queryable, o: { userId: string; key: string; requestHash: string; instanceId: string; expiredBefore: Date }): Promise<boolean> {
+  const claimed = await runSql(tx, Prisma.sql`
     INSERT INTO idempotency_keys (id, "userId", key, "requestHash", "instanceId", "createdAt")
     VALUES (${newId('idem')}, ${o.userId}, ${o.key}, ${o.requestHash}, ${o.instanceId}, ${new Date()})
     ON CONFLICT ("userId", key) DO UPDATE
       SET id = EXCLUDED.id, "requestHash" = EXCLUDED."requestHash", "instanceId" = EXCLUDED."instanceId", "createdAt" = EXCLUDED."createdAt"
-      WHERE idempotency_keys."createdAt" < ${o.expiredBefore}`;
-  return claimed === 1;
+      WHERE idempotency_keys."createdAt" < ${o.expiredBefore}
+    RETURNING id`);
+  return claimed.length === 1;
 }
 
 /** The first line of a create's step thread, written with the task. */
@@ -91,12 +93,8 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
 
   const backup = body.backupId === undefined ? null : await restorableBackup(db, tenantId, body.backupId);
   const locationId = body.locationId ?? backup?.instance.locationId ?? '';
-  const [plan, location, image, tenant] = await Promise.all([
-    db.plan.findUnique({ where: { id: body.planId } }),
-    db.location.findUnique({ where: { id: locationId }, include: { ipPools: true, connection: true } }),
-    db.image.findUnique({ where: { id: backup?.instance.imageId ?? body.imageId }, include: { templates: true } }),
-    db.tenant.findUniqueOrThrow({ where: { id: tenantId } }),
-  ]);
+  const { plan, location, image, tenant } = await readCreateCatalog(db, { planId: body.planId, locationId, imageId: backup?.instance.imageId ?? body.imageId ?? '', tenantId });
+  if (!tenant) throw new Error(`tenant ${tenantId} does not exist`);
   const missing: Record<string, string> = {};
   if (!plan) missing.planId = 'no such plan';
   if (!location) missing.locationId = 'no such location';
@@ -150,29 +148,23 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           throw new IdempotencyKeyHeld();
         }
         const placement = await planPlacement(tx, { connectionId: connection.id, candidateNodes, sizing });
-        await tx.instance.create({
-          data: {
-            id: instanceId,
-            tenantId,
-            userId: who.userId,
-            hostname: body.hostname,
-            status: 'pending',
-            desiredState: 'running',
-            planId: plan.id,
-            locationId: location.id,
-            imageId: image.id,
-            connectionId: connection.id,
-            username: login.username,
-            sshKeys: login.sshKeys,
-            userData: body.userData ?? null,
-            credentialType: login.credentialType,
-            restoredFromBackupId: backup?.id ?? null,
-            chargedVcpus: sizing.vcpus,
-            chargedMemoryMiB: sizing.memoryMiB,
-            chargedDiskGiB: sizing.diskGiB,
-          },
+        await insertPendingInstance(tx, {
+          id: instanceId,
+          tenantId,
+          userId: who.userId,
+          hostname: body.hostname,
+          planId: plan.id,
+          locationId: location.id,
+          imageId: image.id,
+          connectionId: connection.id,
+          username: login.username,
+          sshKeys: login.sshKeys,
+          userData: body.userData ?? null,
+          credentialType: login.credentialType,
+          restoredFromBackupId: backup?.id ?? null,
+          charged: sizing,
+          storage: connection.storage,
         });
-        await tx.volume.create({ data: { id: newId('vol'), instanceId, sizeGiB: plan.diskGiB, storage: connection.storage, status: 'pending' } });
         await openTask(tx, { id: taskId, instanceId, tenantId, type: 'INSTANCE_CREATE', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) });
         await recordStep(tx, { taskId, ...RESERVED_STEP, status: 'success' });
         // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
@@ -184,17 +176,17 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         const preferred = placement.preferred.node;
         await scheduled(tx, instanceId, { actorUserId: who.userId, node: preferred, vmid, templateVmid: templateOn(preferred) });
         // The answer is the server as this transaction commits it: its own writes, and the catalog rows it was checked against.
-        let instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId } });
+        let instance = await readInstance(tx, instanceId);
         // The locks other creates wait for come last, user → tenant → node, each held until commit.
         await countCreate(tx, deps.config, who.userId);
         await assertPlanUnchanged(tx, plan);
         await assertQuota(tx, tenant, sizing, true, instanceId);
         const { node } = await placement.reserve(tx, instanceId);
-        if (node !== preferred) instance = await tx.instance.update({ where: { id: instanceId }, data: { node, templateVmid: templateOn(node) } });
+        if (node !== preferred) instance = await moveToNode(tx, instanceId, node, templateOn(node));
         const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
-        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [await tx.task.findUniqueOrThrow({ where: { id: taskId }, include: { steps: true } })] } };
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [await readTaskWithSteps(tx, taskId)] } };
       },
-      { maxWait: 20_000, timeout: 30_000 },
+      { maxWaitMs: 20_000, timeoutMs: 30_000 },
     );
   } catch (error) {
     if (idempotencyKey && (error instanceof IdempotencyKeyHeld || isUniqueViolation(error))) {
@@ -249,9 +241,9 @@ export function assertNotArchived(archivedAt: Record<string, Date | null>): void
  * The plan as read before the transaction still holds: its row is share-locked until commit, so
  * an admin's PATCH either sees this server (and keeps the sizes) or finished first and is seen here.
  */
-async function assertPlanUnchanged(tx: Tx, plan: { id: string; vcpus: number; memoryMiB: number; diskGiB: number }): Promise<void> {
-  const [now] = await tx.$queryRaw<{ vcpus: number; memoryMiB: number; diskGiB: number; archivedAt: Date | null }[]>`
-    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${plan.id} FOR KEY SHARE`;
+async function assertPlanUnchanged(tx: Queryable, plan: { id: string; vcpus: number; memoryMiB: number; diskGiB: number }): Promise<void> {
+  const [now] = await runSql<{ vcpus: number; memoryMiB: number; diskGiB: number; archivedAt: Date | null }>(tx, Prisma.sql`
+    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${plan.id} FOR KEY SHARE`);
   if (!now) return;
   assertNotArchived({ planId: now.archivedAt });
   if (now.vcpus !== plan.vcpus || now.memoryMiB !== plan.memoryMiB || now.diskGiB !== plan.diskGiB) {

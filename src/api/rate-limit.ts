@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
-import type { Db, Tx } from '../db/client';
+import { runSql, type Db, type Queryable } from '../db/client';
 import { AppError } from '../domain/errors';
+import { Prisma } from '../generated/prisma/client';
 import { principal } from './auth';
 
 /** What a token's requests are counted as; each has its own per-minute limit. */
@@ -20,11 +21,11 @@ const LIMITS: Record<LimitedAction, { setting: keyof Pick<Config, 'RATE_LIMIT_RE
 export async function countRequest(db: Db, config: Config, tokenId: string, action: LimitedAction): Promise<void> {
   const { setting, noun } = LIMITS[action];
   const limit = config[setting];
-  const [row] = await db.$queryRaw<{ count: number; secondsLeft: number }[]>`
+  const [row] = await runSql<{ count: number; secondsLeft: number }>(db, Prisma.sql`
     INSERT INTO rate_limit_counters ("tokenId", action, "windowStart", count)
     VALUES (${tokenId}, ${action}, date_trunc('minute', now() AT TIME ZONE 'UTC'), 1)
     ON CONFLICT ("tokenId", action, "windowStart") DO UPDATE SET count = rate_limit_counters.count + 1
-    RETURNING count, extract(epoch FROM "windowStart" + interval '1 minute' - now() AT TIME ZONE 'UTC')::float8 AS "secondsLeft"`;
+    RETURNING count, extract(epoch FROM "windowStart" + interval '1 minute' - now() AT TIME ZONE 'UTC')::float8 AS "secondsLeft"`);
   if (row && row.count > limit) {
     throw new AppError('RATE_LIMITED', `At most ${limit} ${noun} per minute are allowed for one token.`, {
       retryAfterSeconds: Math.max(1, Math.ceil(row.secondsLeft)),
@@ -52,26 +53,27 @@ export function rateLimitedReads(deps: { db: Db; config: Config }): RequestHandl
  * recorded only while both windows have room (one statement that counts and inserts). A refusal
  * is 429 RATE_LIMITED with Retry-After: when the oldest of the last `limit` events leaves its window.
  */
-export async function countCreate(tx: Tx, config: Config, userId: string): Promise<void> {
+export async function countCreate(tx: Queryable, config: Config, userId: string): Promise<void> {
   const now = new Date();
   const window = (seconds: number, limit: number, per: string) => ({ seconds, limit, per, since: new Date(now.getTime() - seconds * 1000) });
   const minute = window(60, config.RATE_LIMIT_CREATE_PER_MINUTE, 'minute');
   const hour = window(3600, config.RATE_LIMIT_CREATE_PER_HOUR, 'hour');
-  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR NO KEY UPDATE`;
-  const recorded = await tx.$executeRaw`
+  await runSql(tx, Prisma.sql`SELECT id FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
+  const recorded = await runSql(tx, Prisma.sql`
     INSERT INTO rate_limit_events ("userId", action, at)
     SELECT ${userId}, 'instance.create', ${now}
     FROM (
       SELECT COUNT(*) FILTER (WHERE at > ${minute.since}) AS minute, COUNT(*) AS hour
       FROM rate_limit_events WHERE "userId" = ${userId} AND action = 'instance.create' AND at > ${hour.since}
     ) recent
-    WHERE recent.minute < ${minute.limit} AND recent.hour < ${hour.limit}`;
-  if (recorded === 1) return;
+    WHERE recent.minute < ${minute.limit} AND recent.hour < ${hour.limit}
+    RETURNING at`);
+  if (recorded.length === 1) return;
   for (const { seconds, limit, per, since } of [minute, hour]) {
     // The limit-th newest event in the window: once it leaves, there is room again.
-    const [oldest] = await tx.$queryRaw<{ at: Date }[]>`
+    const [oldest] = await runSql<{ at: Date }>(tx, Prisma.sql`
       SELECT at FROM rate_limit_events WHERE "userId" = ${userId} AND action = 'instance.create' AND at > ${since}
-      ORDER BY at DESC OFFSET ${limit - 1} LIMIT 1`;
+      ORDER BY at DESC OFFSET ${limit - 1} LIMIT 1`);
     if (!oldest) continue;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at.getTime() + seconds * 1000 - now.getTime()) / 1000));
     throw new AppError('RATE_LIMITED', `At most ${limit} servers may be created per ${per}.`, { retryAfterSeconds });

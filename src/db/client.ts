@@ -1,11 +1,25 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { AppError } from '../domain/errors';
 import { isDatabaseUnavailable } from './errors';
+import { PRISMA_LIKE_TYPES } from './pg-rows';
 
 export type Db = PrismaClient;
 /** The client handed to code running inside `db.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+/**
+ * A transaction on one connection of the pool, for the hot path that commits a create: its
+ * statements cost a fraction of the CPU an interactive Prisma transaction spends on each
+ * (bench/README.md, "CPU per statement"). Statements run in it with `runSql`.
+ */
+export class SqlTransaction {
+  constructor(readonly client: pg.PoolClient) {}
+}
+
+/** Where `runSql` sends a statement: the pool, a Prisma transaction, or a transaction of our own. */
+export type Queryable = Db | Tx | SqlTransaction;
 
 /** The pool each client's adapter sends its statements through. */
 const pools = new WeakMap<Db, pg.Pool>();
@@ -33,16 +47,79 @@ export function sqlOf(db: Db): pg.Pool {
 
 /**
  * Runs one statement written with Prisma.sql: on the pool when `db` is a client, inside the
- * transaction when it is a transaction's client. Dates go as UTC text, as Prisma sends them
- * (the TIMESTAMP(3) columns hold UTC). Result columns come as pg reads them: only what needs
- * no conversion (text, integers, booleans) should be read from them.
+ * transaction when it is a transaction (Prisma's or ours). Dates go as UTC text, as Prisma sends
+ * them (the TIMESTAMP(3) columns hold UTC), and rows come back as Prisma's raw queries read them
+ * (timestamps as UTC dates, BIGINT as bigint, JSON parsed).
  */
-export async function runSql<Row>(db: Db | Tx, statement: Prisma.Sql): Promise<Row[]> {
-  const pool = pools.get(db as Db);
-  if (!pool) return (db as Tx).$queryRaw<Row[]>(statement);
+export async function runSql<Row>(db: Queryable, statement: Prisma.Sql): Promise<Row[]> {
+  const target = db instanceof SqlTransaction ? db.client : pools.get(db as Db);
+  if (!target) return (db as Tx).$queryRaw<Row[]>(statement);
   const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
-  const { rows } = await pool.query<Row & pg.QueryResultRow>({ text: statement.text, values });
+  const { rows } = await target.query<Row & pg.QueryResultRow>({ text: statement.text, values, types: PRISMA_LIKE_TYPES });
   return rows;
+}
+
+/** How long a transaction may wait for a connection, and run, before it is given up as busy. */
+export interface TransactionLimits {
+  maxWaitMs: number;
+  timeoutMs: number;
+}
+
+const busy = () => new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
+
+/**
+ * Runs `work` in a transaction on one pooled connection: committed when it returns, rolled back
+ * when it throws. Past `timeoutMs` the connection is closed under it (PostgreSQL rolls back) and
+ * the request is refused as busy, as Prisma does with its interactive transactions.
+ */
+export async function sqlTransaction<T>(db: Db, work: (tx: SqlTransaction) => Promise<T>, limits: TransactionLimits): Promise<T> {
+  const client = await connectWithin(sqlOf(db), limits.maxWaitMs);
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    try {
+      client.release(error);
+    } catch {
+      // The pool let go of it already: its connection broke (releaseLostConnections).
+    }
+  };
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    release(new Error('transaction timed out'));
+  }, limits.timeoutMs);
+  try {
+    await client.query('BEGIN');
+    const result = await work(new SqlTransaction(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    if (expired) throw busy();
+    // A connection that cannot roll back is broken: it leaves the pool.
+    await client.query('ROLLBACK').catch((rollbackError: Error) => release(rollbackError));
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    release();
+  }
+}
+
+/** A connection of the pool, or SERVICE_BUSY when none is free within `ms` (one that comes later goes back). */
+async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  const connecting = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(busy()), ms);
+  });
+  try {
+    return await Promise.race([connecting, late]);
+  } catch (error) {
+    connecting.then((client) => client.release()).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

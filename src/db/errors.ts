@@ -1,9 +1,10 @@
 /**
- * A unique constraint refused the write (Prisma error P2002): another row already holds the
- * value, usually because a concurrent request got there first.
+ * A unique constraint refused the write (Prisma error P2002, or SQLSTATE 23505 from a statement
+ * of our own): another row already holds the value, usually because a concurrent request got
+ * there first.
  */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'P2002';
+  return (error as { code?: unknown } | null)?.code === 'P2002' || sqlStates(error).includes('23505');
 }
 
 /**

@@ -9,7 +9,7 @@ import type { InstanceEventData, InstanceEventType } from '../domain/events';
 import { OPERATION_STATUS, judgeOperation, type Operation } from '../domain/instance-status';
 import { Prisma } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
-import { runSql, type Db, type Tx } from './client';
+import { runSql, type Db, type Queryable, type Tx } from './client';
 import { newId } from '../security/ids';
 import { appendEvents } from './events';
 import { recordAudit, type InstanceAuditAction } from './audit';
@@ -106,7 +106,7 @@ interface OneStatementChange<From extends InstanceStatus> {
  * judged, its columns set, the audit row, the events in order and their webhook deliveries (as
  * appendEvents and createWebhookDeliveries write them). Nothing is written unless it moves.
  */
-async function applyInOneStatement<From extends InstanceStatus>(db: Db | Tx, instanceId: string, change: OneStatementChange<From>): Promise<TransitionResult> {
+async function applyInOneStatement<From extends InstanceStatus>(db: Queryable, instanceId: string, change: OneStatementChange<From>): Promise<TransitionResult> {
   const eventsByStatus = Object.fromEntries(change.from.map((status) => [status, change.events[status].map((type) => ({ id: newId('evt'), type }))]));
   const [row] = await runSql<Moved>(db, Prisma.sql`
     WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
@@ -140,7 +140,7 @@ async function applyInOneStatement<From extends InstanceStatus>(db: Db | Tx, ins
 }
 
 /** The create request's reservations are committed: the instance waits for its workflow. */
-export function scheduled(tx: Tx, instanceId: string, o: { actorUserId: string; node: string; vmid: number; templateVmid: number | null }) {
+export function scheduled(tx: Queryable, instanceId: string, o: { actorUserId: string; node: string; vmid: number; templateVmid: number | null }) {
   return applyInOneStatement(tx, instanceId, {
     to: 'scheduling',
     from: ['pending'],

@@ -2,8 +2,8 @@ import { AppError } from '../domain/errors';
 import { newId } from '../security/ids';
 import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../net/ip';
 import type { Sizing } from '../domain/sizing';
-import type { IpAddress } from '../generated/prisma/client';
-import type { Db, Tx } from './client';
+import { Prisma, type IpAddress } from '../generated/prisma/client';
+import { runSql, sqlTransaction, type Db, type Queryable, type SqlTransaction, type Tx } from './client';
 import { isDeadlock } from './errors';
 
 /**
@@ -27,11 +27,11 @@ export interface TenantQuota {
 }
 
 /** Charges the tenant's quota for `sizing` (plus one instance when `newInstance`), or throws QUOTA_EXCEEDED. */
-export async function assertQuota(tx: Tx, tenant: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM tenants WHERE id = ${tenant.id} FOR NO KEY UPDATE`;
-  const [usage] = await tx.$queryRaw<{ instances: bigint; vcpus: bigint | null; memory: bigint | null; disk: bigint | null }[]>`
+export async function assertQuota(tx: Queryable, tenant: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
+  await runSql(tx, Prisma.sql`SELECT id FROM tenants WHERE id = ${tenant.id} FOR NO KEY UPDATE`);
+  const [usage] = await runSql<{ instances: bigint; vcpus: bigint | null; memory: bigint | null; disk: bigint | null }>(tx, Prisma.sql`
     SELECT COUNT(*) AS instances, SUM("chargedVcpus") AS vcpus, SUM("chargedMemoryMiB") AS memory, SUM("chargedDiskGiB") AS disk
-    FROM instances WHERE "tenantId" = ${tenant.id} AND "quotaReleasedAt" IS NULL AND id <> ${excludeInstanceId}`;
+    FROM instances WHERE "tenantId" = ${tenant.id} AND "quotaReleasedAt" IS NULL AND id <> ${excludeInstanceId}`);
   const used = {
     instances: Number(usage?.instances ?? 0),
     vcpus: Number(usage?.vcpus ?? 0),
@@ -62,21 +62,21 @@ interface NodeCapacity extends NodeChoice {
 }
 
 /** Free capacity per enabled node of a cluster, as committed (a migrating instance counts on both nodes). */
-async function readNodeCapacity(tx: Tx, connectionId: string): Promise<NodeCapacity[]> {
-  const rows = await tx.$queryRaw<{ id: string; name: string; draining: boolean; vcpus: number; memory: number; disk: number }[]>`
+async function readNodeCapacity(tx: Queryable, connectionId: string): Promise<NodeCapacity[]> {
+  const rows = await runSql<{ id: string; name: string; draining: boolean; vcpus: number; memory: number; disk: number }>(tx, Prisma.sql`
     SELECT n.id, n.name, n.draining,
       n.vcpus - COALESCE(SUM(a.vcpus), 0)::int AS vcpus,
       n."memoryMiB" - COALESCE(SUM(a."memoryMiB"), 0)::int AS memory,
       n."diskGiB" - COALESCE(SUM(a."diskGiB"), 0)::int AS disk
     FROM nodes n LEFT JOIN node_allocations a ON (a."nodeId" = n.id OR a."targetNodeId" = n.id) AND a.state <> 'released'
     WHERE n."connectionId" = ${connectionId} AND n.enabled
-    GROUP BY n.id ORDER BY n.name`;
+    GROUP BY n.id ORDER BY n.name`);
   return rows.map((row) => ({ nodeId: row.id, node: row.name, draining: row.draining, free: { vcpus: row.vcpus, memoryMiB: row.memory, diskGiB: row.disk } }));
 }
 
 /** Free capacity per enabled node of a cluster with every node row locked, for moves that weigh several nodes at once (resize, migration); a draining node takes no new placements. */
-export async function lockNodeCapacity(tx: Tx, connectionId: string): Promise<NodeCapacity[]> {
-  await tx.$queryRaw`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`;
+export async function lockNodeCapacity(tx: Queryable, connectionId: string): Promise<NodeCapacity[]> {
+  await runSql(tx, Prisma.sql`SELECT id FROM nodes WHERE "connectionId" = ${connectionId} ORDER BY id FOR NO KEY UPDATE`);
   return readNodeCapacity(tx, connectionId);
 }
 
@@ -92,7 +92,7 @@ export interface Placement {
    * Takes the capacity on the first candidate that still holds it under that node's lock (only
    * that node's row is locked, and held until commit: call it last), or throws CAPACITY_UNAVAILABLE.
    */
-  reserve(tx: Tx, instanceId: string): Promise<NodeChoice>;
+  reserve(tx: Queryable, instanceId: string): Promise<NodeChoice>;
 }
 
 const noRoom = (resource: 'node_capacity' | 'template') =>
@@ -103,7 +103,7 @@ const noRoom = (resource: 'node_capacity' | 'template') =>
  * memory first. The read takes no lock, so concurrent creates do not wait for each other here;
  * each re-checks its node under the node's lock when it reserves.
  */
-export async function planPlacement(tx: Tx, args: { connectionId: string; candidateNodes: string[]; sizing: Sizing }): Promise<Placement> {
+export async function planPlacement(tx: Queryable, args: { connectionId: string; candidateNodes: string[]; sizing: Sizing }): Promise<Placement> {
   const candidates = (await readNodeCapacity(tx, args.connectionId)).filter((n) => !n.draining && args.candidateNodes.includes(n.node));
   const roomy = candidates.filter((n) => fits(n.free, args.sizing)).sort((a, b) => b.free.memoryMiB - a.free.memoryMiB);
   const [preferred] = roomy;
@@ -124,9 +124,9 @@ export async function planPlacement(tx: Tx, args: { connectionId: string; candid
  * placement on it; the check and the insert run after the lock is granted, in a statement of
  * their own, so they see every placement committed before.
  */
-async function reserveOnNode(tx: Tx, nodeId: string, instanceId: string, sizing: Sizing): Promise<boolean> {
-  await tx.$queryRaw`SELECT id FROM nodes WHERE id = ${nodeId} FOR NO KEY UPDATE`;
-  const inserted = await tx.$executeRaw`
+async function reserveOnNode(tx: Queryable, nodeId: string, instanceId: string, sizing: Sizing): Promise<boolean> {
+  await runSql(tx, Prisma.sql`SELECT id FROM nodes WHERE id = ${nodeId} FOR NO KEY UPDATE`);
+  const inserted = await runSql(tx, Prisma.sql`
     INSERT INTO node_allocations (id, "nodeId", "instanceId", vcpus, "memoryMiB", "diskGiB", state, "updatedAt")
     SELECT ${newId('alloc')}, n.id, ${instanceId}, ${sizing.vcpus}, ${sizing.memoryMiB}, ${sizing.diskGiB}, 'reserved'::"AllocationState", ${new Date()}
     FROM nodes n
@@ -135,8 +135,9 @@ async function reserveOnNode(tx: Tx, nodeId: string, instanceId: string, sizing:
       FROM node_allocations a WHERE (a."nodeId" = n.id OR a."targetNodeId" = n.id) AND a.state <> 'released'
     ) held
     WHERE n.id = ${nodeId} AND n.enabled AND NOT n.draining
-      AND n.vcpus - held.vcpus >= ${sizing.vcpus} AND n."memoryMiB" - held.memory >= ${sizing.memoryMiB} AND n."diskGiB" - held.disk >= ${sizing.diskGiB}`;
-  return inserted === 1;
+      AND n.vcpus - held.vcpus >= ${sizing.vcpus} AND n."memoryMiB" - held.memory >= ${sizing.memoryMiB} AND n."diskGiB" - held.disk >= ${sizing.diskGiB}
+    RETURNING id`);
+  return inserted.length === 1;
 }
 
 // ---------------------------------------------------------------- VMIDs and addresses
@@ -195,9 +196,9 @@ const cutoff = (seconds: number) => new Date(Date.now() - seconds * 1000);
  * range an admin shrank). A take close to the highest row tells `runningLow`, so the range grows
  * before it is empty.
  */
-export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<number> {
+export async function reserveVmid(tx: Queryable, connection: VmidRange, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<number> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<{ vmid: number; lowest: number; highest: number }[]>`
+    const [taken] = await runSql<{ vmid: number; lowest: number; highest: number }>(tx, Prisma.sql`
       UPDATE vmid_reservations SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
         SELECT r.id FROM vmid_reservations r, proxmox_connections c
@@ -206,7 +207,7 @@ export async function reserveVmid(tx: Tx, connection: VmidRange, instanceId: str
         ORDER BY r.vmid LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
       RETURNING vmid,
         (SELECT MIN(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS lowest,
-        (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS highest`;
+        (SELECT MAX(vmid) FROM vmid_reservations WHERE "connectionId" = ${connection.id}) AS highest`);
     if (!taken) return null;
     if (taken.highest - taken.vmid < VMID_BATCH / 4) runningLow({ kind: 'vmid', connection, rows: { lowest: taken.lowest, highest: taken.highest } });
     return taken.vmid;
@@ -230,9 +231,9 @@ function nextRows(range: GrowableRange): unknown[] {
   return range.kind === 'vmid' ? nextVmids(range.connection, range.rows) : nextOrdinals(range.pool, range.top);
 }
 
-async function vmidRows(db: Tx | Db, connectionId: string): Promise<VmidRows> {
-  const rows = await db.vmidReservation.aggregate({ where: { connectionId }, _min: { vmid: true }, _max: { vmid: true } });
-  return { lowest: rows._min.vmid, highest: rows._max.vmid };
+async function vmidRows(db: Queryable, connectionId: string): Promise<VmidRows> {
+  const [rows] = await runSql<VmidRows>(db, Prisma.sql`SELECT MIN(vmid) AS lowest, MAX(vmid) AS highest FROM vmid_reservations WHERE "connectionId" = ${connectionId}`);
+  return rows ?? { lowest: null, highest: null };
 }
 
 const vmidsFrom = (first: number, last: number) => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
@@ -253,15 +254,15 @@ function nextVmids(connection: VmidRange, rows: VmidRows): number[] {
  * The lowest address of the pool that is free and cooled down (never the network, broadcast or
  * gateway), or null when the pool is full. Like reserveVmid, a take close to the top tells `runningLow`.
  */
-export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<IpAddress | null> {
+export async function reserveAddress(tx: Queryable, pool: PoolRef, instanceId: string, cooldownSeconds: number, runningLow: RunningLow): Promise<IpAddress | null> {
   const take = async () => {
-    const [taken] = await tx.$queryRaw<(IpAddress & { top: bigint })[]>`
+    const [taken] = await runSql<IpAddress & { top: bigint }>(tx, Prisma.sql`
       UPDATE ip_addresses SET state = 'reserved', "instanceId" = ${instanceId}, "updatedAt" = ${new Date()}
       WHERE id = (
         SELECT id FROM ip_addresses
         WHERE "poolId" = ${pool.id} AND state = 'free' AND ("releasedAt" IS NULL OR "releasedAt" <= ${cutoff(cooldownSeconds)})
         ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING *, (SELECT MAX(ordinal) FROM ip_addresses WHERE "poolId" = ${pool.id}) AS top`;
+      RETURNING *, (SELECT MAX(ordinal) FROM ip_addresses WHERE "poolId" = ${pool.id}) AS top`);
     if (!taken) return null;
     const { top, ...address } = taken;
     if (top - address.ordinal < BigInt(ADDRESS_BATCH / 4)) runningLow({ kind: 'pool', pool, top });
@@ -270,9 +271,9 @@ export async function reserveAddress(tx: Tx, pool: PoolRef, instanceId: string, 
   return (await take()) ?? takeOrGrow(take, { kind: 'pool', pool, top: await topOrdinal(tx, pool.id) });
 }
 
-async function topOrdinal(db: Tx | Db, poolId: string): Promise<bigint | null> {
-  const top = await db.ipAddress.aggregate({ where: { poolId }, _max: { ordinal: true } });
-  return top._max.ordinal;
+async function topOrdinal(db: Queryable, poolId: string): Promise<bigint | null> {
+  const [row] = await runSql<{ top: bigint | null }>(db, Prisma.sql`SELECT MAX(ordinal) AS top FROM ip_addresses WHERE "poolId" = ${poolId}`);
+  return row?.top ?? null;
 }
 
 /** The next batch of host ordinals past the highest row: never the network (0), the broadcast or the gateway. */
@@ -340,6 +341,9 @@ async function growRange(db: Db, range: GrowableRange): Promise<void> {
 /** How often one transaction may be run again because a range had to grow or it lost a deadlock. */
 const MAX_RERUNS = 8;
 
+/** Prisma's defaults for an interactive transaction, which reserving transactions ran as before. */
+const RESERVING_LIMITS = { maxWaitMs: 2_000, timeoutMs: 5_000 };
+
 /**
  * Runs a transaction that reserves VMIDs or addresses. A range that ran low during it grows once
  * it has committed, so that the next creates find free rows; a growth that fails here is done
@@ -348,11 +352,11 @@ const MAX_RERUNS = 8;
  * each other's node) runs again too. Past MAX_RERUNS the request is refused as busy (503
  * SERVICE_BUSY with Retry-After) rather than spinning.
  */
-export async function reservingTransaction<T>(db: Db, work: (tx: Tx, runningLow: RunningLow) => Promise<T>, options?: { maxWait: number; timeout: number }): Promise<T> {
+export async function reservingTransaction<T>(db: Db, work: (tx: SqlTransaction, runningLow: RunningLow) => Promise<T>, limits = RESERVING_LIMITS): Promise<T> {
   for (let run = 0; ; run++) {
     const low: GrowableRange[] = [];
     try {
-      const result = await db.$transaction((tx) => work(tx, (range) => low.push(range)), options);
+      const result = await sqlTransaction(db, (tx) => work(tx, (range) => low.push(range)), limits);
       for (const range of low) await growRange(db, range).catch(() => undefined);
       return result;
     } catch (error) {
@@ -425,15 +429,22 @@ export interface Stranger {
  */
 export function quarantineVmid(db: Db, instanceId: string, vmid: number, stranger: Stranger, cooldownSeconds: number): Promise<number | null> {
   return reservingTransaction(db, async (tx, runningLow) => {
-    const instance = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, include: { connection: true } });
+    const [instance] = await runSql<{ vmid: number | null; connection: VmidRange }>(tx, Prisma.sql`
+      SELECT i.vmid, json_build_object('id', c.id, 'vmidStart', c."vmidStart", 'vmidEnd', c."vmidEnd") AS connection
+      FROM instances i JOIN proxmox_connections c ON c.id = i."connectionId" WHERE i.id = ${instanceId}`);
+    if (!instance) throw new Error(`instance ${instanceId} does not exist`);
     if (instance.vmid !== vmid) return instance.vmid;
-    await tx.vmidReservation.updateMany({
-      where: { connectionId: instance.connectionId, vmid, instanceId },
-      data: { state: 'quarantined', instanceId: null, strangerNode: stranger.node, strangerName: stranger.name, quarantinedFor: instanceId, quarantinedAt: new Date() },
-    });
-    const setAside = await tx.vmidReservation.count({ where: { quarantinedFor: instanceId } });
-    const next = setAside < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds, runningLow) : null;
-    await tx.instance.update({ where: { id: instanceId }, data: { vmid: next } });
+    // The VMID leaves circulation, and what this instance has set aside so far is counted with it.
+    const [quarantine] = await runSql<{ setAside: bigint }>(tx, Prisma.sql`
+      WITH quarantined AS (
+        UPDATE vmid_reservations
+        SET state = 'quarantined', "instanceId" = NULL, "strangerNode" = ${stranger.node}, "strangerName" = ${stranger.name},
+          "quarantinedFor" = ${instanceId}, "quarantinedAt" = ${new Date()}, "updatedAt" = ${new Date()}
+        WHERE "connectionId" = ${instance.connection.id} AND vmid = ${vmid} AND "instanceId" = ${instanceId}
+        RETURNING id)
+      SELECT (SELECT COUNT(*) FROM vmid_reservations WHERE "quarantinedFor" = ${instanceId}) + (SELECT COUNT(*) FROM quarantined) AS "setAside"`);
+    const next = Number(quarantine?.setAside ?? 0) < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds, runningLow) : null;
+    await runSql(tx, Prisma.sql`UPDATE instances SET vmid = ${next}::int, "updatedAt" = ${new Date()} WHERE id = ${instanceId}`);
     return next;
   });
 }

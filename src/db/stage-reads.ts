@@ -4,9 +4,9 @@
  * relation, each costing several times the CPU; bench/README.md, "Profile"). The rows keep
  * the generated model types.
  */
-import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client';
 import { sqlOf, type Db } from './client';
+import { PRISMA_LIKE_TYPES, revive } from './pg-rows';
 
 /** The relations a stage may read with its instance. */
 export interface StageRelations {
@@ -28,28 +28,6 @@ const RELATION_SQL: Record<keyof StageRelations, string> = {
            FROM images im WHERE im.id = i."imageId")`,
 };
 
-/** TIMESTAMP(3) columns hold UTC (Prisma's convention); pg would read them in the process's time zone. */
-const TIMESTAMP_OID = 1114;
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number) => (oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : pg.types.getTypeParser(oid))) as pg.CustomTypesConfig['getTypeParser'],
-};
-
-/**
- * Within the JSON of a relation, the models' DateTime fields (all named `…At`) come as UTC text
- * without a zone, and their BigInt field (an address's `ordinal`) as a number.
- */
-function revive(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revive);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => {
-      if (key.endsWith('At') && typeof v === 'string') return [key, new Date(`${v}Z`)];
-      if (key === 'ordinal' && typeof v === 'number') return [key, BigInt(v)];
-      return [key, revive(v)];
-    }),
-  );
-}
-
 /** The instance, its connection and the named relations; undefined when there is no such instance. */
 export async function readStageInstance<const R extends StageRelations>(db: Db, instanceId: string, relations?: R): Promise<StageInstance<R> | undefined> {
   const names = Object.keys(relations ?? {}) as (keyof StageRelations)[];
@@ -57,7 +35,7 @@ export async function readStageInstance<const R extends StageRelations>(db: Db, 
     text: `SELECT i.*, to_jsonb(c) AS connection${names.map((name) => `, ${RELATION_SQL[name]} AS "${name}"`).join('')}
            FROM instances i JOIN proxmox_connections c ON c.id = i."connectionId" WHERE i.id = $1`,
     values: [instanceId],
-    types,
+    types: PRISMA_LIKE_TYPES,
   });
   const [row] = rows;
   if (!row) return undefined;

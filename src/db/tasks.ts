@@ -1,6 +1,6 @@
-import { Prisma } from '../generated/prisma/client';
+import { Prisma, type Task, type TaskStep } from '../generated/prisma/client';
 import type { StepStatus } from '../generated/prisma/enums';
-import { runSql, type Db, type Tx } from './client';
+import { runSql, type Db, type Queryable, type Tx } from './client';
 
 export interface StepInput {
   taskId: string;
@@ -15,7 +15,7 @@ export interface StepInput {
  * Appends a line to the task's step thread and moves the task along, in one statement. (task,
  * step, status) is unique, so a retried activity that says the same thing again adds nothing.
  */
-export async function recordStep(db: Db | Tx, input: StepInput): Promise<void> {
+export async function recordStep(db: Queryable, input: StepInput): Promise<void> {
   await runSql(db, recordStepSql(input));
 }
 
@@ -49,8 +49,20 @@ export interface NewTask {
  * Opens a pending task that holds its instance's one active-task slot: a second open task for the
  * same instance is a unique violation, which callers answer as "an operation is in progress".
  */
-export async function openTask(tx: Tx, task: NewTask): Promise<void> {
-  await tx.task.create({ data: { ...task, activeInstanceId: task.instanceId, status: 'pending' } });
+export async function openTask(tx: Queryable, task: NewTask): Promise<void> {
+  const now = new Date();
+  await runSql(tx, Prisma.sql`
+    INSERT INTO tasks (id, "instanceId", "activeInstanceId", "tenantId", type, status, "workflowId", "workflowType", "workflowArgs", params, "createdAt", "updatedAt")
+    VALUES (${task.id}, ${task.instanceId}, ${task.instanceId}, ${task.tenantId}, ${task.type}, 'pending', ${task.workflowId}, ${task.workflowType},
+      CAST(${JSON.stringify(task.workflowArgs)} AS jsonb), CAST(${task.params === undefined ? null : JSON.stringify(task.params)} AS jsonb), ${now}, ${now})`);
+}
+
+/** A task with its step thread in order, as an answer shows it. */
+export async function readTaskWithSteps(db: Queryable, taskId: string): Promise<Task & { steps: TaskStep[] }> {
+  const [task] = await runSql<Task>(db, Prisma.sql`SELECT * FROM tasks WHERE id = ${taskId}`);
+  if (!task) throw new Error(`task ${taskId} does not exist`);
+  const steps = await runSql<TaskStep>(db, Prisma.sql`SELECT * FROM task_steps WHERE "taskId" = ${taskId} ORDER BY id`);
+  return { ...task, steps };
 }
 
 /** A task that is over as it is written (what the reconciler applied on its own), with its one step line. */
