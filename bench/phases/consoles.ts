@@ -9,14 +9,15 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Client as TemporalClient } from '@temporalio/client';
-import WebSocket, { type RawData } from 'ws';
+import WebSocket from 'ws';
 import { startChild } from '../children';
 import type { Cleanups } from '../cleanups';
 import { customerClients } from '../instances';
 import type { Options } from '../options';
 import type { Catalog, Stack } from '../stack';
 import { mib, percentile, residentMemoryOf, round } from '../stats';
-import { ByteReader, RFB_VERSION, SECURITY_NONE } from '../../src/net/vnc';
+import { RFB_VERSION, SECURITY_NONE } from '../../src/net/vnc';
+import { connectConsole, type ConsoleConnection } from '../../test/support/console-socket';
 import { provisionOnce } from './alone';
 
 const SESSIONS = 50;
@@ -63,31 +64,7 @@ function cpuSecondsOf(pid: number): number | null {
   }
 }
 
-interface Session {
-  ws: WebSocket;
-  reader: ByteReader;
-  text: () => string;
-}
-
-function connect(url: string): Promise<Session> {
-  const ws = new WebSocket(url, { handshakeTimeout: STEP_TIMEOUT_MS });
-  const reader = new ByteReader();
-  let text = '';
-  ws.on('message', (data: RawData) => {
-    const buf = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
-    text += buf.toString('latin1');
-    reader.push(buf);
-  });
-  return withTimeout(
-    'console connect',
-    new Promise((resolve, reject) => {
-      ws.once('open', () => resolve({ ws, reader, text: () => text }));
-      ws.once('error', reject);
-    }),
-  );
-}
-
-async function vncHandshake(s: Session): Promise<{ width: number; height: number }> {
+async function vncHandshake(s: ConsoleConnection): Promise<{ width: number; height: number }> {
   if ((await s.reader.read(12)).toString('latin1') !== RFB_VERSION) throw new Error('not RFB 3.8');
   s.ws.send(Buffer.from(RFB_VERSION, 'latin1'));
   await s.reader.read(2);
@@ -99,7 +76,7 @@ async function vncHandshake(s: Session): Promise<{ width: number; height: number
   return { width: init.readUInt16BE(0), height: init.readUInt16BE(2) };
 }
 
-async function readFrame(s: Session, size: { width: number; height: number }): Promise<void> {
+async function readFrame(s: ConsoleConnection, size: { width: number; height: number }): Promise<void> {
   const req = Buffer.alloc(10);
   req[0] = 3;
   req.writeUInt16BE(size.width, 6);
@@ -109,7 +86,7 @@ async function readFrame(s: Session, size: { width: number; height: number }): P
   await s.reader.read(head.readUInt16BE(8) * head.readUInt16BE(10) * 4);
 }
 
-async function untilText(s: Session, needle: string, from: number): Promise<void> {
+async function untilText(s: ConsoleConnection, needle: string, from: number): Promise<void> {
   await withTimeout(
     `serial output "${needle}"`,
     (async () => {
@@ -164,7 +141,7 @@ export async function measureConsoles(stack: Stack, temporal: TemporalClient, ca
   const quiet = await measureGets(apiUrl, catalog.customerTokens[0]!, api.pid, WINDOW_MS);
   log(`consoles: without sessions GET p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms`);
 
-  const sessions: { type: 'vnc' | 'serial'; session: Session; size?: { width: number; height: number }; hostname: string }[] = [];
+  const sessions: { type: 'vnc' | 'serial'; session: ConsoleConnection; size?: { width: number; height: number }; hostname: string }[] = [];
   for (let i = 0; i < SESSIONS; i++) {
     const type = i % 2 === 0 ? 'vnc' : 'serial';
     const server = servers[i % SERVERS]!;
@@ -172,7 +149,7 @@ export async function measureConsoles(stack: Stack, temporal: TemporalClient, ca
     if (!offer.data) throw new Error(`console ${i + 1} refused: ${offer.response.status} ${JSON.stringify(offer.error)}`);
     const url = new URL(offer.data.data.websocketUrl);
     url.host = new URL(apiUrl).host;
-    const session = await connect(url.toString());
+    const session = await withTimeout('console connect', connectConsole(url.toString(), { handshakeTimeout: STEP_TIMEOUT_MS }));
     const hostname = `console-bench-${(i % SERVERS) + 1}`;
     if (type === 'vnc') sessions.push({ type, session, size: await withTimeout('RFB handshake', vncHandshake(session)), hostname });
     else {

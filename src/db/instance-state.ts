@@ -12,6 +12,7 @@ import type { InstanceStatus } from '../generated/prisma/enums';
 import { runSql, type Db, type Queryable, type Tx } from './client';
 import { newId } from '../security/ids';
 import { appendEvents } from './events';
+import { endpointWantsEvent } from './webhooks';
 import { recordAudit, type InstanceAuditAction } from './audit';
 
 export class InvalidTransitionError extends Error {
@@ -127,10 +128,9 @@ async function applyInOneStatement<From extends InstanceStatus>(db: Queryable, i
     deliveries AS (
       INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId", "createdAt")
       -- A millisecond apart per event, so a list of deliveries (newest first) keeps the events' order.
-      SELECT 'whd_' || left(md5(gen_random_uuid()::text), 24), w.id, event.id, event.type, event.seq, ${instanceId},
+      SELECT new_id('whd'), w.id, event.id, event.type, event.seq, ${instanceId},
         CAST(${new Date()} AS timestamp(3)) + (dense_rank() OVER (ORDER BY event.seq) - 1) * interval '1 millisecond'
-      FROM event JOIN webhook_endpoints w ON w.status = 'enabled' AND (w."tenantId" IS NULL OR w."tenantId" = event."tenantId")
-        AND (cardinality(w."eventTypes") = 0 OR event.type = ANY (w."eventTypes"))
+      FROM event JOIN webhook_endpoints w ON ${endpointWantsEvent({ tenantId: Prisma.sql`event."tenantId"`, type: Prisma.sql`event.type` })}
       ON CONFLICT DO NOTHING)
     SELECT prior.status::text AS "from", EXISTS (SELECT 1 FROM moved) AS moved FROM prior`);
   if (judge(instanceId, change, row?.from) === 'already') return 'already';

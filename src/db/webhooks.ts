@@ -1,40 +1,38 @@
 import type { InstanceEventType } from '../domain/events';
-import { newId } from '../security/ids';
 import { isDelivered } from '../domain/webhooks';
-import type { InstanceEvent } from '../generated/prisma/client';
+import { Prisma, type InstanceEvent } from '../generated/prisma/client';
 import type { Db, Tx } from './client';
 
 /**
- * The enabled endpoints that want any of `types` of a tenant's instance: the tenant's own
- * endpoints and the admins' endpoints for every tenant.
+ * Whether endpoint `w` (webhook_endpoints under that alias) gets an event of a tenant's instance:
+ * it is enabled, it is the tenant's own or the admins' for every tenant, and it asked for no
+ * types (every type) or for the event's. Both ways of writing deliveries (createWebhookDeliveries
+ * and the one-statement moves of db/instance-state) match endpoints by it; `tenantId` and `type`
+ * are values or columns of the statement.
  */
-export function webhookEndpointsFor(tx: Tx, tenantId: string, types: InstanceEventType[]): Promise<{ id: string; eventTypes: string[] }[]> {
-  return tx.webhookEndpoint.findMany({
-    where: {
-      status: 'enabled',
-      OR: [{ tenantId: null }, { tenantId }],
-      AND: [{ OR: [{ eventTypes: { isEmpty: true } }, { eventTypes: { hasSome: types } }] }],
-    },
-    select: { id: true, eventTypes: true },
-  });
+export function endpointWantsEvent(event: { tenantId: string | Prisma.Sql; type: string | Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`w.status = 'enabled' AND (w."tenantId" IS NULL OR w."tenantId" = ${event.tenantId})
+    AND (cardinality(w."eventTypes") = 0 OR ${event.type} = ANY (w."eventTypes"))`;
+}
+
+/** Whether any endpoint gets any of `types` of a tenant's instance. */
+export async function anyEndpointWants(tx: Tx, tenantId: string, types: InstanceEventType[]): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ wanted: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM webhook_endpoints w, unnest(${types}::text[]) AS event(type)
+      WHERE ${endpointWantsEvent({ tenantId, type: Prisma.sql`event.type` })}) AS wanted`;
+  return row?.wanted ?? false;
 }
 
 /**
- * One pending delivery per endpoint of `endpoints` (webhookEndpointsFor) that wants the event.
- * Called by appendEvents, in the event's transaction, so an event committed is an event that
- * will be delivered.
+ * One pending delivery per endpoint that gets the event. Called by appendEvents, in the event's
+ * transaction, so an event committed is an event that will be delivered.
  */
-export async function createWebhookDeliveries(
-  tx: Tx,
-  endpoints: { id: string; eventTypes: string[] }[],
-  event: { id: string; seq: bigint; instanceId: string; type: InstanceEventType },
-): Promise<void> {
-  const wanting = endpoints.filter((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type));
-  if (wanting.length === 0) return;
-  await tx.webhookDelivery.createMany({
-    data: wanting.map((endpoint) => ({ id: newId('whd'), endpointId: endpoint.id, eventId: event.id, eventType: event.type, eventSeq: event.seq, instanceId: event.instanceId })),
-    skipDuplicates: true,
-  });
+export async function createWebhookDeliveries(tx: Tx, event: { id: string; seq: bigint; tenantId: string; instanceId: string; type: InstanceEventType }): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId", "createdAt")
+    SELECT new_id('whd'), w.id, ${event.id}, ${event.type}, ${event.seq}, ${event.instanceId}, ${new Date()}
+    FROM webhook_endpoints w WHERE ${endpointWantsEvent(event)}
+    ON CONFLICT DO NOTHING`;
 }
 
 /** The JSON body a receiver gets; its bytes are what the signature covers. */

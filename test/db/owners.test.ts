@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/db/audit';
+import { appendEvents } from '../../src/db/events';
 import { becameRunning, operationBegun, provisioningStarted, scheduled, type TransitionColumns } from '../../src/db/instance-state';
 import { seedDemoCatalog } from '../../src/db/seed';
 import { newId } from '../../src/security/ids';
@@ -122,5 +123,48 @@ describe('instance transitions', () => {
     // @ts-expect-error the status is the transition's own
     const set: TransitionColumns = { status: 'failed' };
     expect(set).toBeDefined();
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('an event moved in one statement and one appended reach the same endpoints, with ids of newId\'s shape', async () => {
+    const otherTenantId = newId('ten');
+    await database.db.tenant.create({ data: { id: otherTenantId, name: 'other', quotaInstances: 1, quotaVcpus: 1, quotaMemoryMiB: 1024, quotaDiskGiB: 10 } });
+    const endpoint = async (tenantId: string | null, eventTypes: string[], status: 'enabled' | 'disabled' = 'enabled') => {
+      const { id } = await database.db.webhookEndpoint.create({ data: { id: newId('whk'), tenantId, url: 'http://127.0.0.1:1/hook', eventTypes, secretCipher: 'unused', status, createdBy: seed.userId } });
+      return id;
+    };
+    const everyType = await endpoint(seed.tenantId, []);
+    const running = await endpoint(seed.tenantId, ['instance.running']);
+    await endpoint(seed.tenantId, ['instance.stopped']);
+    const platform = await endpoint(null, ['instance.created', 'instance.running']);
+    await endpoint(seed.tenantId, [], 'disabled');
+    await endpoint(otherTenantId, []);
+    try {
+      const moved = await pendingInstance();
+      await database.db.$transaction((tx) => scheduled(tx, moved, { actorUserId: seed.userId, node: 'pve1', vmid: 4343, templateVmid: null }));
+      await provisioningStarted(database.db, moved);
+      await database.db.$transaction((tx) => becameRunning(tx, moved));
+      const appended = await pendingInstance();
+      await database.db.$transaction((tx) =>
+        appendEvents(
+          tx,
+          { tenantId: seed.tenantId, instanceId: appended },
+          (['instance.created', 'instance.scheduled', 'instance.running'] as const).map((type) => ({ type, data: { status: 'running' } })),
+        ),
+      );
+
+      const reached = async (instanceId: string) => {
+        const deliveries = await database.db.webhookDelivery.findMany({ where: { instanceId }, orderBy: [{ eventSeq: 'asc' }, { endpointId: 'asc' }] });
+        for (const delivery of deliveries) expect(delivery.id).toMatch(/^whd_[0-9a-z]{24}$/);
+        return deliveries.map((delivery) => [delivery.eventType, delivery.endpointId]);
+      };
+      const wanting = { 'instance.created': [everyType, platform], 'instance.scheduled': [everyType], 'instance.running': [everyType, running, platform] };
+      const expected = Object.entries(wanting).flatMap(([type, endpoints]) => endpoints.sort().map((endpointId) => [type, endpointId]));
+      expect(await reached(moved)).toEqual(expected);
+      expect(await reached(appended)).toEqual(expected);
+    } finally {
+      await database.db.webhookEndpoint.deleteMany();
+    }
   });
 });

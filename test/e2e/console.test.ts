@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
 import { secretBoxOf } from '../../src/security/secrets';
-import { connectConsole, consoleOffer, onTestApi, requestFrame, rfbHandshake, type ConsoleConnection } from '../support/console-client';
+import { consoleOffer, onTestApi, requestFrame, rfbHandshake } from '../support/console-client';
+import { connectConsole, type ConsoleConnection } from '../support/console-socket';
 import { guestOf, runOperation, runningServer, suiteStack } from '../support/lifecycle';
 import type { Stack } from '../support/stack';
 

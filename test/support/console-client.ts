@@ -1,19 +1,11 @@
 /**
  * A console client as a panel's own code would be one: asks for a ticket, connects to the
- * websocketUrl, speaks RFB 3.8 (security None) or the serial framing, and reports how it closed.
+ * websocketUrl (console-socket), speaks RFB 3.8 (security None) or the serial framing.
  */
 import { expect } from 'vitest';
-import WebSocket, { type RawData } from 'ws';
-import { ByteReader, RFB_VERSION, SECURITY_NONE } from '../../src/net/vnc';
+import { RFB_VERSION, SECURITY_NONE } from '../../src/net/vnc';
+import type { ConsoleConnection } from './console-socket';
 import type { Stack } from './stack';
-
-export interface ConsoleConnection {
-  ws: WebSocket;
-  /** Everything received as text (serial) so far. */
-  text(): string;
-  reader: ByteReader;
-  closed: Promise<{ code: number; reason: string }>;
-}
 
 export async function consoleOffer(stack: Stack, id: string, type: 'vnc' | 'serial', token = stack.customer.token) {
   return stack.api.request('POST', `/v1/instances/${id}/console`, { token, body: { type } });
@@ -26,22 +18,6 @@ export const onTestApi = (stack: Stack, websocketUrl: string): string => {
   url.host = api.host;
   return url.toString();
 };
-
-export function connectConsole(url: string): Promise<ConsoleConnection> {
-  const ws = new WebSocket(url);
-  const reader = new ByteReader();
-  let text = '';
-  ws.on('message', (data: RawData) => {
-    const buf = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
-    text += buf.toString('utf8');
-    reader.push(buf);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve({ ws, reader, text: () => text, closed }));
-    ws.once('error', reject);
-  });
-}
 
 /** The RFB handshake a VNC viewer makes: version, security None, ClientInit; answers the ServerInit. */
 export async function rfbHandshake(c: ConsoleConnection): Promise<{ width: number; height: number; name: string }> {

@@ -13,6 +13,20 @@ export function StatusBadge({ status }: { status: InstanceStatus }) {
   );
 }
 
+/** A server list's first two cells: the host name, a link to the server's page, and the status. */
+export function ServerNameAndStatusCells({ server }: { server: { id: string; hostname: string; status: InstanceStatus } }) {
+  return (
+    <>
+      <td data-label="Host name">
+        <a href={`/servers/${server.id}`}>{server.hostname}</a>
+      </td>
+      <td data-label="Status">
+        <StatusBadge status={server.status} />
+      </td>
+    </>
+  );
+}
+
 /** A refusal or failure, announced to screen readers as it appears. */
 export function Alert({ problem, title }: { problem: Problem | string | undefined; title?: string }) {
   if (!problem) return null;

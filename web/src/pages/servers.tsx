@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Instance, InstanceStatus } from '../../../clients/typescript/index';
 import { api, outcome } from '../api';
-import { Alert, Loading, StatusBadge, Table } from '../components/ui';
+import { Alert, Loading, ServerNameAndStatusCells, Table } from '../components/ui';
 import type { Problem } from '../lib/problems';
 import { filterServers, statusUpdates } from '../lib/server-filter';
 import { ALL_STATUSES, statusLook } from '../lib/status';
@@ -91,12 +91,7 @@ export function ServersPage() {
         <Table caption="Your servers" hiddenCaption columns={['Host name', 'Status', 'Plan', 'Location', 'Addresses']}>
             {shown.map((server) => (
               <tr data-server={server.hostname}>
-                <td data-label="Host name">
-                  <a href={`/servers/${server.id}`}>{server.hostname}</a>
-                </td>
-                <td data-label="Status">
-                  <StatusBadge status={server.status} />
-                </td>
+                <ServerNameAndStatusCells server={server} />
                 <td data-label="Plan">{server.plan.name}</td>
                 <td data-label="Location">{server.location.name}</td>
                 <td data-label="Addresses">{[server.ipv4, server.ipv6].filter(Boolean).join(', ') || '—'}</td>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../../../../clients/typescript/index';
 import { api, outcome } from '../../api';
-import { Alert, Loading, StatusBadge, Table } from '../../components/ui';
+import { Alert, Loading, ServerNameAndStatusCells, Table } from '../../components/ui';
 import type { Problem } from '../../lib/problems';
 
 type ListedServer = paths['/v1/admin/instances']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -18,12 +18,7 @@ export function ServersAdminPage() {
       <Table caption="Every tenant's servers" hiddenCaption columns={['Host name', 'Status', 'Tenant', 'Node', 'VMID']}>
           {servers.map((server) => (
             <tr>
-              <td data-label="Host name">
-                <a href={`/servers/${server.id}`}>{server.hostname}</a>
-              </td>
-              <td data-label="Status">
-                <StatusBadge status={server.status} />
-              </td>
+              <ServerNameAndStatusCells server={server} />
               <td data-label="Tenant">{server.tenantId}</td>
               <td data-label="Node">{server.provider.node ?? '—'}</td>
               <td data-label="VMID">{server.provider.vmid ?? '—'}</td>
