@@ -82,6 +82,15 @@ function rows(r: Results): Row[] {
       verdict(c.latency.p99Ms <= 50 && c.perS >= 150),
     ]);
     out.push(['… p50 / p90 / p99 / max', `${c.latency.p50Ms} / ${c.latency.p90Ms} / ${c.latency.p99Ms} / ${c.latency.maxMs} ms (${c.accepted} of ${c.requests} accepted${refused})`, times(c.latency.p50Ms, floorMs), '', '']);
+    const sides = Object.entries(c.cpuMsPerCreate);
+    const total = sides.reduce((sum, [, ms]) => sum + ms, 0);
+    out.push([
+      '… CPU per create, by process',
+      `${sides.map(([side, ms]) => `${side === 'bench' && !('api' in c.cpuMsPerCreate) ? 'bench process (clients and API)' : (CPU_SIDE_NAMES[side] ?? side)} ${ms}`).join(', ')} ms; ${round(total, 1)} ms in all, ${round((total * 150) / 1000, 2)} cores at 150 per s`,
+      '',
+      '',
+      '',
+    ]);
   }
   if (r.duplicates) {
     const d = r.duplicates;
@@ -149,6 +158,9 @@ function printProfiles(profiles: ProfileSummary[]): void {
     console.log(`${markdown(['self ms', '% of busy', 'function', 'where'], p.top.map((f) => [String(f.selfMs), String(f.percentOfBusy), shorten(f.function, 50), shorten(f.location, 90)]))}\n`);
   }
 }
+
+/** How the CPU figure of a create names each side. */
+const CPU_SIDE_NAMES: Record<string, string> = { api: 'API', postgres: 'PostgreSQL', temporal: 'Temporal', bench: 'bench process' };
 
 export function printTable(r: Results): void {
   console.log('');

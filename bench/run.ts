@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     if (has('floor')) results.floor = await measureFloor(stack, options, log);
     if (has('create')) {
       const unserved = await deployment.startApis({ ...stack.env(options.pollMs), TEMPORAL_TASK_QUEUE: `${stack.queue}-unserved` });
-      const { result, counts } = await counted(() => measureCreateApi(customerClients(catalog, unserved.urls), catalog, options, log));
+      const { result, counts } = await counted(() => measureCreateApi(customerClients(catalog, unserved.urls), catalog, options, { apiPids: unserved.pids, temporalPids: () => stack.temporal.pids() }, log));
       results.createApi = result;
       countsA = { counts, creates: options.creates + options.concurrency };
       await unserved.stop();

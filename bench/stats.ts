@@ -60,6 +60,50 @@ export function residentMemoryOf(pid: number | undefined): { rss: number; peak: 
   }
 }
 
+/** User + system CPU seconds of a process so far (null once it is gone). */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The PostgreSQL server's processes on this machine (the postmaster and every backend). */
+export function postgresPids(): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      return fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres' ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * CPU milliseconds each group of processes spends from now until the returned function is
+ * called. A group is read again at the end (backends come and go): a process that ended
+ * meanwhile is missing from the figure, one that started counts from its start.
+ */
+export function cpuMeter(groups: Record<string, () => number[]>): () => Record<string, number> {
+  const seconds = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSecondsOf(pid) ?? 0]));
+  const before = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, seconds(pids())]));
+  const self = process.cpuUsage();
+  return () => {
+    const used = Object.fromEntries(
+      Object.entries(groups).map(([name, pids]) => {
+        let total = 0;
+        for (const [pid, now] of seconds(pids())) total += now - (before[name]?.get(pid) ?? 0);
+        return [name, round(total * 1000)];
+      }),
+    );
+    const own = process.cpuUsage(self);
+    return { ...used, bench: round((own.user + own.system) / 1000) };
+  };
+}
+
 /** Waits until `check` answers a value, polling every `everyMs`; throws after `timeoutMs` naming `what`. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, everyMs: number, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,6 @@
  * process's RSS and CPU (from /proc) over each window. The servers' consoles are spread over the
  * bench's customers, CONSOLE_SESSIONS_PER_USER raised to hold them (shown next to the figures).
  */
-import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Client as TemporalClient } from '@temporalio/client';
 import WebSocket from 'ws';
@@ -15,7 +14,7 @@ import type { Cleanups } from '../cleanups';
 import { customerClients } from '../instances';
 import type { Options } from '../options';
 import type { Catalog, Stack } from '../stack';
-import { mib, percentile, residentMemoryOf, round } from '../stats';
+import { cpuSecondsOf, mib, percentile, residentMemoryOf, round } from '../stats';
 import { RFB_VERSION, SECURITY_NONE } from '../../src/net/vnc';
 import { connectConsole, type ConsoleConnection } from '../../test/support/console-socket';
 import { provisionOnce } from './alone';
@@ -52,16 +51,6 @@ function withTimeout<T>(what: string, p: Promise<T>, ms = STEP_TIMEOUT_MS): Prom
     timer = setTimeout(() => reject(new Error(`${what}: no progress within ${ms} ms`)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-/** User + system CPU seconds of a process so far. */
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 async function vncHandshake(s: ConsoleConnection): Promise<{ width: number; height: number }> {

@@ -8,7 +8,7 @@ import type { PvecpClient } from '../../clients/typescript/index';
 import { createServer, refusals } from '../instances';
 import type { Options } from '../options';
 import type { Catalog } from '../stack';
-import { round, runClients, spread, type Spread } from '../stats';
+import { cpuMeter, postgresPids, round, runClients, spread, type Spread } from '../stats';
 
 export interface CreateApiResult {
   requests: number;
@@ -17,15 +17,29 @@ export interface CreateApiResult {
   refused: Record<string, number>;
   latency: Spread;
   perS: number;
+  /**
+   * CPU milliseconds per create (warm-up left out) of each side: the API processes (absent when
+   * the API runs in the bench process, whose figure then holds it), PostgreSQL, Temporal, and
+   * the bench process (the clients).
+   */
+  cpuMsPerCreate: Record<string, number>;
 }
 
-export async function measureCreateApi(clients: PvecpClient[], catalog: Catalog, options: Options, log: (line: string) => void): Promise<CreateApiResult> {
+/** The processes whose CPU a create is charged to. */
+export interface CreateSides {
+  apiPids: number[];
+  temporalPids: () => number[];
+}
+
+export async function measureCreateApi(clients: PvecpClient[], catalog: Catalog, options: Options, sides: CreateSides, log: (line: string) => void): Promise<CreateApiResult> {
   const client = (c: number) => clients[c] as PvecpClient;
   log(`(a) warming up, then ${options.creates} creates from ${options.concurrency} clients (no worker)`);
   await runClients(options.concurrency, options.concurrency, (i, c) => createServer(client(c), catalog, `warm-${i}`));
+  const meter = cpuMeter({ ...(sides.apiPids.length ? { api: () => sides.apiPids } : {}), postgres: postgresPids, temporal: sides.temporalPids });
   const started = performance.now();
   const answers = await runClients(options.creates, options.concurrency, (i, c) => createServer(client(c), catalog, `lat-${i}`));
   const seconds = (performance.now() - started) / 1000;
+  const cpuMs = meter();
   return {
     requests: options.creates,
     concurrency: options.concurrency,
@@ -33,5 +47,6 @@ export async function measureCreateApi(clients: PvecpClient[], catalog: Catalog,
     refused: refusals(answers),
     latency: spread(answers.map((a) => a.ms)),
     perS: round(options.creates / seconds),
+    cpuMsPerCreate: Object.fromEntries(Object.entries(cpuMs).map(([side, ms]) => [side, round(ms / options.creates, 2)])),
   };
 }
