@@ -5,7 +5,7 @@ import { idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
 import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
 import { insertPendingInstance, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
-import { openTask, readTaskWithSteps, recordStep } from '../db/tasks';
+import { openTask } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
 import { Prisma, type Backup } from '../generated/prisma/client';
@@ -165,8 +165,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
           charged: sizing,
           storage: connection.storage,
         });
-        await openTask(tx, { id: taskId, instanceId, tenantId, type: 'INSTANCE_CREATE', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) });
-        await recordStep(tx, { taskId, ...RESERVED_STEP, status: 'success' });
+        const task = await openTask(tx, { id: taskId, instanceId, tenantId, type: 'INSTANCE_CREATE', workflowId: provisionWorkflowId(instanceId), ...intentColumns(intent) }, { ...RESERVED_STEP, status: 'success' });
         // VMIDs and addresses are taken with SKIP LOCKED: no create waits for another's here.
         const vmid = await reserveVmid(tx, connection, instanceId, deps.config.VMID_REUSE_COOLDOWN_SECONDS, runningLow);
         const ipv4 = pool4 ? await reserveAddress(tx, pool4, instanceId, deps.config.ADDRESS_REUSE_COOLDOWN_SECONDS, runningLow) : null;
@@ -184,7 +183,7 @@ export async function createInstance(deps: ApiDeps, who: Principal, body: Create
         const { node } = await placement.reserve(tx, instanceId);
         if (node !== preferred) instance = await moveToNode(tx, instanceId, node, templateOn(node));
         const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
-        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [await readTaskWithSteps(tx, taskId)] } };
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [task] } };
       },
       { maxWaitMs: 20_000, timeoutMs: 30_000 },
     );

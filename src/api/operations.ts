@@ -10,7 +10,7 @@ import {
   type OperationParams,
   type PreviousState,
 } from '../db/lifecycle';
-import { openTask, recordStep } from '../db/tasks';
+import { openTask } from '../db/tasks';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
 import { newId } from '../security/ids';
@@ -126,7 +126,9 @@ export async function requestOperation(deps: ApiDeps, who: Principal, instanceId
             ...prepared.workflow,
           },
         };
-        await openTask(tx, {
+        await openTask(
+          tx,
+          {
           id: taskId,
           instanceId,
           tenantId: instance.tenantId,
@@ -134,10 +136,11 @@ export async function requestOperation(deps: ApiDeps, who: Principal, instanceId
           workflowId,
           ...intentColumns(intent),
           params: params as unknown as Prisma.InputJsonValue,
-        });
+          },
+          { step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 },
+        );
         const desiredState = DESIRED[operation];
         await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
-        await recordStep(tx, { taskId, step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 });
         return { tenantId: instance.tenantId, params, intent };
       },
       { maxWait: 20_000, timeout: 30_000 },

@@ -46,23 +46,26 @@ export interface NewTask {
 }
 
 /**
- * Opens a pending task that holds its instance's one active-task slot: a second open task for the
- * same instance is a unique violation, which callers answer as "an operation is in progress".
+ * Opens a task at its first step line, in one statement, and answers it with that line. The task
+ * holds its instance's one active-task slot: a second open task for the same instance is a unique
+ * violation, which callers answer as "an operation is in progress".
  */
-export async function openTask(tx: Queryable, task: NewTask): Promise<void> {
+export async function openTask(tx: Queryable, task: NewTask, first: Omit<StepInput, 'taskId'>): Promise<Task & { steps: TaskStep[] }> {
   const now = new Date();
-  await runSql(tx, Prisma.sql`
-    INSERT INTO tasks (id, "instanceId", "activeInstanceId", "tenantId", type, status, "workflowId", "workflowType", "workflowArgs", params, "createdAt", "updatedAt")
-    VALUES (${task.id}, ${task.instanceId}, ${task.instanceId}, ${task.tenantId}, ${task.type}, 'pending', ${task.workflowId}, ${task.workflowType},
-      CAST(${JSON.stringify(task.workflowArgs)} AS jsonb), CAST(${task.params === undefined ? null : JSON.stringify(task.params)} AS jsonb), ${now}, ${now})`);
-}
-
-/** A task with its step thread in order, as an answer shows it. */
-export async function readTaskWithSteps(db: Queryable, taskId: string): Promise<Task & { steps: TaskStep[] }> {
-  const [task] = await runSql<Task>(db, Prisma.sql`SELECT * FROM tasks WHERE id = ${taskId}`);
-  if (!task) throw new Error(`task ${taskId} does not exist`);
-  const steps = await runSql<TaskStep>(db, Prisma.sql`SELECT * FROM task_steps WHERE "taskId" = ${taskId} ORDER BY id`);
-  return { ...task, steps };
+  const [row] = await runSql<Task & { lineId: bigint }>(tx, Prisma.sql`
+    WITH task AS (
+      INSERT INTO tasks (id, "instanceId", "activeInstanceId", "tenantId", type, status, progress, "currentStep", "workflowId", "workflowType", "workflowArgs", params, "createdAt", "updatedAt")
+      VALUES (${task.id}, ${task.instanceId}, ${task.instanceId}, ${task.tenantId}, ${task.type}, 'running', ${first.progress ?? 0}, ${first.step}, ${task.workflowId}, ${task.workflowType},
+        CAST(${JSON.stringify(task.workflowArgs)} AS jsonb), CAST(${task.params === undefined ? null : JSON.stringify(task.params)} AS jsonb), ${now}, ${now})
+      RETURNING *),
+    line AS (
+      INSERT INTO task_steps ("taskId", step, status, message, at)
+      SELECT id, ${first.step}, CAST(${first.status} AS "StepStatus"), ${first.message}, ${now} FROM task
+      RETURNING id)
+    SELECT task.*, line.id AS "lineId" FROM task, line`);
+  if (!row) throw new Error(`task ${task.id} was not opened`);
+  const { lineId, ...opened } = row;
+  return { ...opened, steps: [{ id: lineId, taskId: task.id, step: first.step, status: first.status, message: first.message, at: now }] };
 }
 
 /** A task that is over as it is written (what the reconciler applied on its own), with its one step line. */
