@@ -5,6 +5,7 @@ import type { AloneResult } from './phases/alone';
 import type { BackupsResult } from './phases/backups';
 import type { ConsolesResult } from './phases/consoles';
 import type { CreateApiResult } from './phases/create';
+import type { HistoryBreakdown } from './history-breakdown';
 import type { FloorResult } from './phases/floor';
 import type { MemoryResult } from './phases/memory';
 import type { ProvisionsResult } from './phases/provisions';
@@ -57,6 +58,7 @@ function rows(r: Results): Row[] {
       '≤ floor + 150 ms',
       verdict(over === undefined ? undefined : over <= 150),
     ]);
+    if (a.breakdown) out.push(['… its workflow history, mean of the runs', describeBreakdown(a.breakdown), '', '', '']);
   }
   if (r.provisions) {
     const b = r.provisions;
@@ -157,6 +159,14 @@ function printProfiles(profiles: ProfileSummary[]): void {
     console.log(`${p.file}: ${p.totalMs} ms sampled, ${p.idleMs} ms idle; top ${p.top.length} functions by self time\n`);
     console.log(`${markdown(['self ms', '% of busy', 'function', 'where'], p.top.map((f) => [String(f.selfMs), String(f.percentOfBusy), shorten(f.function, 50), shorten(f.location, 90)]))}\n`);
   }
+}
+
+function describeBreakdown(b: HistoryBreakdown): string {
+  const slowest = b.slowest.map((a) => `${a.activity} ${a.ms}`).join(', ');
+  return (
+    `${b.totalMs} ms start → close: ${b.activities} activities queued ${b.activityQueuedMs} ms and ran ${b.activityRunningMs} ms (slowest: ${slowest}); ` +
+    `${b.workflowTasks} workflow tasks queued ${b.workflowTaskQueuedMs} ms and ran ${b.workflowTaskRunningMs} ms; timers ${b.timerMs} ms`
+  );
 }
 
 /** How the CPU figure of a create names each side. */

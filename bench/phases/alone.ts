@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { PvecpClient } from '../../clients/typescript/index';
 import { provisionWorkflowId } from '../../src/temporal/workflow-ids';
+import { historyBreakdown, meanBreakdown, type HistoryBreakdown } from '../history-breakdown';
 import { createServer } from '../instances';
 import type { Options } from '../options';
 import type { Catalog } from '../stack';
@@ -17,6 +18,8 @@ export interface AloneResult {
   provisions: number;
   /** POST → the workflow's result, the API then answering `running`. */
   running: Spread;
+  /** Where the provisioning workflow's time went (its history), the mean of the runs. */
+  breakdown: HistoryBreakdown | null;
 }
 
 /** One provision: milliseconds from POST until it is `running`; throws on a failed provision or at the deadline. */
@@ -38,5 +41,6 @@ export async function measureAlone(client: PvecpClient, temporal: TemporalClient
   await provisionOnce(client, temporal, catalog, 'alone-warm', options.timeoutS);
   const runs = [];
   for (let i = 0; i < options.alone; i++) runs.push(await provisionOnce(client, temporal, catalog, `alone-${i}`, options.timeoutS));
-  return { provisions: runs.length, running: spread(runs.map((r) => r.runningMs)) };
+  const breakdowns = await Promise.all(runs.map((run) => historyBreakdown(temporal, provisionWorkflowId(run.id))));
+  return { provisions: runs.length, running: spread(runs.map((r) => r.runningMs)), breakdown: meanBreakdown(breakdowns) };
 }
