@@ -28,7 +28,17 @@ export function createDb(connectionString: string, maxConnections = 10): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   releaseLostConnections(pool);
   retryReadsOnLostConnections(pool, connectionString);
+  // An idle connection PostgreSQL drops (a restart, a terminated backend) leaves the pool by
+  // itself; without a listener its error would end the process. Prisma's adapter adds its own
+  // only once Prisma sends its first statement, which the hot paths no longer wait for.
+  pool.on('error', () => undefined);
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // The adapter ends the pool only if Prisma itself connected; the pool's own statements may have been all there was.
+  const disconnect = db.$disconnect.bind(db);
+  db.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
   pools.set(db, pool);
   return db;
 }
