@@ -317,25 +317,32 @@ export async function moveVmidRange(tx: Tx, connectionId: string, range: { start
  */
 async function growRange(db: Db, range: GrowableRange): Promise<void> {
   if (nextRows(range).length === 0) return;
+  const now = new Date();
   if (range.kind === 'vmid') {
     const rows = await vmidRows(db, range.connection.id);
     if (rows.lowest !== range.rows.lowest || rows.highest !== range.rows.highest) return;
     // The range as it is now: an admin may have moved it since the request read it.
-    const connection = await db.proxmoxConnection.findUniqueOrThrow({ where: { id: range.connection.id }, select: { id: true, vmidStart: true, vmidEnd: true } });
+    const [connection] = await runSql<VmidRange>(db, Prisma.sql`SELECT id, "vmidStart", "vmidEnd" FROM proxmox_connections WHERE id = ${range.connection.id}`);
+    if (!connection) return;
     const vmids = nextVmids(connection, rows);
-    await db.vmidReservation.createMany({ data: vmids.map((vmid) => ({ id: newId('vmid'), connectionId: connection.id, vmid, state: 'free' as const })), skipDuplicates: true });
+    await runSql(db, Prisma.sql`
+      INSERT INTO vmid_reservations (id, "connectionId", vmid, state, "createdAt", "updatedAt")
+      SELECT id, ${connection.id}, vmid, 'free', ${now}, ${now} FROM unnest(${vmids.map(() => newId('vmid'))}::text[], ${vmids}::int[]) AS batch(id, vmid)
+      ON CONFLICT DO NOTHING`);
     return;
   }
   const top = await topOrdinal(db, range.pool.id);
   if (top !== range.top) return;
   // The pool as it is now: an admin may have moved its gateway since the request read it.
-  const pool = await db.ipPool.findUniqueOrThrow({ where: { id: range.pool.id } });
+  const [pool] = await runSql<PoolRef>(db, Prisma.sql`SELECT id, cidr, gateway FROM ip_pools WHERE id = ${range.pool.id}`);
+  if (!pool) return;
   const cidr = parseCidr(pool.cidr);
   const ordinals = nextOrdinals(pool, top);
-  await db.ipAddress.createMany({
-    data: ordinals.map((ordinal) => ({ id: newId('ip'), poolId: pool.id, address: addressAt(cidr, ordinal), ordinal, family: cidr.family, state: 'free' as const })),
-    skipDuplicates: true,
-  });
+  await runSql(db, Prisma.sql`
+    INSERT INTO ip_addresses (id, "poolId", address, ordinal, family, state, "updatedAt")
+    SELECT id, ${pool.id}, address, ordinal, ${cidr.family}, 'free', ${now}
+    FROM unnest(${ordinals.map(() => newId('ip'))}::text[], ${ordinals.map((ordinal) => addressAt(cidr, ordinal))}::text[], ${ordinals.map(String)}::bigint[]) AS batch(id, address, ordinal)
+    ON CONFLICT DO NOTHING`);
 }
 
 /** How often one transaction may be run again because a range had to grow or it lost a deadlock. */
