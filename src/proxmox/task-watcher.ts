@@ -26,8 +26,8 @@ export interface ProxmoxTaskListReader extends ProxmoxTaskStatusReader {
  * look is cheap, and a quick configuration task (or a simulator's instant one) is seen done at once.
  */
 const FIRST_READ_MS = 5;
-/** The node's tick ceiling is this fraction of a wait's `pollIntervalMs` (TASK_POLL_INTERVAL_MS: 500 → 100 ms). */
-const TICK_CEILING_DIVISOR = 5;
+/** The node's tick ceiling is this fraction of a wait's `pollIntervalMs` (TASK_POLL_INTERVAL_MS: 500 → 50 ms: a long clone or start is seen ~25 ms late on average; measured in bench/README.md). */
+const TICK_CEILING_DIVISOR = 10;
 /** Ticks come every this fraction of the youngest waiting task's age (then the ceiling bounds them). */
 const TICK_AGE_DIVISOR = 8;
 /**
@@ -67,7 +67,7 @@ function tickDelay(taskAgeMs: number, ceilingMs: number): number {
  * ?source=active` once; a task the list shows ended (or no longer lists) gets one authoritative
  * status read (`/tasks/{upid}/status`), which settles its wait. Ticks come 5 ms after a
  * registration, then every eighth of the youngest waiting task's age (at least 25 ms apart), at
- * most every `pollIntervalMs / 5`: at most that many list reads per second for the whole node, plus one
+ * most every `pollIntervalMs / 10`: at most that many list reads per second for the whole node, plus one
  * status read per finished task and one per running task every 4 × `pollIntervalMs`.
  *
  * No read holds up the others: each is given up after the wait's `readTimeoutMs` (the list after

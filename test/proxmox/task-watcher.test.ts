@@ -85,17 +85,17 @@ async function waitAll(node: ReturnType<typeof fakeNode>, ids: string[], opts: W
 useFakeClockFromT0();
 
 describe('ProxmoxTaskWatcher: when it reads the node', () => {
-  it('reads the task list 5 ms after a wait begins, then every eighth of the task age (25 ms at least), at most every fifth of pollIntervalMs', async () => {
+  it('reads the task list 5 ms after a wait begins, then every eighth of the task age (25 ms at least), at most every tenth of pollIntervalMs', async () => {
     const task = upid(1);
     const node = fakeNode({ [task]: { endsAt: 2_000 } });
     const { outcomes, settledAt } = await waitAll(node, [task]);
     expect(outcomes).toEqual([{ upid: task, exitstatus: 'OK', warnings: 0 }]);
     expect(node.listReads.slice(0, 10)).toEqual([5, 30, 55, 80, 105, 130, 155, 180, 205, 231]);
-    expect(new Set(gaps(node.listReads.slice(-8)))).toEqual(new Set([100]));
+    expect(new Set(gaps(node.listReads.slice(-8)))).toEqual(new Set([50]));
     // one status read, on the first tick after the list stopped showing it
     expect(node.statusReadsOf(task)).toEqual([settledAt[task]]);
     expect(settledAt[task]).toBeGreaterThanOrEqual(2_000);
-    expect(settledAt[task]).toBeLessThanOrEqual(2_100);
+    expect(settledAt[task]).toBeLessThanOrEqual(2_050);
   });
 
   it('covers 20 waiting tasks with one list read per tick: as many list reads as for the longest task alone', async () => {
@@ -127,7 +127,7 @@ describe('ProxmoxTaskWatcher: when it reads the node', () => {
     const watcher = new ProxmoxTaskWatcher(node, 'pve1');
     const first = watcher.wait(old, { pollIntervalMs: 500 });
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(gaps(node.listReads.filter((t) => t > 1_000))).toEqual([100, 100, 100, 100, 100, 100, 100, 100, 100]);
+    expect(gaps(node.listReads.filter((t) => t > 1_000))).toEqual(Array.from({ length: 19 }, () => 50));
     const second = watcher.wait(young, { pollIntervalMs: 500 });
     await vi.runAllTimersAsync();
     await Promise.all([first, second]);
@@ -136,7 +136,7 @@ describe('ProxmoxTaskWatcher: when it reads the node', () => {
     expect(whileYoung[0]).toBeLessThanOrEqual(2_025);
     expect(new Set(gaps(whileYoung))).toEqual(new Set([25]));
     expect(youngRead).toBeLessThanOrEqual(2_060 + 25);
-    expect(gaps(node.listReads.filter((t) => t > youngRead && t < 3_000)).every((g) => g === 100)).toBe(true);
+    expect(gaps(node.listReads.filter((t) => t > youngRead && t < 3_000)).every((g) => g === 50)).toBe(true);
   });
 
   it('reads a resumed task at once', async () => {
