@@ -1,7 +1,9 @@
 import { appendBackupEvent } from '../db/guest-data';
 import { becameRunning } from '../db/instance-state';
 import { commitHoldings } from '../db/reservations';
+import { runSql, sqlTransaction } from '../db/client';
 import { finishTask, recordStep } from '../db/tasks';
+import { Prisma } from '../generated/prisma/client';
 import type { InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -13,12 +15,16 @@ import { fail, FailureType } from './failures';
  * before this check or sees a running instance).
  * Converges on retry: every update is conditional on the state it moves from.
  */
+/** How long finalize's transaction may wait for a connection and run: Prisma's defaults, which it ran with before. */
+const FINALIZE_LIMITS = { maxWaitMs: 2_000, timeoutMs: 5_000 };
+
 export function createFinalizeActivity(deps: ActivityDeps) {
   return async function finalizeInstance({ instanceId, taskId }: InstanceRef): Promise<void> {
-    await deps.db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ desiredState: string; restoredFromBackupId: string | null }[]>`
-        SELECT "desiredState", "restoredFromBackupId" FROM instances WHERE id = ${instanceId} FOR UPDATE`;
-      const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
+    await sqlTransaction(deps.db, async (tx) => {
+      const [row] = await runSql<{ desiredState: string; restoredFromBackupId: string | null }>(tx, Prisma.sql`
+        SELECT "desiredState", "restoredFromBackupId" FROM instances WHERE id = ${instanceId} FOR UPDATE`);
+      // Read once the row is locked: a finalize that committed meanwhile is seen.
+      const [task] = await runSql<{ status: string }>(tx, Prisma.sql`SELECT status::text AS status FROM tasks WHERE id = ${taskId}`);
       if (task?.status === 'succeeded') return;
       if (row?.desiredState === 'deleted') throw fail(FailureType.DeleteRequested, `instance ${instanceId} was deleted while it was being made`);
       await commitHoldings(tx, instanceId, deps.config.CREDENTIAL_TTL_HOURS * 3_600_000);
@@ -27,6 +33,6 @@ export function createFinalizeActivity(deps: ActivityDeps) {
       if (row?.restoredFromBackupId) await appendBackupEvent(tx, instanceId, 'instance.restored', row.restoredFromBackupId);
       await recordStep(tx, { taskId, step: 'finalize > finishing', status: 'success', message: 'The server is ready.', progress: 100 });
       await finishTask(tx, taskId, { status: 'succeeded' });
-    });
+    }, FINALIZE_LIMITS);
   };
 }

@@ -3,17 +3,20 @@
  * snapshot taken is available, one that failed frees its name; a backup made is available, one
  * that failed says so with its own event), in the transaction that ends the operation.
  */
-import type { Prisma } from '../generated/prisma/client';
-import type { Tx } from './client';
+import { Prisma } from '../generated/prisma/client';
+import type { InstanceStatus } from '../generated/prisma/enums';
+import { runSql, type Queryable, type Tx } from './client';
 import { appendEvents } from './events';
 import type { OperationParams } from './lifecycle';
 
-async function instanceOf(tx: Tx, instanceId: string) {
-  return tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { tenantId: true, hostname: true, status: true } });
+async function instanceOf(tx: Queryable, instanceId: string) {
+  const [instance] = await runSql<{ tenantId: string; hostname: string; status: InstanceStatus }>(tx, Prisma.sql`SELECT "tenantId", hostname, status::text AS status FROM instances WHERE id = ${instanceId}`);
+  if (!instance) throw new Error(`instance ${instanceId} does not exist`);
+  return instance;
 }
 
 /** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`, or `instance.restored` of a server made from it), beside the instance's. */
-export async function appendBackupEvent(tx: Tx, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost' | 'instance.restored', backupId: string, code?: string): Promise<void> {
+export async function appendBackupEvent(tx: Queryable, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost' | 'instance.restored', backupId: string, code?: string): Promise<void> {
   const instance = await instanceOf(tx, instanceId);
   await appendEvents(tx, { tenantId: instance.tenantId, instanceId }, [{ type, data: { status: instance.status, hostname: instance.hostname, backupId, ...(code ? { code } : {}) } }]);
 }

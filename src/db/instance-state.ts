@@ -163,7 +163,7 @@ export function provisioningStarted(db: Db, instanceId: string) {
 }
 
 /** A provision or a rebuild finished: the server is usable. */
-export function becameRunning(tx: Tx, instanceId: string) {
+export function becameRunning(tx: Queryable, instanceId: string) {
   return applyInOneStatement(tx, instanceId, {
     to: 'running',
     from: ['provisioning', 'rebuilding'],

@@ -381,14 +381,14 @@ export async function reservingTransaction<T>(db: Db, work: (tx: SqlTransaction,
  * starts now that the server is usable. Each update is conditional on the state it moves from,
  * so running it again changes nothing.
  */
-export async function commitHoldings(tx: Tx, instanceId: string, ttlMs: number): Promise<void> {
+export async function commitHoldings(tx: Queryable, instanceId: string, ttlMs: number): Promise<void> {
   const now = new Date();
-  await tx.$executeRaw`
+  await runSql(tx, Prisma.sql`
     WITH vmid AS (UPDATE vmid_reservations SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
     addresses AS (UPDATE ip_addresses SET state = 'assigned', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
     capacity AS (UPDATE node_allocations SET state = 'allocated', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND state = 'reserved'),
     volume AS (UPDATE volumes SET status = 'ready', "updatedAt" = ${now} WHERE "instanceId" = ${instanceId} AND status = 'pending')
-    UPDATE credentials SET "expiresAt" = ${new Date(now.getTime() + ttlMs)} WHERE "instanceId" = ${instanceId} AND "revealedAt" IS NULL`;
+    UPDATE credentials SET "expiresAt" = ${new Date(now.getTime() + ttlMs)} WHERE "instanceId" = ${instanceId} AND "revealedAt" IS NULL`);
 }
 
 /**

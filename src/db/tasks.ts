@@ -110,17 +110,12 @@ export interface TaskOutcome {
 }
 
 /** Ends a task and frees its instance for the next operation; a no-op on an ended task. */
-export async function finishTask(tx: Tx, taskId: string, outcome: TaskOutcome): Promise<void> {
-  await tx.task.updateMany({
-    where: { id: taskId, status: { in: ['pending', 'running'] } },
-    data: {
-      status: outcome.status,
-      progress: outcome.status === 'succeeded' ? 100 : undefined,
-      errorCode: outcome.errorCode ?? null,
-      errorMessage: outcome.errorMessage ?? null,
-      failureCause: (outcome.failureCause as Prisma.InputJsonValue | undefined) ?? Prisma.DbNull,
-      activeInstanceId: null,
-      finishedAt: new Date(),
-    },
-  });
+export async function finishTask(tx: Queryable, taskId: string, outcome: TaskOutcome): Promise<void> {
+  const now = new Date();
+  await runSql(tx, Prisma.sql`
+    UPDATE tasks SET status = CAST(${outcome.status} AS "TaskStatus"), progress = COALESCE(${outcome.status === 'succeeded' ? 100 : null}::int, progress),
+      "errorCode" = ${outcome.errorCode ?? null}, "errorMessage" = ${outcome.errorMessage ?? null},
+      "failureCause" = CAST(${outcome.failureCause === undefined ? null : JSON.stringify(outcome.failureCause)} AS jsonb),
+      "activeInstanceId" = NULL, "finishedAt" = ${now}, "updatedAt" = ${now}
+    WHERE id = ${taskId} AND status IN ('pending', 'running')`);
 }

@@ -1,7 +1,7 @@
 import type { InstanceEventType } from '../domain/events';
 import { isDelivered } from '../domain/webhooks';
 import { Prisma, type InstanceEvent } from '../generated/prisma/client';
-import type { Db, Tx } from './client';
+import { runSql, type Db, type Queryable } from './client';
 
 /**
  * Whether endpoint `w` (webhook_endpoints under that alias) gets an event of a tenant's instance:
@@ -16,10 +16,10 @@ export function endpointWantsEvent(event: { tenantId: string | Prisma.Sql; type:
 }
 
 /** Whether any endpoint gets any of `types` of a tenant's instance. */
-export async function anyEndpointWants(tx: Tx, tenantId: string, types: InstanceEventType[]): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ wanted: boolean }[]>`
+export async function anyEndpointWants(tx: Queryable, tenantId: string, types: InstanceEventType[]): Promise<boolean> {
+  const [row] = await runSql<{ wanted: boolean }>(tx, Prisma.sql`
     SELECT EXISTS (SELECT 1 FROM webhook_endpoints w, unnest(${types}::text[]) AS event(type)
-      WHERE ${endpointWantsEvent({ tenantId, type: Prisma.sql`event.type` })}) AS wanted`;
+      WHERE ${endpointWantsEvent({ tenantId, type: Prisma.sql`event.type` })}) AS wanted`);
   return row?.wanted ?? false;
 }
 
@@ -27,12 +27,12 @@ export async function anyEndpointWants(tx: Tx, tenantId: string, types: Instance
  * One pending delivery per endpoint that gets the event. Called by appendEvents, in the event's
  * transaction, so an event committed is an event that will be delivered.
  */
-export async function createWebhookDeliveries(tx: Tx, event: { id: string; seq: bigint; tenantId: string; instanceId: string; type: InstanceEventType }): Promise<void> {
-  await tx.$executeRaw`
+export async function createWebhookDeliveries(tx: Queryable, event: { id: string; seq: bigint; tenantId: string; instanceId: string; type: InstanceEventType }): Promise<void> {
+  await runSql(tx, Prisma.sql`
     INSERT INTO webhook_deliveries (id, "endpointId", "eventId", "eventType", "eventSeq", "instanceId", "createdAt")
     SELECT new_id('whd'), w.id, ${event.id}, ${event.type}, ${event.seq}, ${event.instanceId}, ${new Date()}
     FROM webhook_endpoints w WHERE ${endpointWantsEvent(event)}
-    ON CONFLICT DO NOTHING`;
+    ON CONFLICT DO NOTHING`);
 }
 
 /** The JSON body a receiver gets; its bytes are what the signature covers. */
