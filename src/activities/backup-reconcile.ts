@@ -1,5 +1,5 @@
 import { appendBackupEvent } from '../db/guest-data';
-import { backupIdInNotes } from '../domain/snapshots';
+import { archiveOlderThan, backupIdInNotes } from '../domain/snapshots';
 import type { Backup } from '../generated/prisma/client';
 import { listBackups, type BackupVolume, type ProxmoxClient } from '../proxmox';
 import { newId } from '../security/ids';
@@ -59,7 +59,7 @@ export function createReconcileBackupsActivity(deps: ActivityDeps) {
           // Ours already, or being written by one of our backups (its volid is recorded when vzdump ends).
           if (!instance || byVolid.has(volume.volid) || backupIdInNotes(volume.notes)) continue;
           // An archive older than the server is a former guest's at this VMID.
-          if (volume.ctime !== undefined && volume.ctime * 1000 < instance.createdAt.getTime()) continue;
+          if (volume.ctime !== undefined && archiveOlderThan(volume.ctime, instance.createdAt)) continue;
           result.external += await recordExternal(deps, { connectionId, node: node.name, storage, instance, volume });
         }
       }

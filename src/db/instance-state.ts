@@ -109,19 +109,22 @@ interface OneStatementChange<From extends InstanceStatus> {
  */
 async function applyInOneStatement<From extends InstanceStatus>(db: Queryable, instanceId: string, change: OneStatementChange<From>): Promise<TransitionResult> {
   const eventsByStatus = Object.fromEntries(change.from.map((status) => [status, change.events[status].map((type) => ({ id: newId('evt'), type }))]));
+  // Every row it writes carries the application's clock in UTC, as Prisma writes them (a column's
+  // database default would be the session's local time).
+  const now = new Date();
   const [row] = await runSql<Moved>(db, Prisma.sql`
     WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
     moved AS (
-      UPDATE instances i SET status = CAST(${change.to} AS "InstanceStatus"), ${change.set ? Prisma.sql`${change.set},` : Prisma.empty} "updatedAt" = ${new Date()}
+      UPDATE instances i SET status = CAST(${change.to} AS "InstanceStatus"), ${change.set ? Prisma.sql`${change.set},` : Prisma.empty} "updatedAt" = ${now}
       FROM prior WHERE i.id = prior.id AND prior.status::text IN (${Prisma.join(change.from)})
       RETURNING prior.status::text AS "from", prior."tenantId", prior.hostname),
     audit AS (
-      INSERT INTO audit_events ("actorUserId", "tenantId", "instanceId", action, details)
-      SELECT ${change.actorUserId}, "tenantId", ${instanceId}, ${change.audit}, jsonb_build_object('from', "from", 'to', ${change.to}::text)
+      INSERT INTO audit_events (at, "actorUserId", "tenantId", "instanceId", action, details)
+      SELECT ${now}, ${change.actorUserId}, "tenantId", ${instanceId}, ${change.audit}, jsonb_build_object('from', "from", 'to', ${change.to}::text)
       FROM moved WHERE ${change.audit}::text IS NOT NULL),
     event AS (
-      INSERT INTO instance_events (id, "tenantId", "instanceId", type, data)
-      SELECT e.id, moved."tenantId", ${instanceId}, e.type, jsonb_build_object('status', ${change.to}::text, 'hostname', moved.hostname)
+      INSERT INTO instance_events (id, "tenantId", "instanceId", type, data, "createdAt")
+      SELECT e.id, moved."tenantId", ${instanceId}, e.type, jsonb_build_object('status', ${change.to}::text, 'hostname', moved.hostname), ${now}
       FROM moved, ROWS FROM (jsonb_to_recordset(${JSON.stringify(eventsByStatus)}::jsonb -> moved."from") AS (id text, type text)) WITH ORDINALITY AS e(id, type, n)
       ORDER BY e.n
       RETURNING id, seq, type, "tenantId"),

@@ -18,6 +18,15 @@ export function backupIdInNotes(notes: string | undefined): string | undefined {
   return /(?:^|\s)pvecp-backup:(bkp_[a-z0-9]+)/.exec(notes ?? '')?.[1];
 }
 
+/**
+ * Whether an archive was written before a server was made, so it is a former guest's at the
+ * server's VMID. Proxmox gives an archive's time in whole seconds: one from the very second the
+ * server was made in counts as the server's.
+ */
+export function archiveOlderThan(ctimeSeconds: number, madeAt: Date): boolean {
+  return ctimeSeconds < Math.floor(madeAt.getTime() / 1000);
+}
+
 /** A plan's limit on what a server holds at once (0: none), checked before anything is asked of Proxmox VE. */
 export function assertWithinPlanLimit(what: 'snapshots' | 'backups', limit: number, held: number): void {
   if (held < limit) return;
