@@ -15,9 +15,6 @@ import { fail, FailureType } from './failures';
  * before this check or sees a running instance).
  * Converges on retry: every update is conditional on the state it moves from.
  */
-/** How long finalize's transaction may wait for a connection and run: Prisma's defaults, which it ran with before. */
-const FINALIZE_LIMITS = { maxWaitMs: 2_000, timeoutMs: 5_000 };
-
 export function createFinalizeActivity(deps: ActivityDeps) {
   return async function finalizeInstance({ instanceId, taskId }: InstanceRef): Promise<void> {
     await sqlTransaction(deps.db, async (tx) => {
@@ -33,6 +30,6 @@ export function createFinalizeActivity(deps: ActivityDeps) {
       if (row?.restoredFromBackupId) await appendBackupEvent(tx, instanceId, 'instance.restored', row.restoredFromBackupId);
       await recordStep(tx, { taskId, step: 'finalize > finishing', status: 'success', message: 'The server is ready.', progress: 100 });
       await finishTask(tx, taskId, { status: 'succeeded' });
-    }, FINALIZE_LIMITS);
+    });
   };
 }

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable, isDataException, isUniqueViolation } from '../db/errors';
-import { AppError, type ErrorCode } from '../domain/errors';
+import { AppError, serviceBusy, type ErrorCode } from '../domain/errors';
 import type { Logger } from '../logger';
 
 /** Seconds a client should wait before retrying when a dependency is away; sent as Retry-After. */
@@ -35,7 +35,7 @@ function toAppError(error: unknown): AppError {
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8, not compressed.');
   if (status && status >= 400 && status < 500) return new AppError('INVALID_INPUT', 'The request could not be read.');
   if (isContention(error)) {
-    return new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
+    return serviceBusy();
   }
   if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The service is unavailable right now. Please retry.');
   if (isTemporalUnavailable(error)) return new AppError('PROVIDER_UNAVAILABLE', 'The service that runs operations is unavailable right now. Please retry.');

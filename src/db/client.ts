@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
-import { AppError } from '../domain/errors';
+import { serviceBusy } from '../domain/errors';
 import { isDatabaseUnavailable } from './errors';
 import { PRISMA_LIKE_TYPES } from './pg-rows';
 
@@ -75,14 +75,15 @@ export interface TransactionLimits {
   timeoutMs: number;
 }
 
-const busy = () => new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
+/** Prisma's defaults for an interactive transaction, which the transactions moved off it kept. */
+const DEFAULT_TRANSACTION_LIMITS: TransactionLimits = { maxWaitMs: 2_000, timeoutMs: 5_000 };
 
 /**
  * Runs `work` in a transaction on one pooled connection: committed when it returns, rolled back
  * when it throws. Past `timeoutMs` the connection is closed under it (PostgreSQL rolls back) and
  * the request is refused as busy, as Prisma does with its interactive transactions.
  */
-export async function sqlTransaction<T>(db: Db, work: (tx: SqlTransaction) => Promise<T>, limits: TransactionLimits): Promise<T> {
+export async function sqlTransaction<T>(db: Db, work: (tx: SqlTransaction) => Promise<T>, limits = DEFAULT_TRANSACTION_LIMITS): Promise<T> {
   const client = await connectWithin(sqlOf(db), limits.maxWaitMs);
   let released = false;
   const release = (error?: Error) => {
@@ -105,7 +106,7 @@ export async function sqlTransaction<T>(db: Db, work: (tx: SqlTransaction) => Pr
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    if (expired) throw busy();
+    if (expired) throw serviceBusy();
     // A connection that cannot roll back is broken: it leaves the pool.
     await client.query('ROLLBACK').catch((rollbackError: Error) => release(rollbackError));
     throw error;
@@ -120,7 +121,7 @@ async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> 
   const connecting = pool.connect();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(busy()), ms);
+    timer = setTimeout(() => reject(serviceBusy()), ms);
   });
   try {
     return await Promise.race([connecting, late]);

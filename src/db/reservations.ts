@@ -1,9 +1,9 @@
-import { AppError } from '../domain/errors';
+import { AppError, serviceBusy } from '../domain/errors';
 import { newId } from '../security/ids';
 import { addressAt, lastUsableOrdinal, ordinalOf, parseCidr } from '../net/ip';
 import type { Sizing } from '../domain/sizing';
 import { Prisma, type IpAddress } from '../generated/prisma/client';
-import { runSql, sqlTransaction, type Db, type Queryable, type SqlTransaction, type Tx } from './client';
+import { runSql, sqlTransaction, type Db, type Queryable, type SqlTransaction, type TransactionLimits, type Tx } from './client';
 import { isDeadlock } from './errors';
 
 /**
@@ -348,8 +348,6 @@ async function growRange(db: Db, range: GrowableRange): Promise<void> {
 /** How often one transaction may be run again because a range had to grow or it lost a deadlock. */
 const MAX_RERUNS = 8;
 
-/** Prisma's defaults for an interactive transaction, which reserving transactions ran as before. */
-const RESERVING_LIMITS = { maxWaitMs: 2_000, timeoutMs: 5_000 };
 
 /**
  * Runs a transaction that reserves VMIDs or addresses. A range that ran low during it grows once
@@ -359,7 +357,7 @@ const RESERVING_LIMITS = { maxWaitMs: 2_000, timeoutMs: 5_000 };
  * each other's node) runs again too. Past MAX_RERUNS the request is refused as busy (503
  * SERVICE_BUSY with Retry-After) rather than spinning.
  */
-export async function reservingTransaction<T>(db: Db, work: (tx: SqlTransaction, runningLow: RunningLow) => Promise<T>, limits = RESERVING_LIMITS): Promise<T> {
+export async function reservingTransaction<T>(db: Db, work: (tx: SqlTransaction, runningLow: RunningLow) => Promise<T>, limits?: TransactionLimits): Promise<T> {
   for (let run = 0; ; run++) {
     const low: GrowableRange[] = [];
     try {
@@ -369,7 +367,7 @@ export async function reservingTransaction<T>(db: Db, work: (tx: SqlTransaction,
     } catch (error) {
       const deadlock = isDeadlock(error);
       if (!(error instanceof RangeNeedsRows) && !deadlock) throw error;
-      if (run >= MAX_RERUNS) throw new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
+      if (run >= MAX_RERUNS) throw serviceBusy();
       if (error instanceof RangeNeedsRows) await growRange(db, error.range);
     }
   }

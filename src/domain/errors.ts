@@ -88,3 +88,6 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `The ${what} was not found.`);
+
+/** The request lost its turn to contention (pool, locks, reruns); nothing was changed. */
+export const serviceBusy = () => new AppError('SERVICE_BUSY', 'Too many requests are being handled right now; nothing was changed. Please retry.', { retryAfterSeconds: 1 });
