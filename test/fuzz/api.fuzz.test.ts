@@ -24,8 +24,11 @@ const FIXED_SEED = 20_261_130;
 const REQUESTS_PER_SEED = Number(process.env.FUZZ_REQUESTS ?? 5_000);
 const CONCURRENCY = 8;
 
-/** Keys whose presence in a customer's answer would reveal where a server lives. */
-const PROVIDER_KEYS = new Set(['node', 'vmid', 'templateVmid', 'upid', 'storage', 'connectionId', 'provider', 'macAddress', 'bridge', 'vlan', 'workflowId', 'failureCause', 'templates', 'tokenId', 'url']);
+/**
+ * Keys whose presence in a customer's answer would reveal where a server lives. Not `url`: a
+ * customer's console link is one; the Proxmox address is caught by its value (`coordinates`).
+ */
+const PROVIDER_KEYS = new Set(['node', 'vmid', 'templateVmid', 'upid', 'storage', 'connectionId', 'provider', 'macAddress', 'bridge', 'vlan', 'workflowId', 'failureCause', 'templates', 'tokenId']);
 
 let stack: Stack;
 let customerB: TestCustomer;
