@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
-import { proxmoxClientFactory } from './activities/deps';
+import { proxmoxClientFactory } from './proxmox/factory';
 import { loadConfig, type Config } from './config';
 import { createDb } from './db/client';
 import { createLogger, type Logger } from './logger';

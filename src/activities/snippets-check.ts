@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ProxmoxError } from '../proxmox';
-import { proxmoxClientOf, type ActivityDeps, type ProxmoxReach } from './deps';
+import { proxmoxClientOf, type ProxmoxReach } from '../proxmox/factory';
+import type { ActivityDeps } from './deps';
 import { waitUntilListed, writeSnippetFile } from './snippets';
 
 /** A connection's snippets setting, to be checked before it is saved (the connection may not exist yet). */

@@ -4,7 +4,7 @@
  * server, the user and the type) inside a page URL and a WebSocket URL of this API.
  */
 import crypto from 'node:crypto';
-import { proxmoxClientFactory } from '../activities/deps';
+import { proxmoxClientFactory } from '../proxmox/factory';
 import type { Config } from '../config';
 import type { Db, Tx } from '../db/client';
 import { AppError } from '../domain/errors';

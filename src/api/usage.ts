@@ -1,4 +1,4 @@
-import { proxmoxClientFactory } from '../activities/deps';
+import { proxmoxClientFactory } from '../proxmox/factory';
 import { AppError } from '../domain/errors';
 import { ProxmoxError, type VmRrdPoint } from '../proxmox';
 import type { Principal } from './auth';
