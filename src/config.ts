@@ -170,6 +170,11 @@ export const configSchema = z.object({
   CONSOLE_IDLE_SECONDS: integer(900),
   /** How often an open guest console checks that its server still runs where it ran. */
   CONSOLE_WATCH_SECONDS: integer(2),
+  /**
+   * An open console's slot is held by a lease its API process renews (every third of this); when
+   * the process dies the slot is free again after at most this long.
+   */
+  CONSOLE_LEASE_SECONDS: integer(30),
   /** Hours a console session lasts at most from sign-in. */
   SESSION_TTL_HOURS: integer(12),
   /** A console session unused for this many minutes ends. */

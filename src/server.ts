@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createApp } from './api/app';
 import { attachConsoleSockets } from './api/console-relay';
+import { refuseTunnels } from './net/request-target';
 import { createMetricsApp } from './api/routes/health';
 import { loadConfig, type Config } from './config';
 import { ensureBootstrapAdmin } from './db/bootstrap';
@@ -57,6 +58,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const consoles = attachConsoleSockets(server, deps);
   const metricsServer =
     config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT, config.METRICS_HOST ?? config.HOST);
+  for (const s of [server, metricsServer]) if (s) refuseTunnels(s);
   const port = portOf(server, config.PORT);
   const metricsPort = metricsServer ? portOf(metricsServer, config.METRICS_PORT ?? 0) : undefined;
   logger.info({ host: config.HOST, port, metricsPort }, 'API listening');

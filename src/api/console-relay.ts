@@ -10,12 +10,14 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, WebSocket } from 'ws';
 import { recordAudit } from '../db/audit';
+import { endConsoleSession, redeemConsoleTicket, renewConsoleLeases } from '../db/console-sessions';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
 import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
 import { termProxy, vncProxy, vncWebSocket, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
 import type { ProxmoxConnection } from '../generated/prisma/client';
 import type { ApiDeps } from './deps';
 import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket, serialConsoleCaller } from './guest-console';
+import { bareAnswer, parseRequestTarget } from '../net/request-target';
 
 /** The largest client message accepted (a paste, a burst of keys); larger ones close with 1009. */
 export const CONSOLE_MAX_MESSAGE = 64 * 1024;
@@ -137,27 +139,59 @@ export interface ConsoleSockets {
 /** Serves the console WebSocket on the API's HTTP server. */
 export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_MAX_MESSAGE, perMessageDeflate: false });
-  const sessions = new Set<(reason: ConsoleCloseReason) => Promise<void>>();
+  /** The consoles this process relays, by session id, each with its end. */
+  const sessions = new Map<string, (reason: ConsoleCloseReason) => Promise<void>>();
   const log = deps.logger.child({ component: 'console' });
+  const renewal = setInterval(
+    () => void renewConsoleLeases(deps.db, deps.config, [...sessions.keys()]).catch((error: unknown) => log.warn({ err: error }, 'console leases not renewed')),
+    (deps.config.CONSOLE_LEASE_SECONDS * 1000) / 3,
+  );
+  renewal.unref();
 
+  // Every byte of an upgrade is the client's to choose: nothing in here may throw past this guard,
+  // and every socket gets an error listener before anything can fail on it.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://api.invalid');
-    if (url.pathname !== CONSOLE_SOCKET_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
+    socket.on('error', (error: NodeJS.ErrnoException) => log.debug({ code: error.code }, 'console socket failed before its upgrade'));
+    try {
+      acceptUpgrade(req, socket, head);
+    } catch (error) {
+      log.warn({ err: error }, 'console upgrade failed');
+      socket.destroy();
     }
-    const ticket = url.searchParams.get('ticket') ?? '';
-    // The upgrade is always accepted: a browser sees only close codes, so a refused ticket is one (ticket_invalid).
-    wss.handleUpgrade(req, socket, head, (client) => {
-      void runSession(client, ticket).catch((error: unknown) => log.warn({ err: error }, 'console session failed'));
-    });
   });
 
-  async function runSession(client: WebSocket, ticket: string): Promise<void> {
+  function acceptUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const target = parseRequestTarget(req.url);
+    if (!target) {
+      socket.end(bareAnswer(400, 'Bad Request'));
+      return;
+    }
+    if (target.path !== CONSOLE_SOCKET_PATH) {
+      socket.end(bareAnswer(404, 'Not Found'));
+      return;
+    }
+    const ticket = target.query.get('ticket') ?? '';
+    // The upgrade is always accepted: a browser sees only close codes, so a refused ticket is one (ticket_invalid).
+    wss.handleUpgrade(req, socket, head, (client) => {
+      // A malformed frame (unmasked, reserved bits, bad UTF-8, too large…) is an `error` here; ws
+      // has already closed with the RFC 6455 code for it (1002, 1007, 1009). The session ends as a protocol error.
+      let brokeProtocol = false;
+      client.on('error', (error: Error & { code?: string }) => {
+        if (!brokeProtocol) log.debug({ code: error.code }, 'console client broke the WebSocket protocol');
+        brokeProtocol = true;
+      });
+      runSession(client, ticket, () => brokeProtocol).catch((error: unknown) => {
+        // Only a ticket that could not be redeemed gets here (the database is away): no slot was taken.
+        log.warn({ err: error }, 'console ticket not redeemed');
+        client.terminate();
+      });
+    });
+  }
+
+  async function runSession(client: WebSocket, ticket: string, brokeProtocol: () => boolean): Promise<void> {
     let ended = false;
-    let endSession: (reason: ConsoleCloseReason) => Promise<void> = async () => undefined;
     const closedByClient = new Promise<never>((_, reject) => {
-      client.once('close', () => reject(new ConsoleEnd('client_closed')));
+      client.once('close', () => reject(new ConsoleEnd(brokeProtocol() ? 'protocol_error' : 'client_closed')));
     });
     closedByClient.catch(() => undefined);
     const clientReader = new ByteReader();
@@ -169,9 +203,7 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       else early.push({ data: buf, binary });
     });
 
-    const hash = hashConsoleTicket(ticket);
-    const redeemed = ticket ? await deps.db.consoleSession.updateMany({ where: { ticketHash: hash, redeemedAt: null, expiresAt: { gt: new Date() } }, data: { redeemedAt: new Date() } }) : { count: 0 };
-    const session = redeemed.count === 1 ? await deps.db.consoleSession.findUnique({ where: { ticketHash: hash } }) : null;
+    const session = ticket ? await redeemConsoleTicket(deps.db, deps.config, hashConsoleTicket(ticket)) : null;
     if (!session) {
       client.close(CONSOLE_CLOSE_CODES.ticket_invalid, 'ticket_invalid');
       return;
@@ -179,96 +211,100 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
     const startedAt = Date.now();
     let upstream: WebSocket | undefined;
     const timers: NodeJS.Timeout[] = [];
+    let idle: NodeJS.Timeout | undefined;
     const finish = async (reason: ConsoleCloseReason) => {
       if (ended) return;
       ended = true;
-      sessions.delete(endSession);
+      sessions.delete(session.id);
       timers.forEach((t) => clearTimeout(t));
+      clearTimeout(idle);
       if (client.readyState === WebSocket.OPEN) client.close(CONSOLE_CLOSE_CODES[reason], reason);
+      else if (client.readyState !== WebSocket.CLOSED) client.terminate();
       upstream?.terminate();
       const seconds = Math.round((Date.now() - startedAt) / 1000);
-      await deps.db.consoleSession.update({ where: { id: session.id }, data: { endedAt: new Date(), closeReason: reason } });
-      await recordAudit(deps.db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason } });
+      if (await endConsoleSession(deps.db, session.id, reason)) {
+        await recordAudit(deps.db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason } });
+      }
     };
-    endSession = (reason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
-    sessions.add(endSession);
-
-    const instance = await deps.db.instance.findUnique({ where: { id: session.instanceId }, include: { connection: true } });
-    const node = instance?.node;
-    const vmid = instance?.vmid;
-    const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
-    if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
-    await recordAudit(deps.db, { action: 'console.opened', actorUserId: session.userId, tenantId: instance.tenantId, instanceId: instance.id, details: { type: session.type } });
-
-    // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
-    const reasonNow = async (): Promise<ConsoleCloseReason | undefined> => {
-      const row = await deps.db.instance.findUnique({ where: { id: instance.id }, select: { status: true, node: true, vmid: true, deletedAt: true } });
-      return consoleEndReason(row, { node, vmid });
-    };
+    const endSession = (reason: ConsoleCloseReason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
+    sessions.set(session.id, endSession);
 
     try {
-      const proxmox = consoleClientOf(deps, instance.connection);
-      const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
-      const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid, caller)).catch(() => {
-        throw new ConsoleEnd('console_unavailable');
-      });
-      if (ended) return;
-      upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket, caller);
-      const up = upstream;
-      up.on('error', () => undefined);
-      // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.
-      const reader = upstreamReader(up);
-      const upstreamClosed = new Promise<never>((_, reject) => up.once('close', () => reject(new ConsoleEnd('console_unavailable'))));
-      upstreamClosed.catch(() => undefined);
-      await Promise.race([opened(up), closedByClient]);
+      const instance = await deps.db.instance.findUnique({ where: { id: session.instanceId }, include: { connection: true } });
+      const node = instance?.node;
+      const vmid = instance?.vmid;
+      const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
+      if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
+      await recordAudit(deps.db, { action: 'console.opened', actorUserId: session.userId, tenantId: instance.tenantId, instanceId: instance.id, details: { type: session.type } });
 
-      const upstreamGone = Promise.race([upstreamClosed, closedByClient]);
-      if (session.type === 'vnc') {
-        const serverInit = await withDeadline(authenticateVnc(reader, up, upstreamTicket.password), UPSTREAM_AUTH_MS, upstreamGone);
-        clientMessages = (data) => clientReader.push(data);
-        for (const m of early.splice(0)) clientReader.push(m.data);
-        await withDeadline(greetVncClient(clientReader, client, serverInit, instance.hostname), UPSTREAM_AUTH_MS, closedByClient);
-        const rest = clientReader.rest();
-        if (rest.length > 0) forward(up, client, rest);
-        clientMessages = (data) => forward(up, client, data);
-      } else {
-        await withDeadline(authenticateTerm(reader, up, upstreamTicket), UPSTREAM_AUTH_MS, upstreamGone);
-        clientMessages = (data, binary) => {
-          if (!binary) {
-            const size = resizeMessage(data.toString('utf8'));
-            if (size) forward(up, client, `1:${size.cols}:${size.rows}:`);
-            return;
-          }
-          forward(up, client, Buffer.concat([Buffer.from(`0:${data.length}:`), data]));
-        };
-        for (const m of early.splice(0)) clientMessages(m.data, m.binary);
-        timers.push(setInterval(() => up.readyState === WebSocket.OPEN && up.send('2'), TERM_PING_MS));
-      }
-      up.removeAllListeners('message');
-      const pending = reader.rest();
-      if (pending.length > 0) forward(client, up, pending);
-      up.on('message', (data: RawData) => forward(client, up, toBuffer(data)));
-
-      let idle: NodeJS.Timeout;
-      const idleMs = deps.config.CONSOLE_IDLE_SECONDS * 1000;
-      const restartIdle = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => void endSession('idle_timeout'), idleMs);
-        timers.push(idle);
+      // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
+      const reasonNow = async (): Promise<ConsoleCloseReason | undefined> => {
+        const row = await deps.db.instance.findUnique({ where: { id: instance.id }, select: { status: true, node: true, vmid: true, deletedAt: true } });
+        return consoleEndReason(row, { node, vmid });
       };
-      restartIdle();
-      client.on('message', restartIdle);
-      timers.push(setTimeout(() => void endSession('max_duration'), deps.config.CONSOLE_MAX_SECONDS * 1000));
-      const watch = setInterval(() => {
-        void reasonNow().then((reason) => reason && endSession(reason), () => undefined);
-      }, deps.config.CONSOLE_WATCH_SECONDS * 1000);
-      timers.push(watch);
-      await Promise.race([upstreamClosed, closedByClient]);
+      try {
+        const proxmox = consoleClientOf(deps, instance.connection);
+        const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
+        const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid, caller)).catch(() => {
+          throw new ConsoleEnd('console_unavailable');
+        });
+        if (ended) return;
+        upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket, caller);
+        const up = upstream;
+        up.on('error', (error: Error & { code?: string }) => log.debug({ code: error.code }, 'console upstream failed'));
+        // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.
+        const reader = upstreamReader(up);
+        const upstreamClosed = new Promise<never>((_, reject) => up.once('close', () => reject(new ConsoleEnd('console_unavailable'))));
+        upstreamClosed.catch(() => undefined);
+        await Promise.race([opened(up), closedByClient]);
+
+        const upstreamGone = Promise.race([upstreamClosed, closedByClient]);
+        if (session.type === 'vnc') {
+          const serverInit = await withDeadline(authenticateVnc(reader, up, upstreamTicket.password), UPSTREAM_AUTH_MS, upstreamGone);
+          clientMessages = (data) => clientReader.push(data);
+          for (const m of early.splice(0)) clientReader.push(m.data);
+          await withDeadline(greetVncClient(clientReader, client, serverInit, instance.hostname), UPSTREAM_AUTH_MS, closedByClient);
+          const rest = clientReader.rest();
+          if (rest.length > 0) forward(up, client, rest);
+          clientMessages = (data) => forward(up, client, data);
+        } else {
+          await withDeadline(authenticateTerm(reader, up, upstreamTicket), UPSTREAM_AUTH_MS, upstreamGone);
+          clientMessages = (data, binary) => {
+            if (!binary) {
+              const size = resizeMessage(data.toString('utf8'));
+              if (size) forward(up, client, `1:${size.cols}:${size.rows}:`);
+              return;
+            }
+            forward(up, client, Buffer.concat([Buffer.from(`0:${data.length}:`), data]));
+          };
+          for (const m of early.splice(0)) clientMessages(m.data, m.binary);
+          timers.push(setInterval(() => up.readyState === WebSocket.OPEN && up.send('2'), TERM_PING_MS));
+        }
+        up.removeAllListeners('message');
+        const pending = reader.rest();
+        if (pending.length > 0) forward(client, up, pending);
+        up.on('message', (data: RawData) => forward(client, up, toBuffer(data)));
+
+        const idleMs = deps.config.CONSOLE_IDLE_SECONDS * 1000;
+        const restartIdle = () => {
+          clearTimeout(idle);
+          idle = setTimeout(() => void endSession('idle_timeout'), idleMs);
+        };
+        restartIdle();
+        client.on('message', restartIdle);
+        timers.push(setTimeout(() => void endSession('max_duration'), deps.config.CONSOLE_MAX_SECONDS * 1000));
+        timers.push(setInterval(() => void reasonNow().then((reason) => reason && endSession(reason), () => undefined), deps.config.CONSOLE_WATCH_SECONDS * 1000));
+        await Promise.race([upstreamClosed, closedByClient]);
+      } catch (error) {
+        if (!(error instanceof ConsoleEnd)) throw error;
+        if (error.reason === 'client_closed' || error.reason === 'protocol_error') return endSession(error.reason);
+        if (ended) return;
+        return endSession((await reasonNow().catch(() => undefined)) ?? error.reason);
+      }
     } catch (error) {
-      if (!(error instanceof ConsoleEnd)) throw error;
-      if (error.reason === 'client_closed') return endSession('client_closed');
-      if (ended) return;
-      endSession((await reasonNow().catch(() => undefined)) ?? error.reason);
+      // Whatever failed (the database, a bug), the console ends now and its slot is released.
+      log.warn({ err: error }, 'console session failed');
+      return endSession('console_unavailable');
     }
   }
 
@@ -277,7 +313,8 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       return sessions.size;
     },
     async close() {
-      await Promise.all([...sessions].map((end) => end('shutting_down')));
+      clearInterval(renewal);
+      await Promise.all([...sessions.values()].map((end) => end('shutting_down')));
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

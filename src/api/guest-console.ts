@@ -5,12 +5,11 @@
  */
 import crypto from 'node:crypto';
 import { proxmoxClientFactory } from '../proxmox/factory';
-import type { Config } from '../config';
-import type { Db, Tx } from '../db/client';
 import { AppError } from '../domain/errors';
 import { CONSOLE_BUSY_STATES, CONSOLE_STATES, type ConsoleType } from '../domain/guest-console';
 import type { ProxmoxConnection } from '../generated/prisma/client';
 import { ProxmoxError, type ProxmoxClient } from '../proxmox';
+import { openConsolesOf } from '../db/console-sessions';
 import { hashToken } from '../security/secrets';
 import { newId } from '../security/ids';
 import type { Principal } from './auth';
@@ -51,14 +50,6 @@ async function askProxmox<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Consoles of this user still open or still to be redeemed (a session whose API died counts until its maximum duration is over). */
-export async function openConsolesOf(db: Db | Tx, config: Pick<Config, 'CONSOLE_MAX_SECONDS'>, userId: string, now = new Date()): Promise<number> {
-  const longest = new Date(now.getTime() - config.CONSOLE_MAX_SECONDS * 1000);
-  return db.consoleSession.count({
-    where: { userId, endedAt: null, OR: [{ redeemedAt: null, expiresAt: { gt: now } }, { redeemedAt: { gt: longest } }] },
-  });
-}
-
 /**
  * Who opens a serial console: the token where the cluster accepts token-owned termproxy tickets
  * (pve-access-control 9.0.4, Proxmox VE 9, on), else the connection's console user, if it has one.
@@ -93,7 +84,7 @@ export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: 
   await deps.db.$transaction(async (tx) => {
     // One user's requests count their open consoles one at a time.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`console:${who.userId}`}))`;
-    const open = await openConsolesOf(tx, deps.config, who.userId);
+    const open = await openConsolesOf(tx, who.userId);
     if (open >= deps.config.CONSOLE_SESSIONS_PER_USER) {
       throw new AppError('CONSOLE_LIMIT', `You have ${open} consoles open; close one to open another.`, { limit: deps.config.CONSOLE_SESSIONS_PER_USER });
     }

@@ -1,4 +1,5 @@
 import type { Db } from './client';
+import { endLostConsoleSessions } from './console-sessions';
 import { pruneExpiredIdempotencyKeys } from './idempotency';
 
 /** The longest rate-limit window (see RATE_LIMIT_CREATE_PER_HOUR): older rows count for nothing. */
@@ -10,6 +11,8 @@ export interface HousekeepingResult {
   credentialsErased: number;
   idempotencyKeysDeleted: number;
   rateLimitEventsDeleted: number;
+  /** Consoles whose API process died while relaying them, ended as `relay_lost`. */
+  consolesLost: number;
 }
 
 /** Expired credentials can never be revealed: their ciphertext goes, the row (and its expiry) stays. */
@@ -38,5 +41,6 @@ export async function runHousekeeping(db: Db, now: Date, idempotencyTtlHours: nu
     credentialsErased: await eraseExpiredCredentials(db, now),
     idempotencyKeysDeleted: await pruneExpiredIdempotencyKeys(db, now, idempotencyTtlHours),
     rateLimitEventsDeleted: await pruneRateLimitEvents(db, now),
+    consolesLost: await endLostConsoleSessions(db, now),
   };
 }

@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { parseRequestTarget } from '../net/request-target';
 import { ByteReader, RFB_VERSION, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
 import { fail, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
@@ -326,19 +327,21 @@ export function handleConsoleUpgrade(
   socket: Duplex,
   head: Buffer,
 ): void {
-  const url = new URL(req.url ?? '/', 'http://sim.invalid');
-  const m = VNCWEBSOCKET.exec(url.pathname);
+  const target = parseRequestTarget(req.url);
+  if (!target) return refuse(socket, 400, 'Bad Request');
+  const m = VNCWEBSOCKET.exec(target.path);
   if (!m) return refuse(socket, 501, 'Method not implemented');
   if (!o.user) return refuse(socket, 401, 'No ticket');
   const node = m[1] as string;
   const vmid = Number(m[2]);
-  const port = Number(url.searchParams.get('port'));
-  const ticket = url.searchParams.get('vncticket') ?? '';
+  const port = Number(target.query.get('port'));
+  const ticket = target.query.get('vncticket') ?? '';
   if (!Number.isInteger(port) || port < FIRST_PORT || port > LAST_PORT || !ticket) return refuse(socket, 400, 'Parameter verification failed.');
   if (!o.can(o.user, `/vms/${vmid}`, ['VM.Console'])) return refuse(socket, 403, `Permission check failed (/vms/${vmid}, VM.Console)`);
   const listener = cluster.consoles.find(o.user, vmid, port, ticket);
   if (listener === undefined || (listener !== 'closed' && listener.node !== node)) return refuse(socket, 401, 'permission denied - invalid vnc ticket');
   wss.handleUpgrade(req, socket, head, (ws) => {
+    ws.on('error', () => ws.terminate());
     // Nothing listens at the port any more: the relay ends at once.
     if (listener === 'closed') return ws.terminate();
     cluster.consoles.serve(listener, ws);

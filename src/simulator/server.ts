@@ -8,6 +8,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { AccessControl, type AccessSpec } from './access';
 import { SimCluster } from './cluster';
 import { FaultRegistry, faultSpecSchema } from './faults';
+import { refuseTunnels } from '../net/request-target';
 import { consoleWebSocketServer, handleConsoleUpgrade } from './consoles';
 import { authenticate, handleApi } from './http-api';
 import { inspectState } from './inspection';
@@ -357,10 +358,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     new Promise((resolve, reject) => {
       const server: Server = app.listen(port, host);
       const consoleSockets = consoleWebSocketServer();
+      // As pveproxy does, a malformed upgrade is refused on its own socket and never ends the server.
       server.on('upgrade', (req, socket, head: Buffer) => {
-        const user = authenticate(req, access);
-        handleConsoleUpgrade(cluster, consoleSockets, { user, can: (u, path, privs) => access.can(u, path, privs) }, req, socket, head);
+        socket.on('error', () => socket.destroy());
+        try {
+          const user = authenticate(req, access);
+          handleConsoleUpgrade(cluster, consoleSockets, { user, can: (u, path, privs) => access.can(u, path, privs) }, req, socket, head);
+        } catch {
+          socket.destroy();
+        }
       });
+      refuseTunnels(server);
       server.once('error', reject);
       server.once('listening', () => {
         const addr = server.address() as AddressInfo;

@@ -26,7 +26,7 @@ export const reconcileSummaryView = z.object({
   startedLate: z.object({ started: count, alreadyStarted: count }).openapi({ description: 'Workflows of committed tasks that were never confirmed started.' }),
   guests: z.object({ changedOutside: count, undecided: count, lost: count, foundAgain: count, orphansFound: count, orphansGone: count }),
   operationsClosed: count,
-  housekeeping: z.object({ credentialsErased: count, idempotencyKeysDeleted: count, rateLimitEventsDeleted: count }).nullable(),
+  housekeeping: z.object({ credentialsErased: count, idempotencyKeysDeleted: count, rateLimitEventsDeleted: count, consolesLost: count }).nullable(),
 });
 
 export const orphanStatusSchema = z.enum(OrphanStatus);

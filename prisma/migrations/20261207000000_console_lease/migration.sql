@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "console_sessions" ADD COLUMN     "leaseExpiresAt" TIMESTAMP(3);
+

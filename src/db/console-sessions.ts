@@ -1,0 +1,63 @@
+/**
+ * Console sessions as slots: a ticket holds one of its user's slots until it expires unredeemed;
+ * a redeemed session holds one while the API process relaying it renews its lease. A process that
+ * dies (crash, kill, lost host) stops renewing, so its consoles stop counting within one lease.
+ */
+import type { Config } from '../config';
+import type { ConsoleSession } from '../generated/prisma/client';
+import type { Db, Tx } from './client';
+import { recordAudit } from './audit';
+
+/** Why a session ended that no process was left to close: recorded, never sent (nobody holds its socket). */
+export const RELAY_LOST = 'relay_lost';
+
+const leaseUntil = (config: Pick<Config, 'CONSOLE_LEASE_SECONDS'>, now = Date.now()) => new Date(now + config.CONSOLE_LEASE_SECONDS * 1000);
+
+/** Consoles of this user holding a slot: tickets still to be redeemed, and sessions whose relay is alive. */
+export async function openConsolesOf(db: Db | Tx, userId: string, now = new Date()): Promise<number> {
+  return db.consoleSession.count({
+    where: { userId, endedAt: null, OR: [{ redeemedAt: null, expiresAt: { gt: now } }, { redeemedAt: { not: null }, leaseExpiresAt: { gt: now } }] },
+  });
+}
+
+/** Redeems a ticket once (unexpired, never redeemed before) and takes the session's first lease; null when it cannot be. */
+export async function redeemConsoleTicket(db: Db, config: Pick<Config, 'CONSOLE_LEASE_SECONDS'>, ticketHash: string): Promise<ConsoleSession | null> {
+  const now = new Date();
+  const redeemed = await db.consoleSession.updateMany({
+    where: { ticketHash, redeemedAt: null, expiresAt: { gt: now } },
+    data: { redeemedAt: now, leaseExpiresAt: leaseUntil(config, now.getTime()) },
+  });
+  return redeemed.count === 1 ? db.consoleSession.findUnique({ where: { ticketHash } }) : null;
+}
+
+/** Extends the leases of the sessions this process relays, in one statement. */
+export async function renewConsoleLeases(db: Db, config: Pick<Config, 'CONSOLE_LEASE_SECONDS'>, sessionIds: string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await db.consoleSession.updateMany({ where: { id: { in: sessionIds }, endedAt: null }, data: { leaseExpiresAt: leaseUntil(config) } });
+}
+
+/** Ends a session once with its reason; a second end (or one already ended as relay_lost) changes nothing. */
+export async function endConsoleSession(db: Db, sessionId: string, reason: string, at = new Date()): Promise<boolean> {
+  const { count } = await db.consoleSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: at, closeReason: reason } });
+  return count === 1;
+}
+
+/**
+ * Ends the sessions whose relay stopped renewing (its process is gone), each at its last lease,
+ * with a `console.closed` audit row: no slot stays taken and every opened console is closed on record.
+ */
+export async function endLostConsoleSessions(db: Db, now: Date): Promise<number> {
+  const lost = await db.consoleSession.findMany({
+    where: { endedAt: null, redeemedAt: { not: null }, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }] },
+    take: 1000,
+  });
+  let ended = 0;
+  for (const session of lost) {
+    const at = session.leaseExpiresAt ?? now;
+    if (!(await endConsoleSession(db, session.id, RELAY_LOST, at))) continue;
+    ended++;
+    const seconds = Math.max(0, Math.round((at.getTime() - (session.redeemedAt as Date).getTime()) / 1000));
+    await recordAudit(db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason: RELAY_LOST } });
+  }
+  return ended;
+}
