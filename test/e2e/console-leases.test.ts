@@ -33,18 +33,16 @@ describe('console slots when the relaying API process dies', () => {
     expect(offer.status).toBe(201);
     const url = new URL(offer.body.data.websocketUrl);
     url.host = `127.0.0.1:${port}`;
-    const console = await connectConsole(url.toString());
-
-    await expect.poll(() => console.text(), { timeout: 10_000 }).toContain('lease-kill login: ');
+    const relayed = await connectConsole(url.toString());
+    await expect.poll(() => relayed.text(), { timeout: 10_000 }).toContain('lease-kill login: ');
 
     // While the process lives, its lease is renewed past its first term: the one slot stays taken.
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000 + 500));
     expect(await openConsolesOf(stack.api.db, stack.customer.userId)).toBe(1);
     expect((await consoleOffer(stack, id, 'serial')).body.error?.code).toBe('CONSOLE_LIMIT');
 
-    console.ws.on('error', () => undefined);
-    await api.kill();
-    await console.closed;
+        await api.kill();
+    await relayed.closed;
     await expect.poll(() => openConsolesOf(stack.api.db, stack.customer.userId), { timeout: LEASE_SECONDS * 1000 + 2_000, interval: 100 }).toBe(0);
     const next = await consoleOffer(stack, id, 'serial');
     expect(next.status).toBe(201);
