@@ -17,6 +17,9 @@ async function exerciseClient(version: PveVersion) {
     await client.cluster.isVmidFree(9000);
     await client.cluster.nodes();
     await client.cluster.nodeStatus('pve1');
+    await client.cluster.version();
+    await client.access.privilegesOn('/vms/9000');
+    await client.storage.list('pve1');
     await client.storage.images('pve1', 'local-lvm', 9000);
     await wait(await client.guests.clone('pve1', 9000, { newid: 200, name: 'contract', full: true, storage: 'local-lvm', description: 'made by a test', pool: 'customers' }));
     await wait(await client.guests.clone('pve1', 9000, { newid: 201, name: 'contract-linked', full: false }));
@@ -52,6 +55,7 @@ async function exerciseClient(version: PveVersion) {
     await client.guests.pingAgent('pve1', 200);
     await client.guests.usage('pve1', 200, 'hour');
     await client.guests.usage('pve1', 200, 'week', 'MAX');
+    await client.consoles.vncProxy('pve1', 200);
     await wait(await client.guests.reboot('pve1', 200));
     await wait(await client.guests.shutdown('pve1', 200, { timeoutSeconds: 60, forceStop: true }));
     await wait(await client.guests.start('pve1', 200));
@@ -84,9 +88,13 @@ describe('client ↔ official API schema contract', () => {
       // each client method reached the simulator
       for (const call of [
         'GET /cluster/resources',
+        'GET /cluster/status',
         'GET /cluster/nextid',
+        'GET /version',
+        'GET /access/permissions',
         'GET /nodes',
         'GET /nodes/{node}/status',
+        'GET /nodes/{node}/storage',
         'GET /nodes/{node}/storage/{storage}/content',
         'POST /nodes/{node}/qemu/{vmid}/clone',
         'GET /nodes/{node}/qemu/{vmid}/config',
@@ -101,6 +109,8 @@ describe('client ↔ official API schema contract', () => {
         'POST /nodes/{node}/qemu/{vmid}/migrate',
         'DELETE /nodes/{node}/qemu/{vmid}',
         'POST /nodes/{node}/qemu/{vmid}/agent/ping',
+        'GET /nodes/{node}/qemu/{vmid}/rrddata',
+        'POST /nodes/{node}/qemu/{vmid}/vncproxy',
         'GET /nodes/{node}/tasks',
         'GET /nodes/{node}/tasks/{upid}/status',
         'GET /nodes/{node}/tasks/{upid}/log',
