@@ -162,8 +162,8 @@ export class ProxmoxHttp {
   }
 
   /**
-   * A WebSocket to an API path (vncwebsocket), authenticated with the token as every call is: from
-   * a server the `Authorization` header works where a browser would need a cookie.
+   * A WebSocket to an API path (vncwebsocket), authenticated as a call is (`as`): from a server the
+   * token's `Authorization` header works where a browser would need a cookie.
    */
   openWebSocket(pathTemplate: string, pathParams: Record<string, string | number>, params: Params, maxPayload: number, as: CallIdentity = 'token'): WebSocket {
     const url = new URL(`${this.apiBase.href}${fillPath(pathTemplate, pathParams)}?${encodeParams(params)}`);
