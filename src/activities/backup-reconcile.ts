@@ -1,7 +1,7 @@
 import { appendBackupEvent } from '../db/guest-data';
 import { archiveOlderThan, backupIdInNotes } from '../domain/snapshots';
 import type { Backup } from '../generated/prisma/client';
-import { listBackups, type BackupVolume, type ProxmoxClient } from '../proxmox';
+import type { BackupVolume, ProxmoxClient } from '../proxmox';
 import { newId } from '../security/ids';
 import type { ActivityDeps } from './deps';
 import type { ReconcileInput } from './reconcile';
@@ -42,7 +42,7 @@ export function createReconcileBackupsActivity(deps: ActivityDeps) {
       for (const node of connection.nodes) {
         let listed: BackupVolume[];
         try {
-          listed = await listBackups(client, node.name, storage);
+          listed = await client.backups.list(node.name, storage);
         } catch (error) {
           deps.logger.warn({ err: error, node: node.name, storage }, 'could not list backups this time');
           result.unreadStorages++;
@@ -80,7 +80,7 @@ async function releaseHostsOfEndedBackups(deps: ActivityDeps, client: ProxmoxCli
     const call = backup.taskId ? await deps.db.providerCall.findUnique({ where: { taskId_kind: { taskId: backup.taskId, kind: 'vzdump' } } }) : null;
     if (call?.upid) {
       try {
-        if ((await client.taskStatus(call.upid)).status !== 'stopped') continue;
+        if ((await client.tasks.status(call.upid)).status !== 'stopped') continue;
       } catch (error) {
         deps.logger.warn({ err: error, backupId: backup.id }, "could not read a stuck backup's task this time");
         continue;

@@ -4,7 +4,7 @@ import { appendBackupEvent } from '../db/guest-data';
 import type { Backup } from '../generated/prisma/client';
 import { PRUNABLE } from '../api/backups';
 import { backupNotesMarker } from '../domain/snapshots';
-import { deleteBackupVolume, listBackups, ProxmoxError, restoreVm, updateBackupVolume, vzdump, type ProxmoxClient } from '../proxmox';
+import { ProxmoxError, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
 import { removeBackupSchedule } from '../temporal/schedules';
 import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
@@ -26,7 +26,7 @@ async function backupOfTask(deps: ActivityDeps, taskId: string): Promise<Backup>
 /** The archive vzdump wrote for this backup: the one whose notes carry the backup's marker. */
 async function archiveOf(client: ProxmoxClient, backup: Backup) {
   const marker = backupNotesMarker(backup.id);
-  return (await listBackups(client, backup.node, backup.storage, backup.vmid)).find((v) => (v.notes ?? '').split(/\s/).includes(marker));
+  return (await client.backups.list(backup.node, backup.storage, backup.vmid)).find((v) => (v.notes ?? '').split(/\s/).includes(marker));
 }
 
 /** "volume '…' does not exist" is about the archive, not the guest: a refusal, never GUEST_LOST. */
@@ -89,7 +89,7 @@ export function createMakeBackupActivity(deps: ActivityDeps) {
       kind: 'vzdump',
       isDone: async () => (await archiveOf(client, backup)) !== undefined,
       issue: () =>
-        vzdump(client, node, vmid, {
+        client.backups.create(node, vmid, {
           storage: backup.storage,
           mode: 'snapshot',
           compress: 'zstd',
@@ -115,13 +115,13 @@ export function createDeleteBackupArchiveActivity(deps: ActivityDeps) {
     const backup = await backupOfTask(deps, ref.taskId);
     const volid = backup.volid;
     if (!volid) return;
-    const listed = async () => (await listBackups(client, backup.node, backup.storage, backup.vmid)).find((v) => v.volid === volid);
+    const listed = async () => (await client.backups.list(backup.node, backup.storage, backup.vmid)).find((v) => v.volid === volid);
     const present = await listed();
-    if (present?.protected) await aboutArchive(() => updateBackupVolume(client, backup.node, volid, { protected: false }));
+    if (present?.protected) await aboutArchive(() => client.backups.update(backup.node, volid, { protected: false }));
     await saidCall(deps, guest, 'deleting the archive', ['Deleting the backup archive.', 'The backup archive is deleted.'], {
       kind: 'imgdel',
       isDone: async () => (await listed()) === undefined,
-      issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+      issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
     });
   };
 }
@@ -144,7 +144,7 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
     await saidCall(deps, guest, 'stopping the server', ['Powering the server off for the restore.', 'The server is powered off.'], powerOff(client, node, vmid));
     await saidCall(deps, guest, 'restoring the archive', ['Writing the backup over the server.', 'The backup is restored.'], {
       kind: 'restore',
-      issue: () => aboutArchive(() => restoreVm(client, node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
+      issue: () => aboutArchive(() => client.backups.restore(node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
     });
     return { wasRunning: params.previous.status === 'running' };
   };
@@ -160,8 +160,8 @@ async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: I
     kind: `imgdel:${backup.id}`,
     node: backup.node,
     vmid: backup.vmid,
-    isDone: async () => !(await listBackups(client, backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
-    issue: () => aboutArchive(() => deleteBackupVolume(client, backup.node, volid)),
+    isDone: async () => !(await client.backups.list(backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
+    issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
   });
   await deps.db.$transaction(async (tx) => {
     await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });

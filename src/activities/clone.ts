@@ -77,12 +77,12 @@ export function createCloneActivity(deps: ActivityDeps) {
           isDone: async () => {
             if (await adoptGuest(deps, client, site, instanceId)) return true;
             // Taken, yet no guest listed: a clone just begun shows up on the next look.
-            if (!(await client.isVmidFree(vmid))) throw new Error(`VMID ${vmid} is taken but no guest is listed there yet`);
+            if (!(await client.cluster.isVmidFree(vmid))) throw new Error(`VMID ${vmid} is taken but no guest is listed there yet`);
             return false;
           },
           issue: async () => {
             try {
-              return await client.cloneVm(node, template.templateVmid, {
+              return await client.guests.clone(node, template.templateVmid, {
                 newid: vmid,
                 name: instance.hostname,
                 full: true,

@@ -94,7 +94,7 @@ export function createCloudInitActivity(deps: ActivityDeps) {
       kind: 'cloudinit',
       node,
       vmid,
-      issue: () => client.setVmConfigAsync(node, vmid, params),
+      issue: () => client.guestConfig.set(node, vmid, params),
       startsTask: { type: 'qmconfig', id: vmid },
       reportsDone: stepLine(taskId, 'cloud_init', 'preparing first boot', 'success', 'Login and network settings are in place.'),
     });

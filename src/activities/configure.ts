@@ -18,7 +18,7 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     const callKey = { instanceId, taskId, phase: 'configure', node, vmid };
 
     await say(deps, taskId, 'configure', 'sizing the server', 'processing', `Setting ${instance.plan.vcpus} vCPU and ${instance.plan.memoryMiB} MiB of memory.`);
-    const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client);
+    const { cpuType: cpu } = await cpuBaselines.get(instance.connectionId, client.cluster);
     // serial0: a serial console on every image (a guest made before takes it at its next boot).
     const desired = { sockets: 1, cores: instance.plan.vcpus, memory: instance.plan.memoryMiB, cpu, tags: OWNERSHIP_TAG, serial0: 'socket' };
     await runProviderCall(deps, client, {

@@ -9,8 +9,8 @@ export type GuestCall = Pick<ProviderCall, 'kind' | 'isDone' | 'repeatable' | 'i
 export function powerOn(client: ProxmoxClient, node: string, vmid: number): GuestCall {
   return {
     kind: 'start',
-    isDone: async () => (await client.vmStatus(node, vmid)).status === 'running',
-    issue: () => client.startVm(node, vmid),
+    isDone: async () => (await client.guests.status(node, vmid)).status === 'running',
+    issue: () => client.guests.start(node, vmid),
     startsTask: { type: 'qmstart', id: vmid },
     acceptsTaskError: (exit) => /already running/i.test(exit),
   };
@@ -20,8 +20,8 @@ export function powerOn(client: ProxmoxClient, node: string, vmid: number): Gues
 export function powerOff(client: ProxmoxClient, node: string, vmid: number): GuestCall {
   return {
     kind: 'stop',
-    isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
-    issue: () => client.stopVm(node, vmid),
+    isDone: async () => (await client.guests.status(node, vmid)).status === 'stopped',
+    issue: () => client.guests.stop(node, vmid),
     startsTask: { type: 'qmstop', id: vmid },
   };
 }
@@ -35,11 +35,11 @@ export function writeConfig(client: ProxmoxClient, node: string, vmid: number, k
   return {
     kind,
     isDone: async () => {
-      unapplied = unappliedConfig(await client.getVmConfig(node, vmid), desired);
+      unapplied = unappliedConfig(await client.guestConfig.get(node, vmid), desired);
       return Object.keys(unapplied).length === 0;
     },
     repeatable: true,
-    issue: () => client.setVmConfigAsync(node, vmid, unapplied),
+    issue: () => client.guestConfig.set(node, vmid, unapplied),
     startsTask: { type: 'qmconfig', id: vmid },
   };
 }
@@ -48,8 +48,8 @@ export function writeConfig(client: ProxmoxClient, node: string, vmid: number, k
 export function growDisk(client: ProxmoxClient, node: string, vmid: number, sizeGiB: number): GuestCall {
   return {
     kind: 'resize',
-    isDone: async () => (diskSizeGiB(await client.getVmConfig(node, vmid), 'scsi0') ?? 0) >= sizeGiB,
-    issue: () => client.resizeDisk(node, vmid, 'scsi0', sizeGiB),
+    isDone: async () => (diskSizeGiB(await client.guestConfig.get(node, vmid), 'scsi0') ?? 0) >= sizeGiB,
+    issue: () => client.guestConfig.resizeDisk(node, vmid, 'scsi0', sizeGiB),
     startsTask: { type: 'resize', id: vmid },
   };
 }

@@ -19,7 +19,7 @@ export interface CloneSite {
  * recorded are theirs, and only an unexplained one may be this guest's.
  */
 async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<boolean> {
-  const listed = await client.listTasks(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
+  const listed = await client.tasks.list(site.node, { typefilter: 'qmclone', vmid: site.templateVmid, source: 'active' });
   // The list also shows clones that ended a moment ago: only running ones can hold the lock.
   const running = listed.filter(listedRunning);
   if (running.length === 0) return false;
@@ -35,7 +35,7 @@ async function cloneMayBeRunning(deps: ActivityDeps, client: ProxmoxClient, site
  */
 export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient, site: CloneSite): Promise<GuestAtVmid | undefined> {
   for (;;) {
-    const listed = (await client.clusterResources()).find((r) => r.vmid === site.vmid);
+    const listed = (await client.guests.list()).find((r) => r.vmid === site.vmid);
     // No guest is no clone either; a clone that begins after this look is as new as one after any other.
     if (!listed) return undefined;
     if (listed.lock !== 'clone') return guestAt(client, site.vmid);
@@ -57,9 +57,9 @@ export async function guestAfterClone(deps: ActivityDeps, client: ProxmoxClient,
 /** Waits for the Proxmox tasks running on our own guest (a start, a migration), heartbeating and cancellable. */
 export async function waitForProxmoxTasksOnGuest(deps: ActivityDeps, client: ProxmoxClient, node: string, vmid: number): Promise<void> {
   const beat = heartbeatOfThisActivity();
-  const running = (await client.listTasks(node, { vmid, source: 'active' })).filter(listedRunning);
+  const running = (await client.tasks.list(node, { vmid, source: 'active' })).filter(listedRunning);
   for (const proxmoxTask of running) {
-    await client.waitForProxmoxTask(proxmoxTask.upid, {
+    await client.tasks.wait(proxmoxTask.upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed: true,

@@ -50,7 +50,7 @@ export async function observeGuest(deps: ActivityDeps, instance: LoadedInstance)
   const guest = await ourGuestAt(client, instance.vmid, instance.id);
   if (!guest) return null;
   try {
-    const { status } = await client.vmStatus(guest.node, instance.vmid);
+    const { status } = await client.guests.status(guest.node, instance.vmid);
     return { node: guest.node, status: status === 'running' ? 'running' : 'stopped' };
   } catch (error) {
     if (error instanceof ProxmoxError && error.isNotFound) return null;
@@ -96,8 +96,8 @@ export function createShutdownActivity(deps: ActivityDeps) {
         await runProviderCall(deps, client, {
           ...callKey,
           kind: 'shutdown',
-          isDone: async () => (await client.vmStatus(node, vmid)).status === 'stopped',
-          issue: () => client.shutdownVm(node, vmid, { timeoutSeconds: seconds, forceStop: false }),
+          isDone: async () => (await client.guests.status(node, vmid)).status === 'stopped',
+          issue: () => client.guests.shutdown(node, vmid, { timeoutSeconds: seconds, forceStop: false }),
         });
         await say(deps, ref.taskId, 'shutdown', 'shutting down', 'success', 'The server shut down.');
         return;
@@ -127,11 +127,11 @@ export function createRebootActivity(deps: ActivityDeps) {
         if (fresh) return false;
         const asked = await findProviderCall(deps.db, ref.taskId, 'reboot');
         if (asked?.status !== 'issuing') return false;
-        const status = await client.vmStatus(node, vmid);
+        const status = await client.guests.status(node, vmid);
         const secondsSinceAsked = (Date.now() - asked.updatedAt.getTime()) / 1000;
         return status.status === 'running' && typeof status.uptime === 'number' && status.uptime <= secondsSinceAsked;
       },
-      issue: () => client.rebootVm(node, vmid),
+      issue: () => client.guests.reboot(node, vmid),
     });
   };
 }
@@ -183,10 +183,10 @@ export function createMigrateActivity(deps: ActivityDeps) {
     const { targetNode } = await requiredParams(deps, ref.taskId, 'migrate', 'migration');
     await saidCall(deps, guest, 'moving the server', ['Moving the server to another host.', 'The server runs on its new host.'], {
       kind: 'migrate',
-      isDone: async () => (await client.clusterResources()).find((r) => r.vmid === vmid)?.node === targetNode,
+      isDone: async () => (await client.guests.list()).find((r) => r.vmid === vmid)?.node === targetNode,
       issue: async () => {
-        const online = (await client.vmStatus(node, vmid)).status === 'running';
-        return client.migrateVm(node, vmid, { target: targetNode, online, withLocalDisks: online });
+        const online = (await client.guests.status(node, vmid)).status === 'running';
+        return client.guests.migrate(node, vmid, { target: targetNode, online, withLocalDisks: online });
       },
     });
   };

@@ -35,15 +35,15 @@ export function createNetworkActivity(deps: ActivityDeps) {
       kind: 'net0',
       node,
       vmid,
-      isDone: async () => isWanted((seen = await client.getVmConfig(node, vmid)).net0),
+      isDone: async () => isWanted((seen = await client.guestConfig.get(node, vmid)).net0),
       issue: async () => {
-        const mac = keptMac ?? parseNetLine((await client.getVmConfig(node, vmid)).net0).mac;
+        const mac = keptMac ?? parseNetLine((await client.guestConfig.get(node, vmid)).net0).mac;
         const line = [mac ? `virtio=${mac}` : 'virtio', `bridge=${bridge}`, ...(vlan === null ? [] : [`tag=${vlan}`])].join(',');
-        return client.setVmConfigAsync(node, vmid, { net0: line });
+        return client.guestConfig.set(node, vmid, { net0: line });
       },
       startsTask: { type: 'qmconfig', id: vmid },
     });
-    const mac = parseNetLine((skipped && seen ? seen : await client.getVmConfig(node, vmid)).net0).mac;
+    const mac = parseNetLine((skipped && seen ? seen : await client.guestConfig.get(node, vmid)).net0).mac;
     if (!mac) throw fail(FailureType.InconsistentState, `guest ${vmid} has no MAC address on net0`);
     await deps.db.instance.update({ where: { id: instanceId }, data: { macAddress: mac } });
     await say(deps, taskId, 'network', 'attaching the network', 'success', 'The network interface is attached.');

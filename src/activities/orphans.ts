@@ -22,13 +22,13 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     if (orphan.status !== 'destroying') throw fail(FailureType.InconsistentState, `orphan ${orphanId} is ${orphan.status}, not destroying`);
     const { vmid, connection } = orphan;
     const client = deps.proxmox(connection);
-    const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
+    const findGuest = async () => (await client.guests.list()).find((r) => r.vmid === vmid);
     /** `resumed`: the Proxmox task was not issued by this attempt. */
     const poll = async (upid: string, resumed: boolean) => {
       const beat = heartbeatOfThisActivity();
       beat({ upid });
       try {
-        return await client.waitForProxmoxTask(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => beat({ upid }) });
+        return await client.tasks.wait(upid, { signal: cancellationSignal(), pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS, resumed, onPoll: () => beat({ upid }) });
       } catch (error) {
         throw fromProxmoxError(error, { kind: 'orphan-removal', vmid, upid });
       }
@@ -43,17 +43,17 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
       if (owner !== orphan.ownerInstanceId || !orphanReason(instance, vmid, connection.id)) return 'not_orphan';
       if (guest.lock) {
         // A Proxmox task holds the guest (someone is working on it): let it finish first.
-        const running = (await client.listTasks(guest.node, { vmid, source: 'active' })).filter(listedRunning);
+        const running = (await client.tasks.list(guest.node, { vmid, source: 'active' })).filter(listedRunning);
         for (const proxmoxTask of running) await poll(proxmoxTask.upid, true);
         guest = await findGuest();
         if (!guest) return 'absent';
       }
       if (guest.status !== 'stopped') {
-        const stopUpid = orphan.stopUpid ?? (await client.stopVm(guest.node, vmid));
+        const stopUpid = orphan.stopUpid ?? (await client.guests.stop(guest.node, vmid));
         await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { stopUpid } });
         await poll(stopUpid, orphan.stopUpid !== null);
       }
-      const destroyUpid = await client.destroyVm(guest.node, vmid).catch((error: unknown) => {
+      const destroyUpid = await client.guests.delete(guest.node, vmid).catch((error: unknown) => {
         throw fromProxmoxError(error, { kind: 'orphan-destroy', vmid, node: guest?.node });
       });
       await deps.db.orphanGuest.update({ where: { id: orphanId }, data: { destroyUpid } });
@@ -61,7 +61,7 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
     }
     const destroyed = await poll(orphan.destroyUpid, destroyRecorded);
     if (destroyed.warnings > 0) {
-      const leftovers = await client.listStorageContent(guest.node, connection.storage, vmid);
+      const leftovers = await client.storage.images(guest.node, connection.storage, vmid);
       if (leftovers.length > 0) {
         throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${connection.storage}`, { vmid, volumes: leftovers.map((v) => v.volid) });
       }

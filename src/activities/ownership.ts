@@ -8,7 +8,7 @@ export interface GuestAtVmid extends ClusterVmResource {
 
 /** The instance a listed guest belongs to: its description's marker first (one config read), else its legacy name. */
 export async function ownerOfGuest(client: ProxmoxClient, guest: ClusterVmResource): Promise<string | null> {
-  const config = await client.getVmConfig(guest.node, guest.vmid);
+  const config = await client.guestConfig.get(guest.node, guest.vmid);
   return ownerOf({ name: guest.name, description: typeof config.description === 'string' ? config.description : undefined });
 }
 
@@ -20,7 +20,7 @@ export async function ownerOfGuest(client: ProxmoxClient, guest: ClusterVmResour
  */
 export async function guestAt(client: ProxmoxClient, vmid: number): Promise<GuestAtVmid | undefined> {
   for (let look = 0; look < 3; look++) {
-    const guest = (await client.clusterResources()).find((r) => r.vmid === vmid);
+    const guest = (await client.guests.list()).find((r) => r.vmid === vmid);
     if (!guest) return undefined;
     try {
       return { ...guest, owner: await ownerOfGuest(client, guest) };

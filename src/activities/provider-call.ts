@@ -134,7 +134,7 @@ async function taskStartedBy(deps: ActivityDeps, client: ProxmoxClient, call: Pr
   if (!call.startsTask) return undefined;
   const { type, id } = call.startsTask;
   const since = Math.floor(sentAt / 1000) - NODE_CLOCK_SLACK_S;
-  const listed = await client.listTasks(call.node, { source: 'all', typefilter: type, vmid: id, since });
+  const listed = await client.tasks.list(call.node, { source: 'all', typefilter: type, vmid: id, since });
   const ours = listed.map((t) => t.upid).filter((u) => parseUpid(u).user === client.tokenId);
   const known = await recordedUpids(deps.db, ours);
   // The list is newest first.
@@ -161,7 +161,7 @@ async function waitFor(
   const beat = heartbeatOfThisActivity();
   beat({ upid });
   try {
-    const result = await client.waitForProxmoxTask(upid, {
+    const result = await client.tasks.wait(upid, {
       signal: cancellationSignal(),
       pollIntervalMs: deps.config.TASK_POLL_INTERVAL_MS,
       resumed,

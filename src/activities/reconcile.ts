@@ -64,7 +64,7 @@ function currentWorkflowId(): string {
  */
 async function livePower(client: ProxmoxClient, node: string, vmid: number): Promise<'running' | 'stopped' | null> {
   try {
-    return (await client.vmStatus(node, vmid)).status === 'running' ? 'running' : 'stopped';
+    return (await client.guests.status(node, vmid)).status === 'running' ? 'running' : 'stopped';
   } catch (error) {
     if (isNotFound(error)) return null;
     if (error instanceof ProxmoxError && error.isPermissionDenied) throw fail(FailureType.ProviderPermissionDenied, error.message, { kind: 'status', node, vmid });
@@ -197,7 +197,7 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
     const result: GuestsResult = { changedOutside: 0, migratedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const client = deps.proxmox(connection);
-    const guests = (await client.clusterResources()).filter((r) => r.type !== 'lxc' && !r.template);
+    const guests = (await client.guests.list()).filter((r) => r.type !== 'lxc' && !r.template);
     const byVmid = new Map(guests.map((g) => [g.vmid, g]));
 
     const instances = await deps.db.instance.findMany({
@@ -353,7 +353,7 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
       let outcome: { status: 'succeeded' | 'failed' | 'unknown'; exitStatus: string | null } | null = { status: 'unknown', exitStatus: null };
       if (call.upid) {
         try {
-          const proxmoxTask = await client.taskStatus(call.upid);
+          const proxmoxTask = await client.tasks.status(call.upid);
           outcome =
             proxmoxTask.status === 'stopped' && proxmoxTask.exitstatus ? { status: parseExitStatus(proxmoxTask.exitstatus).ok ? 'succeeded' : 'failed', exitStatus: proxmoxTask.exitstatus } : null;
         } catch (error) {

@@ -1,5 +1,4 @@
 import { guestDescription } from '../domain/ownership';
-import { restoreVm } from '../proxmox';
 import { beginCreatingGuest } from './clone';
 import { loadInstance, placement, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
@@ -52,7 +51,7 @@ export function createRestoreFromBackupActivity(deps: ActivityDeps) {
         throw fail(FailureType.GuestConflict, `VMID ${vmid} holds a guest we did not create (${guest.name ?? 'unnamed'} on ${guest.node})`, { vmid, node: guest.node });
       },
       // Without `force`: Proxmox refuses to restore over a guest that is already there.
-      issue: () => restoreVm(client, node, vmid, { archive, storage: instance.connection.storage, unique: true, start: false }),
+      issue: () => client.backups.restore(node, vmid, { archive, storage: instance.connection.storage, unique: true, start: false }),
       startsTask: { type: 'qmrestore', id: vmid },
       reportsDone: stepLine(taskId, 'clone', 'restoring the backup', 'success', "The server's disk is restored from the backup."),
     });

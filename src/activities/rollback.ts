@@ -40,7 +40,7 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
   if (instance.vmid === null) return 'absent';
   const vmid = instance.vmid;
   const client = deps.proxmox(instance.connection);
-  const findGuest = async () => (await client.clusterResources()).find((r) => r.vmid === vmid);
+  const findGuest = async () => (await client.guests.list()).find((r) => r.vmid === vmid);
 
   // A clone of ours still creating the guest is waited out first (its lock is not stale).
   const guest =
@@ -60,17 +60,17 @@ async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, t
       const now = await findGuest();
       return !now || now.status === 'stopped';
     },
-    issue: () => client.stopVm(where, vmid),
+    issue: () => client.guests.stop(where, vmid),
   });
   const destroyed = await runProviderCall(deps, client, {
     ...callKey,
     kind: `${purpose}-destroy`,
     isDone: async () => !(await findGuest()),
-    issue: () => client.destroyVm(where, vmid),
+    issue: () => client.guests.delete(where, vmid),
   });
   if (destroyed.warnings > 0) {
     // Proxmox only warns when a disk could not be removed: look for leftovers on the storage.
-    const leftovers = await client.listStorageContent(where, instance.connection.storage, vmid);
+    const leftovers = await client.storage.images(where, instance.connection.storage, vmid);
     if (leftovers.length > 0) {
       throw fail(FailureType.GuestLocked, `guest ${vmid} was destroyed but left ${leftovers.length} volume(s) on ${instance.connection.storage}`, {
         vmid,

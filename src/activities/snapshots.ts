@@ -1,5 +1,5 @@
 import type { SnapshotParams } from '../db/lifecycle';
-import { createSnapshot, deleteSnapshot, listSnapshots, ProxmoxError, rollbackSnapshot, type ProxmoxClient } from '../proxmox';
+import { ProxmoxError, type ProxmoxClient } from '../proxmox';
 import type { InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -27,7 +27,7 @@ async function aboutSnapshot(issue: () => Promise<string>): Promise<string> {
   }
 }
 
-const hasSnapshot = async (client: ProxmoxClient, node: string, vmid: number, name: string) => (await listSnapshots(client, node, vmid)).some((s) => s.name === name);
+const hasSnapshot = async (client: ProxmoxClient, node: string, vmid: number, name: string) => (await client.snapshots.list(node, vmid)).some((s) => s.name === name);
 
 /**
  * snapshot: Proxmox takes it (with the guest's RAM when asked and the guest runs).
@@ -42,7 +42,7 @@ export function createTakeSnapshotActivity(deps: ActivityDeps) {
     await saidCall(deps, guest, 'taking the snapshot', [`Taking the snapshot ${name}.`, `The snapshot ${name} is taken.`], {
       kind: 'snapshot',
       isDone: () => hasSnapshot(client, node, vmid, name),
-      issue: () => aboutSnapshot(() => createSnapshot(client, node, vmid, { name, description: row.description || undefined, vmstate: row.vmstate || undefined })),
+      issue: () => aboutSnapshot(() => client.snapshots.create(node, vmid, { name, description: row.description || undefined, vmstate: row.vmstate || undefined })),
     });
   };
 }
@@ -59,7 +59,7 @@ export function createDeleteSnapshotActivity(deps: ActivityDeps) {
     await saidCall(deps, guest, 'deleting the snapshot', [`Deleting the snapshot ${name}.`, `The snapshot ${name} is deleted.`], {
       kind: 'snapshot_delete',
       isDone: async () => !(await hasSnapshot(client, node, vmid, name)),
-      issue: () => aboutSnapshot(() => deleteSnapshot(client, node, vmid, name)),
+      issue: () => aboutSnapshot(() => client.snapshots.delete(node, vmid, name)),
     });
   };
 }
@@ -85,7 +85,7 @@ export function createRollbackSnapshotActivity(deps: ActivityDeps) {
     }
     await saidCall(deps, guest, 'rolling back', [`Rolling the server back to ${snapshot.name}.`, `The server is back at ${snapshot.name}.`], {
       kind: 'rollback',
-      issue: () => aboutSnapshot(() => rollbackSnapshot(client, node, vmid, snapshot.name)),
+      issue: () => aboutSnapshot(() => client.snapshots.rollback(node, vmid, snapshot.name)),
     });
     if (restartAfter) {
       await saidCall(deps, guest, 'starting the server', ['Powering the server on again.', 'The server is powered on.'], powerOn(client, node, vmid));

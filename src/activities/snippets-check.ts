@@ -50,7 +50,7 @@ export function createCheckSnippetsStorageActivity(deps: ActivityDeps) {
     const client = proxmoxClientOf(input.proxmox, deps.secrets.open(input.proxmox.tokenSecretCipher, input.checkId), 5_000);
     try {
       const listings = await Promise.all(
-        nodes.map((node) => client.listStorages(node).then((all) => ({ entry: all.find((s) => s.storage === storage) }), unanswered('the storages of this node'))),
+        nodes.map((node) => client.storage.list(node).then((all) => ({ entry: all.find((s) => s.storage === storage) }), unanswered('the storages of this node'))),
       );
       const entries = listings.flatMap((listing) => ('entry' in listing && listing.entry ? [listing.entry] : []));
       if (entries.length === 0 && listings.every((listing) => 'entry' in listing)) {

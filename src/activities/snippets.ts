@@ -74,7 +74,7 @@ export async function waitUntilListed(client: ProxmoxClient, node: string, stora
   const deadline = Date.now() + waitSeconds * 1000;
   const beat = heartbeatOfThisActivity();
   for (;;) {
-    if ((await client.listSnippets(node, storage)).some((volume) => volume.volid === volid)) return true;
+    if ((await client.storage.snippets(node, storage)).some((volume) => volume.volid === volid)) return true;
     const left = deadline - Date.now();
     if (left <= 0) return false;
     beat({ waitingFor: volid, node });

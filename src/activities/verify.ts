@@ -14,13 +14,13 @@ export function createVerifyActivity(deps: ActivityDeps) {
     const { node, vmid } = placement(instance);
     const client = deps.proxmox(instance.connection);
     await say(deps, taskId, 'verify', 'checking the server', 'processing', 'Checking that the server is up.');
-    const status = await client.vmStatus(node, vmid);
+    const status = await client.guests.status(node, vmid);
     if (status.status !== 'running') {
       // Retried with backoff until the stage's budget runs out.
       throw fail(FailureType.GuestNotRunning, `guest ${vmid} reports ${status.status}`, { vmid, node });
     }
     try {
-      await client.agentPing(node, vmid);
+      await client.guests.pingAgent(node, vmid);
       await say(deps, taskId, 'verify', 'guest agent', 'success', 'The guest agent answered.');
     } catch {
       await say(deps, taskId, 'verify', 'guest agent', 'warning', 'The guest agent did not answer yet; the server is running.');

@@ -33,7 +33,7 @@ function clientFor(target: ConnectionTarget): ProxmoxClient {
   });
 }
 
-const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).clusterIdentity();
+const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).cluster.identity();
 
 /**
  * A snippets setting is saved only once Proxmox sees what the workers write: a worker writes a
@@ -97,7 +97,7 @@ export async function assertPrivileges(target: ConnectionTarget, storages: Conne
   const paths = [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r.path, storages)))];
   const held = new Map<string, Set<string>>();
   try {
-    await Promise.all(paths.map(async (path) => held.set(path, await client.privilegesOn(path))));
+    await Promise.all(paths.map(async (path) => held.set(path, await client.access.privilegesOn(path))));
   } catch {
     throw new AppError('PROVIDER_UNAVAILABLE', "Proxmox VE could not be asked which privileges this API token holds.");
   }

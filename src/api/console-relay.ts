@@ -13,7 +13,7 @@ import { recordAudit } from '../db/audit';
 import { endConsoleSession, redeemConsoleTicket, renewConsoleLeases } from '../db/console-sessions';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
 import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
-import { termProxy, vncProxy, vncWebSocket, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
+import type { CallIdentity, ConsoleTicket, ProxmoxClient } from '../proxmox';
 import type { ProxmoxConnection } from '../generated/prisma/client';
 import type { ApiDeps } from './deps';
 import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket, serialConsoleCaller } from './guest-console';
@@ -123,7 +123,7 @@ async function serialIdentity(deps: ApiDeps, proxmox: ProxmoxClient, connection:
   if (caller === 'token') return 'token';
   if (caller === 'unsupported' || !connection.consoleUsername || !connection.consoleUserPasswordCipher) throw new ConsoleEnd('console_unavailable');
   const password = deps.secrets.open(connection.consoleUserPasswordCipher, connection.id);
-  return proxmox.userTicket(connection.consoleUsername, password).catch((error: unknown) => {
+  return proxmox.access.ticket(connection.consoleUsername, password).catch((error: unknown) => {
     deps.logger.warn({ connectionId: connection.id, status: (error as { status?: number }).status }, 'Proxmox VE refused the console user of this connection: check its username and password');
     throw new ConsoleEnd('console_unavailable');
   });
@@ -245,11 +245,11 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       try {
         const proxmox = consoleClientOf(deps, instance.connection);
         const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
-        const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid, caller)).catch(() => {
+        const upstreamTicket = await (session.type === 'vnc' ? proxmox.consoles.vncProxy(node, vmid) : proxmox.consoles.termProxy(node, vmid, caller)).catch(() => {
           throw new ConsoleEnd('console_unavailable');
         });
         if (ended) return;
-        upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket, caller);
+        upstream = proxmox.consoles.vncWebSocket(node, vmid, upstreamTicket, caller);
         const up = upstream;
         up.on('error', (error: Error & { code?: string }) => log.debug({ code: error.code }, 'console upstream failed'));
         // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.

@@ -55,8 +55,8 @@ async function askProxmox<T>(call: () => Promise<T>): Promise<T> {
  * (pve-access-control 9.0.4, Proxmox VE 9, on), else the connection's console user, if it has one.
  */
 export async function serialConsoleCaller(client: ProxmoxClient, connection: Pick<ProxmoxConnection, 'consoleUsername'>): Promise<'token' | 'console-user' | 'unsupported'> {
-  const version = await client.request<{ version?: string }>('GET', '/version');
-  if (Number(String(version?.version ?? '0').split('.')[0]) >= 9) return 'token';
+  const { version } = await client.cluster.version();
+  if (Number(String(version ?? '0').split('.')[0]) >= 9) return 'token';
   return connection.consoleUsername ? 'console-user' : 'unsupported';
 }
 
@@ -71,8 +71,8 @@ export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: 
   const client = consoleClientOf(deps, instance.connection);
   const { node, vmid } = instance;
   if (type === 'vnc') {
-    const config = await askProxmox(() => client.request<Record<string, unknown>>('GET', '/nodes/{node}/qemu/{vmid}/config', { node, vmid }));
-    if (/^serial\d/.test(String(config?.vga ?? ''))) {
+    const config = await askProxmox(() => client.guestConfig.get(node, vmid));
+    if (/^serial\d/.test(String(config.vga ?? ''))) {
       throw new AppError('CONSOLE_TYPE_UNAVAILABLE', 'This server has no screen (its image shows its console on the serial port): open the serial console instead.', { available: 'serial' });
     }
   } else if ((await askProxmox(() => serialConsoleCaller(client, instance.connection))) === 'unsupported') {

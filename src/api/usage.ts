@@ -51,7 +51,7 @@ export function metricsReader(deps: ApiDeps): (who: Principal, instanceId: strin
     if (cached && cached.until > now) return cached.answer;
     forget(now);
     const answer = proxmox(instance.connection)
-      .vmUsage(node, vmid, timeframe)
+      .guests.usage(node, vmid, timeframe)
       .then((points): MetricsView => ({ timeframe, stepSeconds, points: points.map(toMetricsPoint) }))
       .catch((error: unknown) => {
         cache.delete(key);

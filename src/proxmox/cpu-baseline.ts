@@ -84,18 +84,19 @@ export function clusterCpuBaseline(nodes: NodeCpuInfo[]): CpuBaseline {
   return { level: min, cpuType: cpuTypeForLevel(min, allAes), nodes: levels };
 }
 
+/** What the baseline reads: the cluster area of a client (ClusterApi). */
 export interface CpuInfoSource {
-  listNodes(call?: AbortSignal): Promise<Array<{ node: string; status: string }>>;
+  nodes(call?: AbortSignal): Promise<Array<{ node: string; status: string }>>;
   nodeStatus(node: string, call?: AbortSignal): Promise<{ cpuinfo?: { flags?: string } }>;
 }
 
 /** Reads every node's CPU flags and computes the baseline. */
-export async function readClusterCpuBaseline(client: CpuInfoSource, signal?: AbortSignal): Promise<CpuBaseline> {
-  const nodes = await client.listNodes(signal);
+export async function readClusterCpuBaseline(cluster: CpuInfoSource, signal?: AbortSignal): Promise<CpuBaseline> {
+  const nodes = await cluster.nodes(signal);
   const infos = await Promise.all(
     nodes.map(async (n): Promise<NodeCpuInfo> => {
       if (n.status !== 'online') return { node: n.node, status: n.status, flags: undefined };
-      const st = await client.nodeStatus(n.node, signal);
+      const st = await cluster.nodeStatus(n.node, signal);
       return { node: n.node, status: n.status, flags: st.cpuinfo?.flags };
     }),
   );
@@ -113,10 +114,10 @@ export class CpuBaselineCache {
     this.now = opts.now ?? Date.now;
   }
 
-  async get(key: string, client: CpuInfoSource, signal?: AbortSignal): Promise<CpuBaseline> {
+  async get(key: string, cluster: CpuInfoSource, signal?: AbortSignal): Promise<CpuBaseline> {
     const hit = this.entries.get(key);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
-    const value = readClusterCpuBaseline(client, signal);
+    const value = readClusterCpuBaseline(cluster, signal);
     const entry = { at: this.now(), value };
     this.entries.set(key, entry);
     try {

@@ -8,17 +8,17 @@ import {
   listedRunning,
   MIN_READ_GAP_MS,
   READ_TIMEOUT_MS,
-  waitForProxmoxTask as pollTaskStatus,
+  pollProxmoxTask,
   type ProxmoxTaskResult,
   type ProxmoxTaskStatusReader,
   type TaskReadCall,
   type WaitForProxmoxTaskOptions,
-} from './tasks';
+} from './task-poll';
 import { parseExitStatus, parseUpid } from './upid';
-import type { ListProxmoxTasksOptions, ProxmoxTaskListEntry, ProxmoxTaskStatus } from './wire';
+import type { ListProxmoxTasksOptions, ProxmoxTaskListEntry, ProxmoxTaskStatus } from './tasks';
 
 export interface ProxmoxTaskListReader extends ProxmoxTaskStatusReader {
-  listTasks(node: string, o?: ListProxmoxTasksOptions, call?: TaskReadCall): Promise<ProxmoxTaskListEntry[]>;
+  list(node: string, o?: ListProxmoxTasksOptions, call?: TaskReadCall): Promise<ProxmoxTaskListEntry[]>;
 }
 
 /**
@@ -45,7 +45,7 @@ interface Waiter {
   opts: WaitForProxmoxTaskOptions;
   waitStart: number;
   deadline: number;
-  /** The task's start as far as pacing goes (see waitForProxmoxTask). */
+  /** The task's start as far as pacing goes (see pollProxmoxTask). */
   taskStart: number;
   tickCeilingMs: number;
   /** When the next tick should cover this task. */
@@ -76,7 +76,7 @@ function tickDelay(taskAgeMs: number, ceilingMs: number): number {
  * while its own read is under way or when the list read failed.
  *
  * A task the list cannot show (another user's, past the list's limit) is handed to per-task status
- * polling (waitForProxmoxTask), and so is every task of a node whose list was refused or was caught
+ * polling (pollProxmoxTask), and so is every task of a node whose list was refused or was caught
  * showing a finished task as running: those nodes are polled per task from then on.
  */
 export class ProxmoxTaskWatcher {
@@ -101,7 +101,7 @@ export class ProxmoxTaskWatcher {
 
   wait(upid: string, opts: WaitForProxmoxTaskOptions = {}): Promise<ProxmoxTaskResult> {
     const waitStart = Date.now();
-    if (this.listUntrusted) return pollTaskStatus(this.reader, upid, opts, waitStart);
+    if (this.listUntrusted) return pollProxmoxTask(this.reader, upid, opts, waitStart);
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const parsed = parseUpid(upid);
@@ -125,7 +125,7 @@ export class ProxmoxTaskWatcher {
           signal?.removeEventListener('abort', onAbort);
           if ('result' in outcome) resolve(outcome.result);
           else if ('error' in outcome) reject(outcome.error);
-          else resolve(pollTaskStatus(this.reader, upid, opts, waitStart));
+          else resolve(pollProxmoxTask(this.reader, upid, opts, waitStart));
           this.schedule();
         },
       };
@@ -177,7 +177,7 @@ export class ProxmoxTaskWatcher {
     const timeoutMs = Math.min(...covered.map((w) => w.opts.readTimeoutMs ?? READ_TIMEOUT_MS));
     let entries: Map<string, ProxmoxTaskListEntry>;
     try {
-      const list = await this.reader.listTasks(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT }, { timeoutMs, retries: 0 });
+      const list = await this.reader.list(this.node, { source: 'active', limit: ACTIVE_LIST_LIMIT }, { timeoutMs, retries: 0 });
       entries = new Map(list.map((e) => [e.upid, e]));
     } catch (e) {
       // A transient failure is retried next tick, each wait told it is still watched; any other (a refused list) ends list watching here.
@@ -225,7 +225,7 @@ export class ProxmoxTaskWatcher {
     let status: ProxmoxTaskStatus;
     try {
       const timeoutMs = Math.max(1, Math.min(w.deadline - started, w.opts.readTimeoutMs ?? READ_TIMEOUT_MS));
-      status = await this.reader.taskStatus(w.upid, { signal: w.opts.signal, timeoutMs, retries: 0 });
+      status = await this.reader.status(w.upid, { signal: w.opts.signal, timeoutMs, retries: 0 });
     } catch (e) {
       if (this.waiters.get(w.upid) !== w) return;
       const notShownYet = e instanceof ProxmoxError && e.isNoSuchTask && Date.now() - w.waitStart < (w.opts.noSuchTaskGraceMs ?? 5_000);
@@ -254,7 +254,7 @@ export class ProxmoxTaskWatcher {
     return { upid: w.upid, ...parseUpid(w.upid), status: 'running' };
   }
 
-  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with waitForProxmoxTask), not the tick. */
+  /** Hands the status to the wait's onPoll; one that throws ends that wait (as with pollProxmoxTask), not the tick. */
   private report(w: Waiter, status: ProxmoxTaskStatus): void {
     w.lastSeen = status;
     try {

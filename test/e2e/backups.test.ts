@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxClient } from '../../src/proxmox';
-import { deleteBackupVolume, vzdump } from '../../src/proxmox/guest-data';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
 import { callCount, crashWorkerWhilePolling, guestOf, operate, readInstance, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
 import { seededId, type Stack, type WorkerProcess } from '../support/stack';
@@ -243,9 +242,9 @@ describe('backups reconciled with the storage', () => {
     const made = await backUp(stack, id);
     await taskEnd(stack, made.body.meta.taskId);
     const ours = (await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } })).volid!;
-    await proxmox().waitForProxmoxTask(await deleteBackupVolume(proxmox(), node, ours));
+    await proxmox().tasks.wait(await proxmox().backups.delete(node, ours));
     await stack.sim.writeGuestFile(vmid, '/made-in-the-ui', 'yes');
-    await proxmox().waitForProxmoxTask(await vzdump(proxmox(), node, vmid, { storage: 'local', notesTemplate: 'manual {{guestname}}' }));
+    await proxmox().tasks.wait(await proxmox().backups.create(node, vmid, { storage: 'local', notesTemplate: 'manual {{guestname}}' }));
     await stack.sim.wipeGuestDisk(vmid);
 
     const reconciled = await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken });

@@ -112,7 +112,7 @@ describe('deleting servers that are not simply running', () => {
     const { parseToken, DEFAULT_SIM_TOKEN } = await import('../../src/simulator/server');
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
     const client = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
-    await client.waitForProxmoxTask(await client.destroyVm(node as string, vmid as number), { pollIntervalMs: 20 });
+    await client.tasks.wait(await client.guests.delete(node as string, vmid as number), { pollIntervalMs: 20 });
     client.close();
 
     const resolve = await stack.api.request('POST', `/v1/admin/instances/${id}/rollback/resolve`, { token: stack.api.adminToken, body: { note: 'removed with qm destroy' } });

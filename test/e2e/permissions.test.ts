@@ -57,8 +57,8 @@ describe('a reconcile that meets a refused privilege', () => {
     const { tokenId, secret } = parseToken(plain.simToken);
     const outside = new ProxmoxClient({ baseUrl: plain.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
     try {
-      await outside.waitForProxmoxTask(await outside.stopVm(node as string, vmid as number));
-      await outside.waitForProxmoxTask(await outside.destroyVm(node as string, vmid as number));
+      await outside.tasks.wait(await outside.guests.stop(node as string, vmid as number));
+      await outside.tasks.wait(await outside.guests.delete(node as string, vmid as number));
     } finally {
       outside.close();
     }

@@ -24,7 +24,7 @@ describe('reconciling a large cluster', () => {
     const { node, vmid } = await stack.api.db.instance.findUniqueOrThrow({ where: { id } });
     const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
     const outside = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
-    await outside.waitForProxmoxTask(await outside.stopVm(node as string, vmid as number));
+    await outside.tasks.wait(await outside.guests.stop(node as string, vmid as number));
     outside.close();
 
     const started = Date.now();

@@ -43,8 +43,8 @@ describe('a worker killed in the middle of a reconcile pass', () => {
       const listings = async () => (await stack.sim.state()).calls[RESOURCES_CALL] ?? 0;
       const before = await listings();
       await expect.poll(listings, { timeout: 3 * INTERVAL_SECONDS * 1000, interval: 100 }).toBeGreaterThan(before);
-      await outside.waitForProxmoxTask(await outside.stopVm(node as string, vmid as number));
-      await outside.waitForProxmoxTask(await outside.destroyVm(node as string, vmid as number));
+      await outside.tasks.wait(await outside.guests.stop(node as string, vmid as number));
+      await outside.tasks.wait(await outside.guests.delete(node as string, vmid as number));
 
       await first.kill();
       const killedAt = Date.now();

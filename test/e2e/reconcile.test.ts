@@ -95,7 +95,7 @@ describe('the reconciler', () => {
       expect((await readInstance(stack, id)).status).toBe('stopping');
       await stack.waitForStatus(id, ['stopped'], 60_000);
       const { node, vmid } = await placementOf(id);
-      expect((await proxmox().vmStatus(node, vmid)).status).toBe('stopped');
+      expect((await proxmox().guests.status(node, vmid)).status).toBe('stopped');
     });
 
     it('counts a workflow that did start as started, and never starts it twice', { timeout: 90_000 }, async () => {
@@ -130,7 +130,7 @@ describe('the reconciler', () => {
     const id = await runningServer(stack, { hostname: 'stopped-outside' }, 60_000);
     const { node, vmid } = await placementOf(id);
     const client = proxmox();
-    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
+    await client.tasks.wait(await client.guests.stop(node, vmid));
 
     const stopped = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(stopped.task).toMatchObject({ type: 'INSTANCE_RECONCILE', status: 'succeeded' });
@@ -140,7 +140,7 @@ describe('the reconciler', () => {
     const start = await runOperation(stack, id, 'start');
     expect(start.task.status).toBe('succeeded');
     expect(start.instance.status).toBe('running');
-    expect((await client.vmStatus(node, vmid)).status).toBe('running');
+    expect((await client.guests.status(node, vmid)).status).toBe('running');
   });
 
   it('follows a guest migrated to another node outside the control plane: node, capacity and event follow it, and a stop works there', { timeout: 90_000 }, async () => {
@@ -148,7 +148,7 @@ describe('the reconciler', () => {
     const { node, vmid } = await placementOf(id);
     const target = node === 'pve1' ? 'pve2' : 'pve1';
     const client = proxmox();
-    await client.waitForProxmoxTask(await client.migrateVm(node, vmid, { target, online: true, withLocalDisks: true }));
+    await client.tasks.wait(await client.guests.migrate(node, vmid, { target, online: true, withLocalDisks: true }));
 
     const adminView = async () => (await stack.api.request('GET', `/v1/admin/instances/${id}`, admin())).body.data;
     await expect.poll(async () => (await adminView()).provider.node, { timeout: 30_000, interval: 200 }).toBe(target);
@@ -170,15 +170,15 @@ describe('the reconciler', () => {
     const stop = await runOperation(stack, id, 'stop');
     expect(stop.task.status).toBe('succeeded');
     expect(stop.instance.status).toBe('stopped');
-    expect((await client.vmStatus(target, vmid)).status).toBe('stopped');
+    expect((await client.guests.status(target, vmid)).status).toBe('stopped');
   });
 
   it('marks a server whose guest vanished `lost` with GUEST_LOST, keeps its reservations, and lets it be deleted', { timeout: 90_000 }, async () => {
     const id = await runningServer(stack, { hostname: 'vanished' }, 60_000);
     const { node, vmid } = await placementOf(id);
     const client = proxmox();
-    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
-    await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
+    await client.tasks.wait(await client.guests.stop(node, vmid));
+    await client.tasks.wait(await client.guests.delete(node, vmid));
 
     const lost = await stack.waitForStatus(id, ['lost'], 30_000);
     expect(lost.failure).toEqual({ code: 'GUEST_LOST', message: expect.stringContaining('disappeared') });
@@ -197,12 +197,12 @@ describe('the reconciler', () => {
     const { node, vmid, template } = await placementOf(id);
     const client = proxmox();
     const { name } = (await stack.sim.state()).guests.find((g) => g.vmid === vmid) ?? {};
-    await client.waitForProxmoxTask(await client.stopVm(node, vmid));
-    await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
+    await client.tasks.wait(await client.guests.stop(node, vmid));
+    await client.tasks.wait(await client.guests.delete(node, vmid));
     await stack.waitForStatus(id, ['lost'], 30_000);
 
     // Someone restored it (from a backup, say): our guest, at our VMID, powered off.
-    await client.waitForProxmoxTask(await client.cloneVm(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
+    await client.tasks.wait(await client.guests.clone(node, template, { newid: vmid, name: name as string, full: true, description: `pvecp:${id}` }));
     const back = await stack.waitForStatus(id, ['stopped'], 30_000);
     expect(back.failure).toBeNull();
     expect(back.task?.steps).toEqual([expect.objectContaining({ step: 'reconcile > found again', status: 'success' })]);
@@ -216,10 +216,10 @@ describe('the reconciler', () => {
     // The swap happens between two runs: a run in the middle would see the VMID empty instead.
     await schedule().pause('swapping the guest');
     try {
-      await client.waitForProxmoxTask(await client.stopVm(node, vmid));
-      await client.waitForProxmoxTask(await client.destroyVm(node, vmid));
-      await client.waitForProxmoxTask(await client.cloneVm(node, template, { newid: vmid, name: 'someone-else', full: true }));
-      await client.waitForProxmoxTask(await client.startVm(node, vmid));
+      await client.tasks.wait(await client.guests.stop(node, vmid));
+      await client.tasks.wait(await client.guests.delete(node, vmid));
+      await client.tasks.wait(await client.guests.clone(node, template, { newid: vmid, name: 'someone-else', full: true }));
+      await client.tasks.wait(await client.guests.start(node, vmid));
     } finally {
       await schedule().unpause();
     }
@@ -242,8 +242,8 @@ describe('the reconciler', () => {
     const markedGuest = async (vmid: number) => {
       const owner = `inst_${randomBytes(12).toString('hex')}`;
       const client = proxmox();
-      await client.waitForProxmoxTask(await client.cloneVm('pve1', 9000, { newid: vmid, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
-      await client.setVmConfigSync('pve1', vmid, { tags: 'pvecp' });
+      await client.tasks.wait(await client.guests.clone('pve1', 9000, { newid: vmid, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
+      await client.guestConfig.setSync('pve1', vmid, { tags: 'pvecp' });
       return owner;
     };
     const openOrphan = async (vmid: number) => {
@@ -357,7 +357,7 @@ describe('the reconciler', () => {
         if (running) await stack.api.temporal.workflow.getHandle(running.workflow.workflowId).result();
         const { node, vmid } = await placementOf(id);
         const client = proxmox();
-        await client.waitForProxmoxTask(await client.stopVm(node, vmid));
+        await client.tasks.wait(await client.guests.stop(node, vmid));
 
         const res = await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, admin());
         expect(res.status).toBe(200);

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PVE_VERSIONS, loadSchema, type PveVersion } from '../../src/simulator';
-import { createSnapshot, deleteBackupVolume, deleteSnapshot, listBackups, listSnapshots, restoreVm, rollbackSnapshot, taskLog, updateBackupVolume, vzdump } from '../../src/proxmox/guest-data';
 import { startSim } from '../simulator/support';
 
 /** Runs every client method once, against a simulator validating with `version`. */
@@ -12,17 +11,20 @@ async function exerciseClient(version: PveVersion) {
   const h = await startSim({ pveVersion: version });
   const { client, wait } = h;
   try {
-    await client.clusterResources();
-    await client.clusterIdentity();
-    await client.isVmidFree(200);
-    await client.isVmidFree(9000);
-    await client.listNodes();
-    await client.nodeStatus('pve1');
-    await client.listStorageContent('pve1', 'local-lvm', 9000);
-    await wait(await client.cloneVm('pve1', 9000, { newid: 200, name: 'contract', full: true, storage: 'local-lvm', description: 'made by a test', pool: 'customers' }));
-    await wait(await client.cloneVm('pve1', 9000, { newid: 201, name: 'contract-linked', full: false }));
-    const cfg = await client.getVmConfig('pve1', 200);
-    const upid = await client.setVmConfigAsync('pve1', 200, {
+    await client.guests.list();
+    await client.cluster.identity();
+    await client.cluster.isVmidFree(200);
+    await client.cluster.isVmidFree(9000);
+    await client.cluster.nodes();
+    await client.cluster.nodeStatus('pve1');
+    await client.cluster.version();
+    await client.access.privilegesOn('/vms/9000');
+    await client.storage.list('pve1');
+    await client.storage.images('pve1', 'local-lvm', 9000);
+    await wait(await client.guests.clone('pve1', 9000, { newid: 200, name: 'contract', full: true, storage: 'local-lvm', description: 'made by a test', pool: 'customers' }));
+    await wait(await client.guests.clone('pve1', 9000, { newid: 201, name: 'contract-linked', full: false }));
+    const cfg = await client.guestConfig.get('pve1', 200);
+    const upid = await client.guestConfig.set('pve1', 200, {
       cores: 2,
       sockets: 1,
       memory: 2048,
@@ -31,7 +33,7 @@ async function exerciseClient(version: PveVersion) {
       digest: String(cfg.digest),
     });
     if (upid) await wait(upid);
-    await client.setVmConfigSync('pve1', 200, {
+    await client.guestConfig.setSync('pve1', 200, {
       ciuser: 'ops',
       cipassword: 'pw',
       sshkeys: 'ssh-ed25519 AAAA a@b\n',
@@ -46,31 +48,32 @@ async function exerciseClient(version: PveVersion) {
       boot: 'order=scsi0;net0',
       delete: 'vga',
     });
-    const r = await client.resizeDisk('pve1', 200, 'scsi0', 10);
+    const r = await client.guestConfig.resizeDisk('pve1', 200, 'scsi0', 10);
     if (r) await wait(r);
-    await wait(await client.startVm('pve1', 200));
-    await client.vmStatus('pve1', 200);
-    await client.agentPing('pve1', 200);
-    await client.vmUsage('pve1', 200, 'hour');
-    await client.vmUsage('pve1', 200, 'week', 'MAX');
-    await wait(await client.rebootVm('pve1', 200));
-    await wait(await client.shutdownVm('pve1', 200, { timeoutSeconds: 60, forceStop: true }));
-    await wait(await client.startVm('pve1', 200));
-    await wait(await client.migrateVm('pve1', 200, { target: 'pve2', online: true, withLocalDisks: true }));
-    await wait(await client.stopVm('pve2', 200));
-    await client.listTasks('pve1', { typefilter: 'qmclone', vmid: 9000, source: 'all', limit: 10 });
-    await wait(await createSnapshot(client, 'pve2', 200, { name: 'contract-snap', description: 'before', vmstate: false }));
-    await listSnapshots(client, 'pve2', 200);
-    await wait(await rollbackSnapshot(client, 'pve2', 200, 'contract-snap'));
-    await wait(await deleteSnapshot(client, 'pve2', 200, 'contract-snap'));
-    const dump = await vzdump(client, 'pve2', 200, { storage: 'local', mode: 'snapshot', compress: 'zstd', notesTemplate: 'pvecp {{vmid}}', protected: true, lockwait: 5 });
+    await wait(await client.guests.start('pve1', 200));
+    await client.guests.status('pve1', 200);
+    await client.guests.pingAgent('pve1', 200);
+    await client.guests.usage('pve1', 200, 'hour');
+    await client.guests.usage('pve1', 200, 'week', 'MAX');
+    await client.consoles.vncProxy('pve1', 200);
+    await wait(await client.guests.reboot('pve1', 200));
+    await wait(await client.guests.shutdown('pve1', 200, { timeoutSeconds: 60, forceStop: true }));
+    await wait(await client.guests.start('pve1', 200));
+    await wait(await client.guests.migrate('pve1', 200, { target: 'pve2', online: true, withLocalDisks: true }));
+    await wait(await client.guests.stop('pve2', 200));
+    await client.tasks.list('pve1', { typefilter: 'qmclone', vmid: 9000, source: 'all', limit: 10 });
+    await wait(await client.snapshots.create('pve2', 200, { name: 'contract-snap', description: 'before', vmstate: false }));
+    await client.snapshots.list('pve2', 200);
+    await wait(await client.snapshots.rollback('pve2', 200, 'contract-snap'));
+    await wait(await client.snapshots.delete('pve2', 200, 'contract-snap'));
+    const dump = await client.backups.create('pve2', 200, { storage: 'local', mode: 'snapshot', compress: 'zstd', notesTemplate: 'pvecp {{vmid}}', protected: true, lockwait: 5 });
     await wait(dump);
-    await taskLog(client, dump);
-    const [archive] = await listBackups(client, 'pve2', 'local', 200);
-    await updateBackupVolume(client, 'pve2', archive!.volid, { notes: 'kept', protected: false });
-    await wait(await restoreVm(client, 'pve2', 200, { archive: archive!.volid, force: true, storage: 'local-lvm', unique: false, start: false }));
-    await wait(await deleteBackupVolume(client, 'pve2', archive!.volid));
-    await client.taskStatus(await client.destroyVm('pve2', 200));
+    await client.tasks.log(dump);
+    const [archive] = await client.backups.list('pve2', 'local', 200);
+    await client.backups.update('pve2', archive!.volid, { notes: 'kept', protected: false });
+    await wait(await client.backups.restore('pve2', 200, { archive: archive!.volid, force: true, storage: 'local-lvm', unique: false, start: false }));
+    await wait(await client.backups.delete('pve2', archive!.volid));
+    await client.tasks.status(await client.guests.delete('pve2', 200));
     return { requests: [...h.sim.requests], calls: new Map(h.sim.calls) };
   } finally {
     await h.close();
@@ -85,9 +88,13 @@ describe('client ↔ official API schema contract', () => {
       // each client method reached the simulator
       for (const call of [
         'GET /cluster/resources',
+        'GET /cluster/status',
         'GET /cluster/nextid',
+        'GET /version',
+        'GET /access/permissions',
         'GET /nodes',
         'GET /nodes/{node}/status',
+        'GET /nodes/{node}/storage',
         'GET /nodes/{node}/storage/{storage}/content',
         'POST /nodes/{node}/qemu/{vmid}/clone',
         'GET /nodes/{node}/qemu/{vmid}/config',
@@ -102,6 +109,8 @@ describe('client ↔ official API schema contract', () => {
         'POST /nodes/{node}/qemu/{vmid}/migrate',
         'DELETE /nodes/{node}/qemu/{vmid}',
         'POST /nodes/{node}/qemu/{vmid}/agent/ping',
+        'GET /nodes/{node}/qemu/{vmid}/rrddata',
+        'POST /nodes/{node}/qemu/{vmid}/vncproxy',
         'GET /nodes/{node}/tasks',
         'GET /nodes/{node}/tasks/{upid}/status',
         'GET /nodes/{node}/tasks/{upid}/log',

@@ -69,26 +69,26 @@ describe('CpuBaselineCache', () => {
   it('reads the demo cluster (pve3 is v2) as x86-64-v2-AES and caches it per connection for its TTL', async () => {
     let now = 1_000;
     const cache = new CpuBaselineCache({ ttlMs: 60_000, now: () => now });
-    const b = await cache.get('demo', h.client);
+    const b = await cache.get('demo', h.client.cluster);
     expect(b).toEqual({ level: 2, cpuType: 'x86-64-v2-AES', nodes: { pve1: 3, pve2: 3, pve3: 2 } });
     const reads = () => h.sim.calls.get('GET /nodes/{node}/status') ?? 0;
     const before = reads();
-    await Promise.all([cache.get('demo', h.client), cache.get('demo', h.client)]);
+    await Promise.all([cache.get('demo', h.client.cluster), cache.get('demo', h.client.cluster)]);
     expect(reads()).toBe(before);
     now += 60_001;
-    await cache.get('demo', h.client);
+    await cache.get('demo', h.client.cluster);
     expect(reads()).toBe(before + 3);
-    await cache.get('other-cluster', h.client);
+    await cache.get('other-cluster', h.client.cluster);
     expect(reads()).toBe(before + 6);
     cache.invalidate('demo');
-    await cache.get('demo', h.client);
+    await cache.get('demo', h.client.cluster);
     expect(reads()).toBe(before + 9);
   });
 
   it('does not cache a failed read', async () => {
     const cache = new CpuBaselineCache();
     h.sim.faults.add({ op: 'any', mode: 'http500', message: 'node unreachable' });
-    await expect(cache.get('x', h.client)).rejects.toThrow('node unreachable');
-    expect((await cache.get('x', h.client)).cpuType).toBe('x86-64-v2-AES');
+    await expect(cache.get('x', h.client.cluster)).rejects.toThrow('node unreachable');
+    expect((await cache.get('x', h.client.cluster)).cpuType).toBe('x86-64-v2-AES');
   });
 });

@@ -20,7 +20,7 @@ function statusReadsByUpid(): Map<string, number> {
 /** Guests 200…(200 + count - 1), cloned and waited for at the simulator's 5 ms task time. */
 async function cloneGuests(count: number): Promise<number[]> {
   const vmids = Array.from({ length: count }, (_, i) => 200 + i);
-  await Promise.all(vmids.map(async (vmid) => h.wait(await h.client.cloneVm('pve1', 9000, { newid: vmid, name: `g${vmid}` }))));
+  await Promise.all(vmids.map(async (vmid) => h.wait(await h.client.guests.clone('pve1', 9000, { newid: vmid, name: `g${vmid}` }))));
   return vmids;
 }
 
@@ -28,24 +28,24 @@ describe('the node task watcher against the simulator', () => {
   it('settles 20 concurrent tasks of varied lengths on one node with their own exit status, reading each task status once', async () => {
     const guests = await cloneGuests(15);
     const running = guests.at(-1) as number;
-    await h.wait(await h.client.startVm('pve1', running));
+    await h.wait(await h.client.guests.start('pve1', running));
     await h.control('POST', '/options', { taskMsByType: { qmclone: 600, qmstart: 300, qmconfig: 50, resize: 150 } });
     h.sim.faults.add({ op: 'resize', mode: 'task_warnings', warnings: 2, count: 1 });
     h.sim.requests.length = 0;
     h.sim.calls.clear();
 
     const started: { label: string; upid: string }[] = [];
-    for (const vmid of guests.slice(0, 5)) started.push({ label: 'OK', upid: (await h.client.setVmConfigAsync('pve1', vmid, { cores: 2 })) as string });
+    for (const vmid of guests.slice(0, 5)) started.push({ label: 'OK', upid: (await h.client.guestConfig.set('pve1', vmid, { cores: 2 })) as string });
     for (const [i, vmid] of guests.slice(5, 10).entries()) {
-      started.push({ label: i === 0 ? 'WARNINGS: 2' : 'OK', upid: (await h.client.resizeDisk('pve1', vmid, 'scsi0', 40)) as string });
+      started.push({ label: i === 0 ? 'WARNINGS: 2' : 'OK', upid: (await h.client.guestConfig.resizeDisk('pve1', vmid, 'scsi0', 40)) as string });
     }
     for (const vmid of guests.slice(10, 15)) {
-      started.push({ label: vmid === running ? `VM ${running} already running` : 'OK', upid: await h.client.startVm('pve1', vmid) });
+      started.push({ label: vmid === running ? `VM ${running} already running` : 'OK', upid: await h.client.guests.start('pve1', vmid) });
     }
-    for (const vmid of [215, 216, 217, 218, 219]) started.push({ label: 'OK', upid: await h.client.cloneVm('pve1', 9000, { newid: vmid, name: `n${vmid}` }) });
+    for (const vmid of [215, 216, 217, 218, 219]) started.push({ label: 'OK', upid: await h.client.guests.clone('pve1', 9000, { newid: vmid, name: `n${vmid}` }) });
 
     const outcomes = await Promise.all(
-      started.map(({ upid }) => h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500 }).catch((e: unknown) => e as ProxmoxTaskError)),
+      started.map(({ upid }) => h.client.tasks.wait(upid, { pollIntervalMs: 500 }).catch((e: unknown) => e as ProxmoxTaskError)),
     );
 
     expect(outcomes.map((o) => (o as ProxmoxTaskResult | ProxmoxTaskError).exitstatus)).toEqual(started.map((s) => s.label));
@@ -61,16 +61,16 @@ describe('the node task watcher against the simulator', () => {
     // The first status read to come is the config task's (it ends first): it is never answered.
     h.sim.faults.add({ op: 'task', mode: 'timeout' });
     const upids = [
-      (await h.client.setVmConfigAsync('pve1', configured as number, { cores: 2 })) as string,
-      await h.client.startVm('pve1', startedA as number),
-      await h.client.startVm('pve1', startedB as number),
+      (await h.client.guestConfig.set('pve1', configured as number, { cores: 2 })) as string,
+      await h.client.guests.start('pve1', startedA as number),
+      await h.client.guests.start('pve1', startedB as number),
     ];
     const settledAt = new Map<string, number>();
     const polledAt = new Map<string, number[]>(upids.map((u) => [u, []]));
     const outcomes = await Promise.all(
       upids.map((upid) =>
         h.client
-          .waitForProxmoxTask(upid, { pollIntervalMs: 500, timeoutMs: 8_000, readTimeoutMs: 1_500, onPoll: () => polledAt.get(upid)?.push(Date.now()) })
+          .tasks.wait(upid, { pollIntervalMs: 500, timeoutMs: 8_000, readTimeoutMs: 1_500, onPoll: () => polledAt.get(upid)?.push(Date.now()) })
           .finally(() => settledAt.set(upid, Date.now())),
       ),
     );
@@ -88,14 +88,14 @@ describe('the node task watcher against the simulator', () => {
   it('gives up a task list read that never answers and tells every wait it is still watched', async () => {
     await h.control('POST', '/options', { taskMsByType: { qmclone: 1_500 } });
     const upids = [
-      await h.client.cloneVm('pve1', 9000, { newid: 230, name: 'slow-a' }),
-      await h.client.cloneVm('pve1', 9000, { newid: 231, name: 'slow-b' }),
+      await h.client.guests.clone('pve1', 9000, { newid: 230, name: 'slow-a' }),
+      await h.client.guests.clone('pve1', 9000, { newid: 231, name: 'slow-b' }),
     ];
     h.sim.faults.add({ op: 'any', call: LIST, mode: 'timeout', count: 3 });
     const polledAt = new Map<string, number[]>(upids.map((u) => [u, [Date.now()]]));
     const outcomes = await Promise.all(
       upids.map((upid) =>
-        h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500, readTimeoutMs: 200, onPoll: () => polledAt.get(upid)?.push(Date.now()) }),
+        h.client.tasks.wait(upid, { pollIntervalMs: 500, readTimeoutMs: 200, onPoll: () => polledAt.get(upid)?.push(Date.now()) }),
       ),
     );
 
@@ -111,8 +111,8 @@ describe('the node task watcher against the simulator', () => {
   it('falls back to reading each task on its own when Proxmox refuses the task list', async () => {
     h.sim.faults.add({ op: 'any', call: LIST, mode: 'http500', message: 'Permission check failed (/nodes/pve1, Sys.Audit)', count: 100 });
     await h.control('POST', '/options', { taskMsByType: { qmclone: 200 } });
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 220, name: 'refused' });
-    expect(await h.client.waitForProxmoxTask(upid, { pollIntervalMs: 500 })).toMatchObject({ exitstatus: 'OK' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 220, name: 'refused' });
+    expect(await h.client.tasks.wait(upid, { pollIntervalMs: 500 })).toMatchObject({ exitstatus: 'OK' });
     expect(h.sim.calls.get(LIST)).toBe(1);
     expect(statusReadsByUpid().get(upid)).toBeGreaterThan(1);
   });

@@ -30,8 +30,8 @@ interface FakeTask {
 }
 
 /**
- * A fake node: `listTasks` answers its active list (`listAnswer` can replace it: an error, or a
- * list that lags), `taskStatus` the task's state. Both record when they were read (ms since T0).
+ * A fake node: `list` answers its active list (`listAnswer` can replace it: an error, or a
+ * list that lags), `status` the task's state. Both record when they were read (ms since T0).
  */
 function fakeNode(tasks: Record<string, FakeTask>) {
   const listReads: number[] = [];
@@ -43,7 +43,7 @@ function fakeNode(tasks: Record<string, FakeTask>) {
     statusReads,
     listAnswer: undefined as undefined | ((t: number) => Error | ProxmoxTaskListEntry[] | undefined),
     statusReadsOf: (id: string) => statusReads.filter((r) => r.upid === id).map((r) => r.t),
-    async listTasks(): Promise<ProxmoxTaskListEntry[]> {
+    async list(): Promise<ProxmoxTaskListEntry[]> {
       listReads.push(now());
       const custom = node.listAnswer?.(now());
       if (custom instanceof Error) throw custom;
@@ -52,7 +52,7 @@ function fakeNode(tasks: Record<string, FakeTask>) {
         .filter(([, task]) => !task.unlisted && !ended(task))
         .map(([id]) => ({ ...parseUpid(id), upid: id, status: 'RUNNING' }));
     },
-    async taskStatus(id: string): Promise<ProxmoxTaskStatus> {
+    async status(id: string): Promise<ProxmoxTaskStatus> {
       statusReads.push({ t: now(), upid: id });
       const task = tasks[id];
       if (!task || (task.hiddenReads ?? 0) > 0) {
@@ -198,7 +198,7 @@ describe('ProxmoxTaskWatcher: what it answers', () => {
 });
 
 describe('ProxmoxTaskWatcher: falling back to per-task status reads', () => {
-  it('reads each task on its own when the list is refused (a token without Sys.Audit), as waitForProxmoxTask does', async () => {
+  it('reads each task on its own when the list is refused (a token without Sys.Audit), as pollProxmoxTask does', async () => {
     const task = upid(1, 'qmconfig');
     const node = fakeNode({ [task]: { endsAt: 100 } });
     node.listAnswer = () => http(403, 'Permission check failed (/nodes/pve1, Sys.Audit)');

@@ -64,7 +64,7 @@ describe('the size of an answer', () => {
   it('reads an answer just under the cap', async () => {
     bytes = 1024 * 1024;
     const c = client(2 * 1024 * 1024);
-    await expect(c.nodeStatus('pve1')).resolves.toHaveLength(1024 * 1024 - 11);
+    await expect(c.cluster.nodeStatus('pve1')).resolves.toHaveLength(1024 * 1024 - 11);
     c.close();
   });
 
@@ -75,7 +75,7 @@ describe('the size of an answer', () => {
     announced = withLength;
     bytes = DEFAULT_MAX_RESPONSE_BYTES * 2;
     const c = client();
-    const error = await c.nodeStatus('pve1').catch((e: unknown) => e);
+    const error = await c.cluster.nodeStatus('pve1').catch((e: unknown) => e);
     c.close();
     expect(error).toBeInstanceOf(ProxmoxError);
     expect(error).toMatchObject({ kind: 'protocol', isTransient: false });
@@ -88,9 +88,9 @@ describe('the size of an answer', () => {
     expect(CLUSTER_RESOURCES_MAX_BYTES).toBe(MAX_LISTED_GUESTS * 1024);
     const c = client();
     bytes = DEFAULT_MAX_RESPONSE_BYTES * 2;
-    await expect(c.clusterResources()).resolves.toEqual([]);
+    await expect(c.guests.list()).resolves.toEqual([]);
     bytes = CLUSTER_RESOURCES_MAX_BYTES + 1024;
-    await expect(c.clusterResources()).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining(`larger than ${CLUSTER_RESOURCES_MAX_BYTES} bytes`) });
+    await expect(c.guests.list()).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining(`larger than ${CLUSTER_RESOURCES_MAX_BYTES} bytes`) });
     c.close();
   });
 
@@ -98,7 +98,7 @@ describe('the size of an answer', () => {
     announced = true;
     bytes = 4096;
     const c = client(1024);
-    const error = await c.startVm('pve1', 100).catch((e: unknown) => e);
+    const error = await c.guests.start('pve1', 100).catch((e: unknown) => e);
     c.close();
     expect(error).toMatchObject({ kind: 'protocol', outcomeUnknown: true });
   });
@@ -108,9 +108,9 @@ describe('the cap against the simulator', () => {
   it('reads ordinary answers, and refuses them under a cap set too small', async () => {
     const sim = await startSim({}, { plaintextLab: true });
     try {
-      expect((await sim.client.clusterResources()).length).toBeGreaterThan(0);
+      expect((await sim.client.guests.list()).length).toBeGreaterThan(0);
       const tiny = new ProxmoxClient({ baseUrl: sim.server.url, ...token, plaintextLab: true, maxResponseBytes: 64, getRetries: 0 });
-      await expect(tiny.clusterIdentity()).rejects.toMatchObject({ kind: 'protocol' });
+      await expect(tiny.cluster.identity()).rejects.toMatchObject({ kind: 'protocol' });
       tiny.close();
     } finally {
       await sim.close();
@@ -121,7 +121,7 @@ describe('the cap against the simulator', () => {
     const sim = await startSim({}, { plaintextLab: true, timeoutMs: 30_000 });
     try {
       await sim.control('POST', '/guests', { count: MAX_LISTED_GUESTS, firstVmid: 100_000, status: 'running' });
-      const listed = await sim.client.clusterResources();
+      const listed = await sim.client.guests.list();
       expect(listed.filter((g) => g.vmid >= 100_000)).toHaveLength(MAX_LISTED_GUESTS);
       const answer = await sim.api('GET', '/cluster/resources', { type: 'vm' });
       expect(answer.text.length).toBeGreaterThan(DEFAULT_MAX_RESPONSE_BYTES);

@@ -177,8 +177,8 @@ if (process.env.RECORD_HISTORIES) {
         const { tokenId, secret } = parseToken(DEFAULT_SIM_TOKEN);
         const client = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
         try {
-          await client.waitForProxmoxTask(await client.cloneVm('pve1', 9000, { newid: 4201, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
-          await client.setVmConfigSync('pve1', 4201, { tags: 'pvecp' });
+          await client.tasks.wait(await client.guests.clone('pve1', 9000, { newid: 4201, name: 'left-behind', full: true, description: `pvecp:${owner}\nManaged by pvecp.` }));
+          await client.guestConfig.setSync('pve1', 4201, { tags: 'pvecp' });
         } finally {
           client.close();
         }

@@ -140,7 +140,7 @@ describe('the demo cluster', () => {
       expect(Object.keys(held)).toEqual(['/']);
       // PVE 9 knows no VM.Monitor: the role holds VM.GuestAgent.Audit instead.
       expect(Object.keys(held['/'] ?? {})).toEqual(MINIMAL_ROLE_PRIVILEGES.filter((p) => p !== 'VM.Monitor'));
-      expect((await client.clusterIdentity()).clusterName).toBe('pvecp-sim');
+      expect((await client.cluster.identity()).clusterName).toBe('pvecp-sim');
       client.close();
     } finally {
       await server.close();
@@ -153,16 +153,16 @@ describe('users with a password', () => {
     const { server } = await withAccess({ users: [{ userid: 'console@pve', password: 'console-pass' }], roles: [{ roleid: 'Console', privs: ['VM.Console'] }], acl: [{ path: '/vms', ugid: 'console@pve', roleid: 'Console' }] });
     try {
       const client = new ProxmoxClient({ baseUrl: server.url, tokenId: TOKEN, tokenSecret: SECRET, plaintextLab: true, getRetries: 0 });
-      const refused = await client.userTicket('console@pve', 'wrong-pass').catch((error: unknown) => error as Error);
+      const refused = await client.access.ticket('console@pve', 'wrong-pass').catch((error: unknown) => error as Error);
       expect(refused).toMatchObject({ status: 401, message: 'authentication failure' });
       expect(`${String(refused)} ${JSON.stringify(refused)}`).not.toContain('wrong-pass');
-      const ticket = await client.userTicket('console@pve', 'console-pass');
+      const ticket = await client.access.ticket('console@pve', 'console-pass');
       expect(ticket.ticket).toMatch(/^PVE:console@pve:[0-9A-F]{8}::/);
-      expect(await client.request('GET', '/access/permissions', {}, { path: '/vms/9000' }, { as: ticket })).toEqual({ '/vms/9000': { 'VM.Console': 1 } });
-      const termproxy = await client.request<{ user: string }>('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, { serial: 'serial0' }, { as: ticket });
+      expect(await client.http.request('GET', '/access/permissions', {}, { path: '/vms/9000' }, { as: ticket })).toEqual({ '/vms/9000': { 'VM.Console': 1 } });
+      const termproxy = await client.http.request<{ user: string }>('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, { serial: 'serial0' }, { as: ticket });
       expect(termproxy.user).toBe('console@pve');
-      await expect(client.request('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, {}, { as: { ...ticket, csrfToken: 'forged' } })).rejects.toMatchObject({ status: 401 });
-      await expect(client.request('POST', '/nodes/{node}/qemu/{vmid}/status/start', { node: 'pve1', vmid: 9000 }, {}, { as: ticket })).rejects.toMatchObject({ status: 403 });
+      await expect(client.http.request('POST', '/nodes/{node}/qemu/{vmid}/termproxy', { node: 'pve1', vmid: 9000 }, {}, { as: { ...ticket, csrfToken: 'forged' } })).rejects.toMatchObject({ status: 401 });
+      await expect(client.http.request('POST', '/nodes/{node}/qemu/{vmid}/status/start', { node: 'pve1', vmid: 9000 }, {}, { as: ticket })).rejects.toMatchObject({ status: 403 });
     } finally {
       await server.close();
     }

@@ -13,7 +13,7 @@ const active = (query: Record<string, string> = {}) => h.api('GET', '/nodes/pve1
 describe('the active task list', () => {
   it('lists a running task as RUNNING without an end time', async () => {
     await h.control('POST', '/faults', { op: 'clone', mode: 'hang' });
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 500, name: 'x' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 500, name: 'x' });
     const r = await active({ typefilter: 'qmclone' });
     expect(r.status).toBe(200);
     const [entry] = r.body.data as Record<string, unknown>[];
@@ -24,9 +24,9 @@ describe('the active task list', () => {
 
   it('keeps listing tasks that ended, failed or not, with their exit status and end time', async () => {
     await h.control('POST', '/faults', { op: 'clone', mode: 'task_fail', message: 'clone failed: out of space' });
-    const failed = await h.client.cloneVm('pve1', 9000, { newid: 501, name: 'x' });
+    const failed = await h.client.guests.clone('pve1', 9000, { newid: 501, name: 'x' });
     await h.wait(failed).catch(() => undefined);
-    const ok = await h.client.cloneVm('pve1', 9000, { newid: 502, name: 'y' });
+    const ok = await h.client.guests.clone('pve1', 9000, { newid: 502, name: 'y' });
     await h.wait(ok);
     const entries = (await active({ typefilter: 'qmclone', vmid: '9000' })).body.data as Record<string, unknown>[];
     expect(entries.map((e) => [e.upid, e.status])).toEqual([
@@ -40,10 +40,10 @@ describe('the active task list', () => {
   });
 
   it('drops ended tasks once newer ones push them out of the active file; the archive keeps them', async () => {
-    const first = await h.client.cloneVm('pve1', 9000, { newid: 503, name: 'x' });
+    const first = await h.client.guests.clone('pve1', 9000, { newid: 503, name: 'x' });
     await h.wait(first);
     for (const cores of [2, 3, 4]) {
-      const upid = await h.client.setVmConfigAsync('pve1', 503, { cores });
+      const upid = await h.client.guestConfig.set('pve1', 503, { cores });
       if (upid) await h.wait(upid);
     }
     const upids = ((await active()).body.data as { upid: string }[]).map((e) => e.upid);

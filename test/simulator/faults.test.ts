@@ -30,13 +30,13 @@ const caught = (p: Promise<unknown>) =>
   );
 
 async function ready(newid: number) {
-  await h.wait(await h.client.cloneVm('pve1', 9000, { newid, name: `vm-${newid}` }));
+  await h.wait(await h.client.guests.clone('pve1', 9000, { newid, name: `vm-${newid}` }));
 }
 
 describe('fault modes', () => {
   it('http500 rejects the call with the message in the status line, and does nothing', async () => {
     await fault({ op: 'clone', mode: 'http500', message: 'storage is on fire' });
-    const e = (await caught(h.client.cloneVm('pve1', 9000, { newid: 400, name: 'x' }))) as ProxmoxError;
+    const e = (await caught(h.client.guests.clone('pve1', 9000, { newid: 400, name: 'x' }))) as ProxmoxError;
     expect(e).toBeInstanceOf(ProxmoxError);
     expect(e).toMatchObject({ status: 500, message: 'storage is on fire' });
     expect((await state()).guests.some((g) => g.vmid === 400)).toBe(false);
@@ -45,14 +45,14 @@ describe('fault modes', () => {
   it('timeout never answers; the client gives up and the call did not happen', async () => {
     await fault({ op: 'start', mode: 'timeout' });
     await ready(401);
-    const e = (await caught(h.client.startVm('pve1', 401))) as ProxmoxError;
+    const e = (await caught(h.client.guests.start('pve1', 401))) as ProxmoxError;
     expect(e).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
-    expect((await h.client.vmStatus('pve1', 401)).status).toBe('stopped');
+    expect((await h.client.guests.status('pve1', 401)).status).toBe('stopped');
   });
 
   it('task_fail accepts the call; the task ends with the message and a failed clone leaves no guest', async () => {
     await fault({ op: 'clone', mode: 'task_fail', message: 'clone failed: out of space' });
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 402, name: 'x' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 402, name: 'x' });
     const e = (await caught(h.wait(upid))) as ProxmoxTaskError;
     expect(e).toBeInstanceOf(ProxmoxTaskError);
     expect(e.exitstatus).toBe('clone failed: out of space');
@@ -64,9 +64,9 @@ describe('fault modes', () => {
   it('drop_after_accept starts the task and destroys the connection without an answer', async () => {
     await ready(403);
     await fault({ op: 'destroy', mode: 'drop_after_accept' });
-    const e = (await caught(h.client.destroyVm('pve1', 403))) as ProxmoxError;
+    const e = (await caught(h.client.guests.delete('pve1', 403))) as ProxmoxError;
     expect(e).toMatchObject({ kind: 'network', outcomeUnknown: true });
-    const tasks = await h.client.listTasks('pve1', { source: 'all', typefilter: 'qmdestroy', vmid: 403 });
+    const tasks = await h.client.tasks.list('pve1', { source: 'all', typefilter: 'qmdestroy', vmid: 403 });
     expect(tasks).toHaveLength(1);
     await h.wait(tasks[0]?.upid as string);
     expect((await state()).guests.some((g) => g.vmid === 403)).toBe(false);
@@ -75,71 +75,71 @@ describe('fault modes', () => {
   it('http500_after_accept starts the task, then answers 500 with the message', async () => {
     await ready(411);
     await fault({ op: 'start', mode: 'http500_after_accept', message: 'proxy error on pve1: pvedaemon gave no answer' });
-    const e = (await caught(h.client.startVm('pve1', 411))) as ProxmoxError;
+    const e = (await caught(h.client.guests.start('pve1', 411))) as ProxmoxError;
     expect(e).toMatchObject({ status: 500, message: 'proxy error on pve1: pvedaemon gave no answer', isUnexplained5xx: true });
-    const tasks = await h.client.listTasks('pve1', { source: 'all', typefilter: 'qmstart', vmid: 411 });
+    const tasks = await h.client.tasks.list('pve1', { source: 'all', typefilter: 'qmstart', vmid: 411 });
     expect(tasks).toHaveLength(1);
     await h.wait(tasks[0]?.upid as string);
-    expect((await h.client.vmStatus('pve1', 411)).status).toBe('running');
+    expect((await h.client.guests.status('pve1', 411)).status).toBe('running');
   });
 
   it('http400 rejects the call as the parameter check does, naming the parameter, and does nothing', async () => {
     await ready(412);
-    const before = (await h.client.getVmConfig('pve1', 412)).memory;
+    const before = (await h.client.guestConfig.get('pve1', 412)).memory;
     await fault({ op: 'config', mode: 'http400', param: 'memory', message: 'value must have a minimum value of 16' });
-    const e = (await caught(h.client.setVmConfigAsync('pve1', 412, { memory: 2048 }))) as ProxmoxError;
+    const e = (await caught(h.client.guestConfig.set('pve1', 412, { memory: 2048 }))) as ProxmoxError;
     expect(e).toMatchObject({ status: 400, message: 'Parameter verification failed.', errors: { memory: 'value must have a minimum value of 16' }, isParameterError: true });
-    expect((await h.client.getVmConfig('pve1', 412)).memory).toBe(before);
+    expect((await h.client.guestConfig.get('pve1', 412)).memory).toBe(before);
     expect(before).not.toBe(2048);
   });
 
   it('http403 rejects the call as a failed permission check, and does nothing', async () => {
     await ready(413);
     await fault({ op: 'start', mode: 'http403' });
-    const e = (await caught(h.client.startVm('pve1', 413))) as ProxmoxError;
+    const e = (await caught(h.client.guests.start('pve1', 413))) as ProxmoxError;
     expect(e).toMatchObject({ status: 403, isPermissionDenied: true, isUnauthorized: false });
     expect(e.message).toMatch(/^Permission check failed/);
-    expect((await h.client.vmStatus('pve1', 413)).status).toBe('stopped');
+    expect((await h.client.guests.status('pve1', 413)).status).toBe('stopped');
   });
 
   it('hang leaves the task running forever, and the guest keeps its lock', async () => {
     await fault({ op: 'clone', mode: 'hang' });
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 404, name: 'x' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 404, name: 'x' });
     await new Promise((r) => setTimeout(r, 40));
-    expect((await h.client.taskStatus(upid)).status).toBe('running');
+    expect((await h.client.tasks.status(upid)).status).toBe('running');
     expect((await state()).guests.find((g) => g.vmid === 404)?.lock).toBe('clone');
-    expect(await h.client.listTasks('pve1', { source: 'active', typefilter: 'qmclone', vmid: 9000 })).toHaveLength(1);
+    expect(await h.client.tasks.list('pve1', { source: 'active', typefilter: 'qmclone', vmid: 9000 })).toHaveLength(1);
   });
 
   it('lock leaves the guest locked after its task; later mutating calls fail "locked"', async () => {
     await fault({ op: 'clone', mode: 'lock' });
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 405, name: 'x' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 405, name: 'x' }));
     expect((await state()).guests.find((g) => g.vmid === 405)?.lock).toBe('clone');
-    const e = (await caught(h.client.startVm('pve1', 405))) as ProxmoxError;
+    const e = (await caught(h.client.guests.start('pve1', 405))) as ProxmoxError;
     expect(e).toMatchObject({ isLocked: true, lockKind: 'clone', message: 'VM 405 is locked (clone)' });
   });
 
   it('lock names the lock kind through message', async () => {
     await ready(406);
     await fault({ op: 'config', mode: 'lock', message: 'backup' });
-    await h.client.setVmConfigSync('pve1', 406, { cores: 2 });
-    const e = (await caught(h.client.destroyVm('pve1', 406))) as ProxmoxError;
+    await h.client.guestConfig.setSync('pve1', 406, { cores: 2 });
+    const e = (await caught(h.client.guests.delete('pve1', 406))) as ProxmoxError;
     expect(e.lockKind).toBe('backup');
   });
 
   it('lose_guest makes the guest vanish after the call', async () => {
     await ready(407);
     await fault({ op: 'start', mode: 'lose_guest' });
-    await h.wait(await h.client.startVm('pve1', 407));
-    expect((await h.client.clusterResources()).some((r) => r.vmid === 407)).toBe(false);
-    const e = (await caught(h.client.vmStatus('pve1', 407))) as ProxmoxError;
+    await h.wait(await h.client.guests.start('pve1', 407));
+    expect((await h.client.guests.list()).some((r) => r.vmid === 407)).toBe(false);
+    const e = (await caught(h.client.guests.status('pve1', 407))) as ProxmoxError;
     expect(e.isNotFound).toBe(true);
   });
 
   it('a status fault applies to reads of the guest (GET status/current)', async () => {
     await ready(408);
     await fault({ op: 'status', mode: 'http500', message: 'VM 408 qmp command failed', count: 5 });
-    const e = (await caught(h.client.vmStatus('pve1', 408))) as ProxmoxError;
+    const e = (await caught(h.client.guests.status('pve1', 408))) as ProxmoxError;
     expect(e.message).toBe('VM 408 qmp command failed');
   });
 
@@ -147,7 +147,7 @@ describe('fault modes', () => {
     const h2 = await startSim({ taskMs: 10_000 });
     try {
       h2.sim.faults.add({ op: 'task', mode: 'task_fail', message: 'interrupted by signal' });
-      const upid = await h2.client.cloneVm('pve1', 9000, { newid: 409, name: 'x' });
+      const upid = await h2.client.guests.clone('pve1', 9000, { newid: 409, name: 'x' });
       const e = (await caught(h2.wait(upid))) as ProxmoxTaskError;
       expect(e.exitstatus).toBe('interrupted by signal');
     } finally {
@@ -157,16 +157,16 @@ describe('fault modes', () => {
 
   it('an agent fault rejects pings', async () => {
     await ready(410);
-    await h.wait(await h.client.startVm('pve1', 410));
+    await h.wait(await h.client.guests.start('pve1', 410));
     await fault({ op: 'agent', mode: 'http500', message: 'VM 410 qga command failed - timeout' });
-    expect(((await caught(h.client.agentPing('pve1', 410))) as ProxmoxError).message).toMatch(/qga/);
-    await h.client.agentPing('pve1', 410);
+    expect(((await caught(h.client.guests.pingAgent('pve1', 410))) as ProxmoxError).message).toMatch(/qga/);
+    await h.client.guests.pingAgent('pve1', 410);
   });
 
   it('delayMs delays the answer', async () => {
     await fault({ op: 'any', mode: 'delay', delayMs: 120 });
     const t0 = Date.now();
-    await h.client.listNodes();
+    await h.client.cluster.nodes();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
   });
 });
@@ -175,32 +175,32 @@ describe('fault matching', () => {
   it('count: each matching call consumes one', async () => {
     await ready(420);
     await fault({ op: 'config', mode: 'http500', count: 2 });
-    expect(await caught(h.client.setVmConfigSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
+    expect(await caught(h.client.guestConfig.setSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
     expect((await h.control<{ faults: { remaining: number }[] }>('GET', '/faults')).faults).toEqual([expect.objectContaining({ remaining: 1 })]);
-    expect(await caught(h.client.setVmConfigSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
-    await h.client.setVmConfigSync('pve1', 420, { cores: 2 });
+    expect(await caught(h.client.guestConfig.setSync('pve1', 420, { cores: 2 }))).toBeInstanceOf(ProxmoxError);
+    await h.client.guestConfig.setSync('pve1', 420, { cores: 2 });
     expect((await h.control<{ faults: unknown[] }>('GET', '/faults')).faults).toEqual([]);
   });
 
   it('node: only calls for that node match', async () => {
     await fault({ op: 'clone', mode: 'http500', node: 'pve2' });
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 421, name: 'a' }));
-    expect(await caught(h.client.cloneVm('pve2', 9010, { newid: 422, name: 'b' }))).toBeInstanceOf(ProxmoxError);
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 421, name: 'a' }));
+    expect(await caught(h.client.guests.clone('pve2', 9010, { newid: 422, name: 'b' }))).toBeInstanceOf(ProxmoxError);
   });
 
   it('call, param and skip narrow a fault to one call, calls with a parameter, and after N of them', async () => {
     await ready(423);
     await fault({ op: 'any', call: 'GET /cluster/resources', mode: 'http500', skip: 1, count: 1 });
-    expect(await h.client.listNodes()).toHaveLength(3);
-    expect((await h.client.clusterResources()).some((r) => r.vmid === 423)).toBe(true);
-    expect(await caught(h.client.clusterResources())).toBeInstanceOf(ProxmoxError);
-    expect(await h.client.clusterResources()).not.toHaveLength(0);
+    expect(await h.client.cluster.nodes()).toHaveLength(3);
+    expect((await h.client.guests.list()).some((r) => r.vmid === 423)).toBe(true);
+    expect(await caught(h.client.guests.list())).toBeInstanceOf(ProxmoxError);
+    expect(await h.client.guests.list()).not.toHaveLength(0);
 
     await fault({ op: 'config', param: 'cipassword', mode: 'http500', message: 'no password for you' });
-    await h.client.setVmConfigSync('pve1', 423, { memory: 2048 });
-    const refused = (await caught(h.client.setVmConfigSync('pve1', 423, { cipassword: 'secret-1' }))) as ProxmoxError;
+    await h.client.guestConfig.setSync('pve1', 423, { memory: 2048 });
+    const refused = (await caught(h.client.guestConfig.setSync('pve1', 423, { cipassword: 'secret-1' }))) as ProxmoxError;
     expect(refused).toMatchObject({ status: 500, message: 'no password for you' });
-    await h.client.setVmConfigSync('pve1', 423, { cipassword: 'secret-2' });
+    await h.client.guestConfig.setSync('pve1', 423, { cipassword: 'secret-2' });
     const guest = (await state()).guests.find((g) => g.vmid === 423);
     expect(guest).toMatchObject({ cipassword: 'secret-2', config: { memory: '2048', cipassword: '**********' } });
     expect((await h.control<{ faults: unknown[] }>('GET', '/faults')).faults).toEqual([]);
@@ -208,9 +208,9 @@ describe('fault matching', () => {
 
   it('any matches every API call; DELETE /_sim/faults clears', async () => {
     await fault({ op: 'any', mode: 'http500', count: 100 });
-    expect(await caught(h.client.listNodes())).toBeInstanceOf(ProxmoxError);
+    expect(await caught(h.client.cluster.nodes())).toBeInstanceOf(ProxmoxError);
     expect(await h.control('DELETE', '/faults')).toEqual({ cleared: 1 });
-    expect(await h.client.listNodes()).toHaveLength(3);
+    expect(await h.client.cluster.nodes()).toHaveLength(3);
   });
 
   it('refuses an invalid fault description', async () => {
@@ -225,9 +225,9 @@ describe('fault matching', () => {
 
 describe('control API', () => {
   it('GET /_sim/state lists guests, tasks and call counts per path template', async () => {
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 430, name: 'counted' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 430, name: 'counted' });
     await h.wait(upid);
-    await h.client.setVmConfigSync('pve1', 430, { tags: 'a;b' });
+    await h.client.guestConfig.setSync('pve1', 430, { tags: 'a;b' });
     const s = await state();
     expect(s.guests.find((g) => g.vmid === 430)).toMatchObject({ node: 'pve1', name: 'counted', status: 'stopped', tags: 'a;b' });
     expect(s.guests.find((g) => g.vmid === 430)?.config).toMatchObject({ name: 'counted', tags: 'a;b' });
@@ -249,8 +249,8 @@ describe('control API', () => {
 
   it('POST /_sim/options changes task duration and hidden task polls at run time', async () => {
     expect(await h.control('POST', '/options', { hiddenTaskPolls: 1 })).toMatchObject({ hiddenTaskPolls: 1 });
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 432, name: 'x' });
-    expect(((await caught(h.client.taskStatus(upid))) as ProxmoxError).isNoSuchTask).toBe(true);
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 432, name: 'x' });
+    expect(((await caught(h.client.tasks.status(upid))) as ProxmoxError).isNoSuchTask).toBe(true);
     await h.wait(upid);
     await h.control('POST', '/options', { hiddenTaskPolls: 0 });
   });

@@ -66,9 +66,9 @@ describe('GET /cluster/status', () => {
 
 describe('GET /nodes/{node}/qemu', () => {
   it("lists exactly the node's guests, as /cluster/resources describes them", async () => {
-    await h.wait(await h.client.cloneVm('pve2', 9010, { newid: 120, name: 'app-1' }));
-    await h.client.setVmConfigSync('pve2', 120, { memory: 4096, cores: 2, sockets: 2, tags: 'pvecp' });
-    await h.wait(await h.client.startVm('pve2', 120));
+    await h.wait(await h.client.guests.clone('pve2', 9010, { newid: 120, name: 'app-1' }));
+    await h.client.guestConfig.setSync('pve2', 120, { memory: 4096, cores: 2, sockets: 2, tags: 'pvecp' });
+    await h.wait(await h.client.guests.start('pve2', 120));
     const guests = await list('/nodes/pve2/qemu');
     const resources = (await list('/cluster/resources', { type: 'vm' })).filter((r) => r.node === 'pve2');
     expect(guests.map((g) => g.vmid).sort()).toEqual(resources.map((r) => r.vmid).sort());
@@ -85,8 +85,8 @@ describe('GET /nodes/{node}/qemu', () => {
 describe('GET /nodes/{node}/storage', () => {
   it("counts the node's volumes as used space: used + avail = total", async () => {
     const before = (await list('/nodes/pve1/storage'))[0] as Entry;
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 130, name: 'disk-1' }));
-    const r = await h.client.resizeDisk('pve1', 130, 'scsi0', 20);
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 130, name: 'disk-1' }));
+    const r = await h.client.guestConfig.resizeDisk('pve1', 130, 'scsi0', 20);
     if (r) await h.wait(r);
     const after = (await list('/nodes/pve1/storage'))[0] as Entry;
     const volumes = await list('/nodes/pve1/storage/local-lvm/content');
@@ -102,14 +102,14 @@ describe('GET /nodes/{node}/storage', () => {
 describe('GET /pools', () => {
   it('lists the pools; with poolid, the guests cloned into it', async () => {
     expect(await list('/pools')).toEqual([{ poolid: 'customers', comment: 'guests made for customers' }]);
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 140, name: 'member-1', pool: 'customers' }));
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 141, name: 'outsider-1' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 140, name: 'member-1', pool: 'customers' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 141, name: 'outsider-1' }));
     const [pool] = await list('/pools', { poolid: 'customers' });
     expect(pool).toMatchObject({ poolid: 'customers', members: [expect.objectContaining({ id: 'qemu/140', type: 'qemu', vmid: 140, node: 'pve1', name: 'member-1' })] });
     expect(await list('/pools', { poolid: 'customers', type: 'storage' })).toEqual([expect.objectContaining({ members: [] })]);
     expect((await list('/cluster/resources', { type: 'vm' })).find((r) => r.vmid === 140)).toMatchObject({ pool: 'customers' });
     // a destroyed guest leaves its pool (the client destroys with purge)
-    await h.wait(await h.client.destroyVm('pve1', 140));
+    await h.wait(await h.client.guests.delete('pve1', 140));
     expect((await list('/pools', { poolid: 'customers' }))[0]).toMatchObject({ members: [] });
   });
 
@@ -126,12 +126,12 @@ describe('GET /nodes/{node}/qemu/{vmid}/rrddata', () => {
   const usage = (vmid: number, timeframe: string, cf = 'AVERAGE') => list(`/nodes/pve1/qemu/${vmid}/rrddata`, { timeframe, cf });
 
   it('answers 70 points a step apart per time frame, with values only while the guest runs', async () => {
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 150, name: 'busy-1' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 150, name: 'busy-1' }));
     const stopped = await usage(150, 'hour');
     expect(stopped).toHaveLength(70);
     expect(stopped.every((point) => Object.keys(point).join() === 'time')).toBe(true);
 
-    await h.wait(await h.client.startVm('pve1', 150));
+    await h.wait(await h.client.guests.start('pve1', 150));
     await h.control('PUT', '/guests/150/uptime', { seconds: 2 * 3600 });
     for (const [timeframe, step] of [['hour', 60], ['day', 1_800], ['week', 10_800]] as const) {
       const points = await usage(150, timeframe);

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxTaskError } from '../../src/proxmox';
-import { createSnapshot, vzdump } from '../../src/proxmox/guest-data';
 import { IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
 import { startSim, type SimHarness } from './support';
 
@@ -35,22 +34,22 @@ const CLUSTER = {
 
 /** A few guests in different states: running in a pool with tags, stopped, locked, and tasks that failed or warned. */
 async function populate(h: SimHarness): Promise<void> {
-  await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 101, name: 'web-1', pool: 'customers' }));
-  await h.client.setVmConfigSync('pve1', 101, { tags: 'pvecp;web', cores: 2, memory: 2048, agent: 'enabled=1', onboot: true });
-  await h.wait(await h.client.startVm('pve1', 101));
-  await h.wait(await h.client.cloneVm('pve2', 9010, { newid: 102, name: 'db-1' }));
-  await h.wait(await h.client.cloneVm('pve1', 9001, { newid: 103, name: 'locked-1' }));
+  await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 101, name: 'web-1', pool: 'customers' }));
+  await h.client.guestConfig.setSync('pve1', 101, { tags: 'pvecp;web', cores: 2, memory: 2048, agent: 'enabled=1', onboot: true });
+  await h.wait(await h.client.guests.start('pve1', 101));
+  await h.wait(await h.client.guests.clone('pve2', 9010, { newid: 102, name: 'db-1' }));
+  await h.wait(await h.client.guests.clone('pve1', 9001, { newid: 103, name: 'locked-1' }));
   await h.control('POST', '/faults', { op: 'config', mode: 'lock', message: 'backup' });
-  await h.client.setVmConfigSync('pve1', 103, { description: 'held by a backup' });
+  await h.client.guestConfig.setSync('pve1', 103, { description: 'held by a backup' });
   await h.control('POST', '/faults', { op: 'start', mode: 'task_fail', message: 'start failed: QEMU exited with code 1' });
-  await expect(h.wait(await h.client.startVm('pve2', 102))).rejects.toBeInstanceOf(ProxmoxTaskError);
-  await h.wait(await h.client.cloneVm('pve3', 9020, { newid: 104, name: 'gone-1' }));
+  await expect(h.wait(await h.client.guests.start('pve2', 102))).rejects.toBeInstanceOf(ProxmoxTaskError);
+  await h.wait(await h.client.guests.clone('pve3', 9020, { newid: 104, name: 'gone-1' }));
   await h.control('POST', '/faults', { op: 'destroy', mode: 'task_warnings' });
-  await h.wait(await h.client.destroyVm('pve3', 104));
-  await h.wait(await createSnapshot(h.client, 'pve1', 101, { name: 'before-upgrade', description: 'safe point', vmstate: true }));
-  await h.wait(await createSnapshot(h.client, 'pve1', 101, { name: 'after-upgrade' }));
-  await h.wait(await vzdump(h.client, 'pve1', 101, { storage: 'local', compress: 'zstd', notesTemplate: '{{guestname}}', protected: true }));
-  await h.wait(await vzdump(h.client, 'pve2', 102, { storage: 'local' }));
+  await h.wait(await h.client.guests.delete('pve3', 104));
+  await h.wait(await h.client.snapshots.create('pve1', 101, { name: 'before-upgrade', description: 'safe point', vmstate: true }));
+  await h.wait(await h.client.snapshots.create('pve1', 101, { name: 'after-upgrade' }));
+  await h.wait(await h.client.backups.create('pve1', 101, { storage: 'local', compress: 'zstd', notesTemplate: '{{guestname}}', protected: true }));
+  await h.wait(await h.client.backups.create('pve2', 102, { storage: 'local' }));
 }
 
 /** Concrete paths for a template, one per value of each placeholder in the simulated cluster. */

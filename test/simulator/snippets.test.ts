@@ -66,7 +66,7 @@ describe('snippets storages, node by node', () => {
 
   it('cicustom must name a file the guest’s node reads', async () => {
     writeFileSync(path.join(local1, 'only-on-pve1.yaml'), '#cloud-config\n');
-    await h.wait(await h.client.cloneVm('pve2', 9010, { newid: 150, name: 'ud-1' }));
+    await h.wait(await h.client.guests.clone('pve2', 9010, { newid: 150, name: 'ud-1' }));
     const refused = await h.api('PUT', '/nodes/pve2/qemu/150/config', { cicustom: 'user=local:snippets/only-on-pve1.yaml' });
     expect([refused.status, refused.statusText]).toEqual([500, "volume 'local:snippets/only-on-pve1.yaml' does not exist"]);
     const elsewhereNode = await h.api('PUT', '/nodes/pve2/qemu/150/config', { cicustom: 'user=nfs-pve1:snippets/x.yaml' });

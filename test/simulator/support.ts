@@ -60,7 +60,7 @@ export async function startSim(options: SimulatorOptions = {}, clientOptions: Pa
     return (await res.json()) as T;
   }
 
-  const wait = (upid: string) => client.waitForProxmoxTask(upid, { pollIntervalMs: 3, timeoutMs: 5_000 });
+  const wait = (upid: string) => client.tasks.wait(upid, { pollIntervalMs: 3, timeoutMs: 5_000 });
 
   async function close(): Promise<void> {
     client.close();

@@ -24,11 +24,11 @@ const taskOf = async (upid: string) => (await h.control<{ tasks: StateTask[] }>(
 
 describe('task durations per type', () => {
   it('a type with its own duration runs that long; other types take taskMs', async () => {
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 440, name: 'configured' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 440, name: 'configured' }));
     expect(await h.control('POST', '/options', { taskMsByType: { qmclone: HOUR_MS } })).toMatchObject({ taskMs: 5, taskMsByType: { qmclone: HOUR_MS } });
 
-    const slowClone = await h.client.cloneVm('pve1', 9000, { newid: 441, name: 'slow' });
-    const config = await h.client.setVmConfigAsync('pve1', 440, { tags: 'fast' });
+    const slowClone = await h.client.guests.clone('pve1', 9000, { newid: 441, name: 'slow' });
+    const config = await h.client.guestConfig.set('pve1', 440, { tags: 'fast' });
     expect(config).not.toBeNull();
     await h.wait(config as string);
 
@@ -40,7 +40,7 @@ describe('task durations per type', () => {
   });
 
   it('the state shows when each task started and ended, in milliseconds', async () => {
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 442, name: 'timed' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 442, name: 'timed' });
     await h.wait(upid);
     const task = await taskOf(upid);
     expect(task?.endedAtMs).toBeGreaterThanOrEqual(task?.startedAtMs ?? Number.NaN);
@@ -52,7 +52,7 @@ describe('task durations per type', () => {
     expect(await h.control('GET', '/options')).not.toHaveProperty('taskMsByType.qmclone');
     await h.control('POST', '/options', { taskMsByType: {} });
     expect(await h.control('GET', '/options')).toMatchObject({ taskMsByType: {} });
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 443, name: 'back-to-default' }));
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 443, name: 'back-to-default' }));
   });
 
   it('rejects a negative or fractional duration', async () => {
@@ -65,7 +65,7 @@ describe('task durations per type', () => {
   it('the createSimulator option sets the durations from the start', async () => {
     const other = await startSim({ taskMs: 5, taskMsByType: { qmclone: HOUR_MS } });
     try {
-      const upid = await other.client.cloneVm('pve1', 9000, { newid: 444, name: 'slow-from-start' });
+      const upid = await other.client.guests.clone('pve1', 9000, { newid: 444, name: 'slow-from-start' });
       expect(await other.control('GET', '/options')).toMatchObject({ taskMsByType: { qmclone: HOUR_MS } });
       const { tasks } = await other.control<{ tasks: StateTask[] }>('GET', '/state');
       expect(tasks.find((t) => t.upid === upid)).toMatchObject({ status: 'running' });

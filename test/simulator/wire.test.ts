@@ -118,8 +118,8 @@ describe('answer typing', () => {
   });
 
   it('booleans are 0/1, integers have no decimals, template: 1 only on templates', async () => {
-    await h.wait(await h.client.cloneVm('pve1', 9000, { newid: 501, name: 'typed' }));
-    await h.client.setVmConfigSync('pve1', 501, { onboot: true, cores: 2 });
+    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 501, name: 'typed' }));
+    await h.client.guestConfig.setSync('pve1', 501, { onboot: true, cores: 2 });
     const cfg = await h.api('GET', '/nodes/pve1/qemu/501/config');
     expect(cfg.text).toContain('"onboot":1');
     expect(cfg.text).toContain('"cores":2');
@@ -134,7 +134,7 @@ describe('answer typing', () => {
   });
 
   it('task status carries numbers for pid/pstart/starttime and strings for id/type/user', async () => {
-    const upid = await h.client.cloneVm('pve1', 9000, { newid: 502, name: 't' });
+    const upid = await h.client.guests.clone('pve1', 9000, { newid: 502, name: 't' });
     expect(isUpid(upid)).toBe(true);
     await h.wait(upid);
     const st = await h.api('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`);
@@ -156,7 +156,7 @@ describe('throughput', () => {
   it('serves hundreds of calls per second', async () => {
     const t0 = Date.now();
     const n = 300;
-    await Promise.all(Array.from({ length: n }, () => h.client.vmStatus('pve1', 9000)));
+    await Promise.all(Array.from({ length: n }, () => h.client.guests.status('pve1', 9000)));
     const perSecond = n / ((Date.now() - t0) / 1000);
     expect(perSecond).toBeGreaterThan(100);
   });

@@ -15,10 +15,12 @@ function scripted(resources: { lock?: string }[][], clones: string[], recordedBy
   const waitedOn: string[] = [];
   let reads = 0;
   const client = {
-    clusterResources: async () => (resources[Math.min(reads++, resources.length - 1)] ?? []).map((r) => ({ id: 'qemu/1000', vmid: 1000, node: 'pve1', status: 'stopped', name: 'web-1', ...r })),
-    getVmConfig: async () => ({ name: 'web-1', description: OUR_MARKER }),
-    listTasks: async () => clones.map((upid) => ({ upid })),
-    waitForProxmoxTask: async (upid: string) => void waitedOn.push(upid),
+    guests: { list: async () => (resources[Math.min(reads++, resources.length - 1)] ?? []).map((r) => ({ id: 'qemu/1000', vmid: 1000, node: 'pve1', status: 'stopped', name: 'web-1', ...r })) },
+    guestConfig: { get: async () => ({ name: 'web-1', description: OUR_MARKER }) },
+    tasks: {
+      list: async () => clones.map((upid) => ({ upid })),
+      wait: async (upid: string) => void waitedOn.push(upid),
+    },
   } as unknown as ProxmoxClient;
   const deps = {
     config: { TASK_POLL_INTERVAL_MS: 1 },

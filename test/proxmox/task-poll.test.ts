@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatUpid, parseUpid, ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError, waitForProxmoxTask, type ProxmoxTaskStatus, type WaitForProxmoxTaskOptions } from '../../src/proxmox';
+import { formatUpid, parseUpid, ProxmoxError, ProxmoxTaskError, ProxmoxTaskTimeoutError, pollProxmoxTask, type ProxmoxTaskStatus, type WaitForProxmoxTaskOptions } from '../../src/proxmox';
 import { gaps, T0, useFakeClockFromT0 } from '../support/fake-clock';
 
 /** The wait begins at T0 (a whole second, as UPID start times are). */
@@ -21,7 +21,7 @@ function fakeProxmox(answer: (t: number) => Answer) {
   const reads: number[] = [];
   return {
     reads,
-    async taskStatus(upid: string): Promise<ProxmoxTaskStatus> {
+    async status(upid: string): Promise<ProxmoxTaskStatus> {
       const t = Date.now() - T0;
       reads.push(t);
       const a = answer(t);
@@ -34,7 +34,7 @@ function fakeProxmox(answer: (t: number) => Answer) {
 
 /** Runs the wait to its end on fake time; resolves with its result or its error. */
 async function wait(proxmox: ReturnType<typeof fakeProxmox>, opts: WaitForProxmoxTaskOptions = {}, upid = NEW_TASK): Promise<unknown> {
-  const settled = waitForProxmoxTask(proxmox, upid, { pollIntervalMs: 500, ...opts }).catch((e: unknown) => e);
+  const settled = pollProxmoxTask(proxmox, upid, { pollIntervalMs: 500, ...opts }).catch((e: unknown) => e);
   await vi.runAllTimersAsync();
   return settled;
 }
@@ -42,7 +42,7 @@ async function wait(proxmox: ReturnType<typeof fakeProxmox>, opts: WaitForProxmo
 
 useFakeClockFromT0();
 
-describe('waitForProxmoxTask: when it reads a task', () => {
+describe('pollProxmoxTask: when it reads a task', () => {
   it('reads a new task 25 ms after the wait begins, then waits half the task age between reads, up to the ceiling', async () => {
     const proxmox = fakeProxmox(endsAt(2_000));
     expect(await wait(proxmox)).toEqual({ upid: NEW_TASK, exitstatus: 'OK', warnings: 0 });
@@ -87,7 +87,7 @@ describe('waitForProxmoxTask: when it reads a task', () => {
   });
 });
 
-describe('waitForProxmoxTask: what it answers', () => {
+describe('pollProxmoxTask: what it answers', () => {
   it('succeeds on "WARNINGS: N", surfacing the count', async () => {
     expect(await wait(fakeProxmox(() => 'WARNINGS: 2'))).toEqual({ upid: NEW_TASK, exitstatus: 'WARNINGS: 2', warnings: 2 });
   });
@@ -107,7 +107,7 @@ describe('waitForProxmoxTask: what it answers', () => {
   });
 });
 
-describe('waitForProxmoxTask: "no such task"', () => {
+describe('pollProxmoxTask: "no such task"', () => {
   it('is tolerated for the first 5 s of the wait: a new task can take a moment to show up', async () => {
     const proxmox = fakeProxmox((t) => (t < 4_000 ? noSuchTask() : 'OK'));
     expect(await wait(proxmox)).toMatchObject({ exitstatus: 'OK' });
@@ -129,7 +129,7 @@ describe('waitForProxmoxTask: "no such task"', () => {
   });
 });
 
-describe('waitForProxmoxTask: failed reads, timeout and abort', () => {
+describe('pollProxmoxTask: failed reads, timeout and abort', () => {
   it('retries transient read failures', async () => {
     const proxmox = fakeProxmox((t) => (t < 300 ? http(503, 'Service Unavailable') : 'OK'));
     expect(await wait(proxmox)).toMatchObject({ exitstatus: 'OK' });
