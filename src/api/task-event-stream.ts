@@ -66,8 +66,11 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
   const leaseId = await acquireStreamLease(deps, tokenId);
   const ended = new AbortController();
   const end = () => ended.abort();
-  req.on('close', end);
+  res.on('close', end);
   deps.stopping?.addEventListener('abort', end);
+  // A client gone while its lease was taken closed before anyone listened: without this check its
+  // stream would poll, and hold the token's slot, until its maximum duration.
+  if (res.destroyed) end();
   try {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -120,7 +123,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
       await sleep(POLL_MS, undefined, { signal: ended.signal }).catch(() => undefined);
     }
   } finally {
-    req.off('close', end);
+    res.off('close', end);
     deps.stopping?.removeEventListener('abort', end);
     await db.eventStreamLease.delete({ where: { id: leaseId } }).catch(() => undefined);
     res.end();

@@ -27,6 +27,7 @@ let pid: number | undefined;
 let stream: EventStream;
 let streamOpen = true;
 let serverId: string;
+let streamPath: string;
 
 /** A fresh, valid console ticket for the running server (its slot taken until the session ends). */
 async function validTicket(): Promise<string> {
@@ -58,7 +59,8 @@ beforeAll(async () => {
   api = spawnAppProcess('server', stack.api.config, { PORT: '0', LOG_LEVEL: 'debug' });
   port = ((await api.logLine('API listening')) as { port: number }).port;
   pid = api.child.pid;
-  stream = await openEventStream(`http://127.0.0.1:${port}/v1/instances/${slow.body.data.id}/events`, stack.customer.token);
+  streamPath = `/v1/instances/${slow.body.data.id}/events`;
+  stream = await openEventStream(`http://127.0.0.1:${port}${streamPath}`, stack.customer.token);
   expect(stream.status).toBe(200);
   void stream.ended.then(() => (streamOpen = false));
 });
@@ -129,6 +131,20 @@ describe('malformed frames on an open console WebSocket', () => {
     await rawExchange(port, upgradeRequest(`${SOCKET_PATH}?ticket=${ticket}`), [half], { cut: true });
     await stillServing();
     await noSlotHeld();
+  });
+});
+
+describe('event streams cut by their client', () => {
+  it('streams reset mid-flight, half-read or never read leave the process serving and give their slots back', async () => {
+    const request = `GET ${streamPath} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.customer.token}\r\nAccept: text/event-stream\r\n\r\n`;
+    const leasesBefore = await stack.api.db.eventStreamLease.count();
+    for (let i = 0; i < 5; i++) {
+      // Reset as soon as the answer starts, and reset before reading anything.
+      await rawExchange(port, request, [], { timeoutMs: 300 });
+      await rawExchange(port, request, [], { cut: true });
+    }
+    await stillServing();
+    await expect.poll(() => stack.api.db.eventStreamLease.count(), { timeout: 10_000, interval: 100 }).toBe(leasesBefore);
   });
 });
 
