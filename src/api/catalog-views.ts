@@ -1,16 +1,11 @@
 import type { z } from 'zod';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
-import type {
-  adminConnectionSchema,
-  adminImageSchema,
-  adminIpPoolSchema,
-  adminLocationSchema,
-  adminPlanSchema,
-  imageSchema,
-  locationSchema,
-  nodeSchema,
-  planSchema,
-} from './schemas/catalog';
+import type { adminConnectionSchema } from './schemas/connections';
+import type { adminImageSchema, imageSchema } from './schemas/images';
+import type { adminIpPoolSchema } from './schemas/ip-pools';
+import type { adminLocationSchema, locationSchema } from './schemas/locations';
+import type { nodeSchema } from './schemas/nodes';
+import type { adminPlanSchema, planSchema } from './schemas/plans';
 
 // Customer views: what to choose from, never where it lives (no nodes, VMIDs, connections,
 // storage, bridges, VLANs or URLs).

@@ -16,28 +16,15 @@ import { assertNodeInCluster, assertNoVmidOverlap, assertPrivileges, assertSnipp
 import { listHandler, type PageArgs, parseBody, pathParam, send } from '../http';
 import type { Cursor } from '../openapi';
 import { adminConnectionView, adminImageView, adminIpPoolView, adminLocationView, adminNodeView, adminPlanView } from '../catalog-views';
-import {
-  adminListQuerySchema,
-  ipPoolProblems,
-  type Network,
-  type consoleUserSchema,
-  type snippetsSchema,
-  updateConnectionSchema,
-  updateImageSchema,
-  updateIpPoolSchema,
-  updateLocationSchema,
-  updateNodeSchema,
-  updatePlanSchema,
-  createConnectionRequestSchema,
-  createImageSchema,
-  createIpPoolSchema,
-  createLocationSchema,
-  createPlanSchema,
-  networksOverlap,
-  nodeSpecSchema,
-  parseNetwork,
-  vmidRangeSchema,
-} from '../schemas/catalog';
+import { adminListQuerySchema } from '../schemas/catalog-fields';
+import { type consoleUserSchema, createConnectionRequestSchema, type snippetsSchema, updateConnectionSchema, vmidRangeSchema } from '../schemas/connections';
+import { createImageSchema, updateImageSchema } from '../schemas/images';
+import { createIpPoolSchema, updateIpPoolSchema } from '../schemas/ip-pools';
+import { createLocationSchema, updateLocationSchema } from '../schemas/locations';
+import { nodeSpecSchema, updateNodeSchema } from '../schemas/nodes';
+import { createPlanSchema, updatePlanSchema } from '../schemas/plans';
+import '../schemas/catalog';
+import { ipPoolProblems, type Network, networksOverlap, parseNetwork } from '../../net/pool-networks';
 import { recordAudit, type PlatformAuditAction } from '../../db/audit';
 import type { SecretBox } from '../../security/secrets';
 
