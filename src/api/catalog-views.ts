@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
+import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
 import type { adminConnectionSchema } from './schemas/connections';
 import type { adminImageSchema, imageSchema } from './schemas/images';
 import type { adminIpPoolSchema } from './schemas/ip-pools';
@@ -72,8 +73,8 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   caCert: connection.caCert,
   insecureTls: connection.insecureTls,
   plaintextLab: connection.plaintextLab,
-  snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
-  consoleUser: connection.consoleUsername ? { username: connection.consoleUsername } : null,
+  snippets: snippetsOf(connection),
+  consoleUser: consoleUserOf(connection),
   createdAt: connection.createdAt.toISOString(),
   archivedAt: isoOrNull(connection.archivedAt),
 });

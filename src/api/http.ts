@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import type { PageArgs } from '../db/pages';
 import { AppError } from '../domain/errors';
 import { afterCursor, type Cursor, listQuerySchema, newestFirst, pageOf } from './openapi';
+import { adminListQuerySchema } from './schemas/catalog-fields';
 
 /** The success envelope: `{ data, meta }`. */
 export function send(res: Response, data: unknown, meta: Record<string, unknown> = {}, status = 200): void {
@@ -38,12 +40,6 @@ export function pathParam(req: Request, name: string): string {
   return value;
 }
 
-/** The Prisma arguments for one page of a list: rows after the cursor, newest first, one extra. */
-export interface PageArgs {
-  where: ReturnType<typeof afterCursor>;
-  orderBy: ReturnType<typeof newestFirst>;
-  take: number;
-}
 
 type ListQuery = z.infer<typeof listQuerySchema>;
 
@@ -65,3 +61,10 @@ export function listHandler<Row extends Cursor, Q extends ListQuery = ListQuery>
     send(res, items.map(view), meta);
   };
 }
+
+/**
+ * A GET handler for an admin list of catalog objects: `fetch` reads a page of every object
+ * (`archived` undefined), of the archived ones (true) or of the current ones (false).
+ */
+export const adminListHandler = <Row extends Cursor>(fetch: (page: PageArgs, archived: boolean | undefined) => Promise<Row[]>, view: (row: Row) => unknown) =>
+  listHandler((page, query: z.infer<typeof adminListQuerySchema>) => fetch(page, query.archived === undefined ? undefined : query.archived === 'true'), view, adminListQuerySchema);
