@@ -1,27 +1,15 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { createIpPool, listIpPools, updateIpPool } from '../../services/catalog/ip-pools';
-import { principal } from '../auth';
 import { adminIpPoolView } from '../catalog-views';
 import type { ApiDeps } from '../deps';
-import { adminListHandler, parseBody, pathParam, send } from '../http';
+import { adminCollectionRouter } from '../http';
 import { createIpPoolSchema, updateIpPoolSchema } from '../schemas/ip-pools';
 
 /** IP pools, under /v1/admin behind requireAdmin (services/catalog/ip-pools.ts). */
-export function adminIpPoolsRouter(deps: ApiDeps): Router {
-  const router = Router();
-
-  router.post('/ip-pools', async (req, res) => {
-    const body = parseBody(createIpPoolSchema, req);
-    send(res, adminIpPoolView(await createIpPool(deps, principal(req).userId, body)), {}, 201);
+export const adminIpPoolsRouter = (deps: ApiDeps): Router =>
+  adminCollectionRouter('/ip-pools', {
+    create: [createIpPoolSchema, (actorUserId, body) => createIpPool(deps, actorUserId, body)],
+    list: (page, archived) => listIpPools(deps, page, archived),
+    update: [updateIpPoolSchema, (actorUserId, id, body) => updateIpPool(deps, actorUserId, id, body)],
+    view: adminIpPoolView,
   });
-
-  router.get('/ip-pools', adminListHandler((page, archived) => listIpPools(deps, page, archived), adminIpPoolView));
-
-  router.patch('/ip-pools/:id', async (req, res) => {
-    const body = parseBody(updateIpPoolSchema, req);
-    const id = pathParam(req, 'id');
-    send(res, adminIpPoolView(await updateIpPool(deps, principal(req).userId, id, body)));
-  });
-
-  return router;
-}
