@@ -1,12 +1,11 @@
 import { countLiveServers } from '../../db/catalog';
 import { findConnection, type NodeSpec } from '../../db/catalog-connections';
 import { countAllocationsOn, deleteNodeRow, heldOn, insertNode, lockNode, lockNodeForDelete, updateNodeRow } from '../../db/catalog-nodes';
-import { conflictOnDuplicate } from '../../db/errors';
 import { fits, type Sizing } from '../../db/reservations';
 import { AppError, notFound } from '../../domain/errors';
 import type { Node } from '../../generated/prisma/client';
 import type { ServiceDeps } from '../deps';
-import { audit, changesOf } from './changes';
+import { audit, changesOf, createRow } from './changes';
 import { assertNodeInCluster, savedTarget } from './cluster-identity';
 
 /** The nodes of a connection: the share of each we may allocate, and whether it takes placements. */
@@ -28,13 +27,11 @@ export async function addNode(deps: NodeDeps, actorUserId: string, connectionId:
   const connection = await findConnection(deps.db, connectionId);
   if (!connection) throw notFound('connection');
   await assertNodeInCluster(savedTarget(deps, connection), node.name);
-  return deps.db
-    .$transaction(async (tx) => {
-      const created = await insertNode(tx, connectionId, node);
-      await audit(tx, actorUserId, 'node.added', { connectionId, ...node });
-      return created;
-    })
-    .catch(conflictOnDuplicate('node'));
+  return createRow(deps, ['node'], async (tx) => {
+    const created = await insertNode(tx, connectionId, node);
+    await audit(tx, actorUserId, 'node.added', { connectionId, ...node });
+    return created;
+  });
 }
 
 /**
