@@ -1,16 +1,12 @@
 import type { z } from 'zod';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
-import type {
-  adminConnectionSchema,
-  adminImageSchema,
-  adminIpPoolSchema,
-  adminLocationSchema,
-  adminPlanSchema,
-  imageSchema,
-  locationSchema,
-  nodeSchema,
-  planSchema,
-} from './schemas/catalog';
+import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
+import type { adminConnectionSchema } from './schemas/connections';
+import type { adminImageSchema, imageSchema } from './schemas/images';
+import type { adminIpPoolSchema } from './schemas/ip-pools';
+import type { adminLocationSchema, locationSchema } from './schemas/locations';
+import type { nodeSchema } from './schemas/nodes';
+import type { adminPlanSchema, planSchema } from './schemas/plans';
 
 // Customer views: what to choose from, never where it lives (no nodes, VMIDs, connections,
 // storage, bridges, VLANs or URLs).
@@ -77,8 +73,8 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   caCert: connection.caCert,
   insecureTls: connection.insecureTls,
   plaintextLab: connection.plaintextLab,
-  snippets: connection.snippetsStorage && connection.snippetsDirectory ? { storage: connection.snippetsStorage, directory: connection.snippetsDirectory } : null,
-  consoleUser: connection.consoleUsername ? { username: connection.consoleUsername } : null,
+  snippets: snippetsOf(connection),
+  consoleUser: consoleUserOf(connection),
   createdAt: connection.createdAt.toISOString(),
   archivedAt: isoOrNull(connection.archivedAt),
 });

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isDatabaseUnavailable, isDataException, isUniqueViolation } from '../db/errors';
+import { isDatabaseUnavailable, isDataException } from '../db/errors';
 import { AppError, serviceBusy, type ErrorCode } from '../domain/errors';
 import type { Logger } from '../logger';
 
@@ -71,11 +71,3 @@ function isTemporalUnavailable(error: unknown): boolean {
 export const notFoundRoute: RequestHandler = (_req, _res, next) => {
   next(new AppError('NOT_FOUND', 'No such route.'));
 };
-
-/** A `.catch` handler: a unique violation on `field` is 409 CONFLICT naming it; anything else is rethrown. */
-export function conflictOnDuplicate(what: string, field = 'name') {
-  return (error: unknown): never => {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `A ${what} with this ${field} already exists.`, { fields: { [field]: 'already in use' } });
-    throw error;
-  };
-}

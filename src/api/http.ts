@@ -1,7 +1,10 @@
-import type { Request, Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import type { PageArgs } from '../db/pages';
 import { AppError } from '../domain/errors';
+import { principal } from './auth';
 import { afterCursor, type Cursor, listQuerySchema, newestFirst, pageOf } from './openapi';
+import { adminListQuerySchema } from './schemas/catalog-fields';
 
 /** The success envelope: `{ data, meta }`. */
 export function send(res: Response, data: unknown, meta: Record<string, unknown> = {}, status = 200): void {
@@ -38,12 +41,6 @@ export function pathParam(req: Request, name: string): string {
   return value;
 }
 
-/** The Prisma arguments for one page of a list: rows after the cursor, newest first, one extra. */
-export interface PageArgs {
-  where: ReturnType<typeof afterCursor>;
-  orderBy: ReturnType<typeof newestFirst>;
-  take: number;
-}
 
 type ListQuery = z.infer<typeof listQuerySchema>;
 
@@ -64,4 +61,36 @@ export function listHandler<Row extends Cursor, Q extends ListQuery = ListQuery>
     const { items, meta } = pageOf(rows, query.limit);
     send(res, items.map(view), meta);
   };
+}
+
+/** The admin routes of one kind of catalog object, each answering with `view`. */
+export interface AdminCollection<Create extends z.ZodType, Update extends z.ZodType, Row extends Cursor> {
+  /** POST `path`: 201 with the new object. */
+  create: [schema: Create, create: (actorUserId: string, body: z.infer<Create>) => Promise<Row>];
+  /** GET `path`: a page of every object (`archived` undefined), of the archived ones (true) or of the current ones (false). */
+  list: (page: PageArgs, archived: boolean | undefined) => Promise<Row[]>;
+  /** PATCH `path/:id`. */
+  update: [schema: Update, update: (actorUserId: string, id: string, body: z.infer<Update>) => Promise<Row>];
+  view: (row: Row) => unknown;
+}
+
+/** A router for the admin routes of one kind of catalog object at `path`; the caller may add more. */
+export function adminCollectionRouter<Create extends z.ZodType, Update extends z.ZodType, Row extends Cursor>(path: string, spec: AdminCollection<Create, Update, Row>): Router {
+  const router = Router();
+  const [createSchema, create] = spec.create;
+  const [updateSchema, update] = spec.update;
+  router.post(path, async (req, res) => {
+    const body = parseBody(createSchema, req);
+    send(res, spec.view(await create(principal(req).userId, body)), {}, 201);
+  });
+  router.get(
+    path,
+    listHandler((page, query: z.infer<typeof adminListQuerySchema>) => spec.list(page, query.archived === undefined ? undefined : query.archived === 'true'), spec.view, adminListQuerySchema),
+  );
+  router.patch(`${path}/:id`, async (req, res) => {
+    const body = parseBody(updateSchema, req);
+    const id = pathParam(req, 'id');
+    send(res, spec.view(await update(principal(req).userId, id, body)));
+  });
+  return router;
 }

@@ -1,3 +1,5 @@
+import { AppError } from '../domain/errors';
+
 /**
  * A unique constraint refused the write (Prisma error P2002, or SQLSTATE 23505 from a statement
  * of our own): another row already holds the value, usually because a concurrent request got
@@ -73,4 +75,12 @@ export function isDataException(error: unknown): boolean {
 export function isDeadlock(error: unknown): boolean {
   if (sqlStates(error).includes('40P01')) return true;
   return /deadlock detected/i.test(error instanceof Error ? error.message : '');
+}
+
+/** A `.catch` handler: a unique violation on `field` is 409 CONFLICT naming it; anything else is rethrown. */
+export function conflictOnDuplicate(what: string, field = 'name') {
+  return (error: unknown): never => {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `A ${what} with this ${field} already exists.`, { fields: { [field]: 'already in use' } });
+    throw error;
+  };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, pageOf } from '../../src/api/openapi';
-import { createConnectionSchema, createIpPoolSchema, networksOverlap, parseNetwork, TOKEN_ID_PATTERN } from '../../src/api/schemas/catalog';
+import { createConnectionSchema, TOKEN_ID_PATTERN } from '../../src/api/schemas/connections';
+import { createIpPoolSchema } from '../../src/api/schemas/ip-pools';
+import { networksOverlap, parseNetwork } from '../../src/net/pool-networks';
 import { canonicalAddress } from '../../src/net/ip';
 import { createUserSchema } from '../../src/api/schemas/identity';
 import { AppError } from '../../src/domain/errors';

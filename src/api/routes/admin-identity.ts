@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { Tenant, User } from '../../generated/prisma/client';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
-import { conflictOnDuplicate } from '../errors';
+import { conflictOnDuplicate } from '../../db/errors';
 import { listHandler, parseBody, pathParam, send } from '../http';
 import { apiTokenView, issueApiToken, revokeApiToken } from '../api-tokens';
 import {

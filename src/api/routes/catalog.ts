@@ -1,28 +1,18 @@
 import { Router } from 'express';
+import { listOfferedImages } from '../../services/catalog/images';
+import { listOfferedLocations } from '../../services/catalog/locations';
+import { listOfferedPlans } from '../../services/catalog/plans';
 import type { ApiDeps } from '../deps';
 import { listHandler } from '../http';
-// Imported for its side effect too: it registers these paths in the OpenAPI document.
+// Imported for its side effect too: it registers the catalog's paths in the OpenAPI document.
 import '../schemas/catalog';
 import { imageView, locationView, planView } from '../catalog-views';
 
-/** The catalog as any authenticated principal sees it. */
+/** The catalog as any authenticated principal sees it: archived objects (and locations of an archived connection) are no longer offered. */
 export function catalogRouter(deps: ApiDeps): Router {
-  const { db } = deps;
   const router = Router();
-  // Archived objects (and locations of an archived connection) are no longer offered.
-  router.get('/plans', listHandler((page) => db.plan.findMany({ ...page, where: { ...page.where, archivedAt: null } }), planView));
-  router.get(
-    '/locations',
-    listHandler(
-      (page) =>
-        db.location.findMany({
-          ...page,
-          where: { ...page.where, archivedAt: null, connection: { archivedAt: null } },
-          include: { ipPools: { where: { archivedAt: null }, select: { family: true } } },
-        }),
-      locationView,
-    ),
-  );
-  router.get('/images', listHandler((page) => db.image.findMany({ ...page, where: { ...page.where, archivedAt: null } }), imageView));
+  router.get('/plans', listHandler((page) => listOfferedPlans(deps, page), planView));
+  router.get('/locations', listHandler((page) => listOfferedLocations(deps, page), locationView));
+  router.get('/images', listHandler((page) => listOfferedImages(deps, page), imageView));
   return router;
 }

@@ -1,7 +1,14 @@
 import { Router } from 'express';
 import type { ApiDeps } from '../deps';
 import { requireAdmin } from '../auth';
-import { adminCatalogRouter } from './admin-catalog';
+// The catalog loads first: its paths are documented before the instance routes.
+import { adminPlansRouter } from './admin-plans';
+import { adminImagesRouter } from './admin-images';
+import { adminConnectionsRouter } from './admin-connections';
+import { adminNodesRouter } from './admin-nodes';
+import { adminLocationsRouter } from './admin-locations';
+import { adminIpPoolsRouter } from './admin-ip-pools';
+import { catalogRouter } from './catalog';
 import { adminIdentityRouter } from './admin-identity';
 // Routes are documented in the order their modules load: the instance routes before the admin ones.
 import { instancesRouter } from './instances';
@@ -9,7 +16,6 @@ import { adminInstancesRouter } from './admin-instances';
 import { adminVmidsRouter } from './admin-vmids';
 import { adminOrphansRouter } from './admin-orphans';
 import { adminReconcileRouter } from './admin-reconcile';
-import { catalogRouter } from './catalog';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
@@ -24,7 +30,24 @@ import { usersAdminRouter } from './users-admin';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
-  router.use('/admin', requireAdmin, adminIdentityRouter(deps), usersAdminRouter(deps), adminCatalogRouter(deps), adminInstancesRouter(deps), adminLifecycleRouter(deps), adminVmidsRouter(deps), adminReconcileRouter(deps), adminOrphansRouter(deps), adminTasksRouter(deps));
+  router.use(
+    '/admin',
+    requireAdmin,
+    adminIdentityRouter(deps),
+    usersAdminRouter(deps),
+    adminPlansRouter(deps),
+    adminImagesRouter(deps),
+    adminConnectionsRouter(deps),
+    adminNodesRouter(deps),
+    adminLocationsRouter(deps),
+    adminIpPoolsRouter(deps),
+    adminInstancesRouter(deps),
+    adminLifecycleRouter(deps),
+    adminVmidsRouter(deps),
+    adminReconcileRouter(deps),
+    adminOrphansRouter(deps),
+    adminTasksRouter(deps),
+  );
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));

@@ -1,11 +1,20 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { AppError } from '../domain/errors';
-import type { Node, ProxmoxConnection } from '../generated/prisma/client';
-import { missingPrivileges, REQUIRED_PRIVILEGES, concretePaths, type ConnectionStorages } from '../domain/proxmox-privileges';
-import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../proxmox';
-import { newId } from '../security/ids';
-import { runSnippetsCheck } from '../temporal/starts';
-import type { ApiDeps } from './deps';
+import { type ConnectionWithNodes, connectionsMeetingRange, recordClusterName } from '../../db/catalog-connections';
+import { AppError } from '../../domain/errors';
+import type { ProxmoxConnection } from '../../generated/prisma/client';
+import { missingPrivileges, REQUIRED_PRIVILEGES, concretePaths, type ConnectionStorages } from '../../domain/proxmox-privileges';
+import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../../proxmox';
+import { newId } from '../../security/ids';
+import { runSnippetsCheck } from '../../temporal/starts';
+import type { ServiceDeps } from '../deps';
+
+/**
+ * What Proxmox VE says about a connection's settings before they are saved: which cluster they
+ * reach, that the token holds the privileges the control plane needs, that the workers' snippets
+ * are seen by every node, and that no other connection to that cluster uses the same VMIDs.
+ */
+
+export type ClusterCheckDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'secrets'>;
 
 /** How a connection reaches Proxmox VE; the secret in plaintext, for this check only. */
 export interface ConnectionTarget {
@@ -41,7 +50,7 @@ const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => cli
  * (CheckSnippetsStorage), or every server with user data would fail at its cloud_init stage. The
  * token secret travels to the worker sealed to the check's id.
  */
-export async function assertSnippetsVisible(deps: ApiDeps, target: ConnectionTarget, nodes: string[], snippets: { storage: string; directory: string }): Promise<void> {
+export async function assertSnippetsVisible(deps: ClusterCheckDeps, target: ConnectionTarget, nodes: string[], snippets: { storage: string; directory: string }): Promise<void> {
   if (nodes.length === 0) return;
   const checkId = newId('chk');
   const verdict = await runSnippetsCheck(deps.temporal, deps.config, {
@@ -73,8 +82,7 @@ export async function assertSnippetsVisible(deps: ApiDeps, target: ConnectionTar
 
 /**
  * Reads which cluster a new connection (or a connection's new settings) points at (GET
- * /cluster/status). Besides the usage graphs' reads (usage.ts), this is the one place the API
- * talks to Proxmox: settings are only saved once Proxmox answered their token.
+ * /cluster/status): settings are only saved once Proxmox answered their token.
  */
 export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
   try {
@@ -108,7 +116,7 @@ export async function assertPrivileges(target: ConnectionTarget, storages: Conne
 }
 
 /** How a saved connection reaches Proxmox VE, its token secret opened for this check. */
-export const savedTarget = (deps: ApiDeps, connection: ProxmoxConnection): ConnectionTarget => ({ ...connection, tokenSecret: deps.secrets.open(connection.tokenSecretCipher, connection.id) });
+export const savedTarget = (deps: Pick<ServiceDeps, 'secrets'>, connection: ProxmoxConnection): ConnectionTarget => ({ ...connection, tokenSecret: deps.secrets.open(connection.tokenSecretCipher, connection.id) });
 
 /**
  * A node joins a connection only once the cluster lists it (GET /cluster/status through the
@@ -122,11 +130,11 @@ export async function assertNodeInCluster(target: ConnectionTarget, node: string
 }
 
 /** An existing connection's cluster name: the recorded one, or read now (and recorded) for connections made before it was kept. */
-async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Promise<string | null> {
+async function clusterNameOf(deps: ClusterCheckDeps, connection: ProxmoxConnection): Promise<string | null> {
   if (connection.clusterName) return connection.clusterName;
   try {
     const { clusterName } = await readIdentity(savedTarget(deps, connection));
-    if (clusterName) await deps.db.proxmoxConnection.update({ where: { id: connection.id }, data: { clusterName } });
+    if (clusterName) await recordClusterName(deps.db, connection.id, clusterName);
     return clusterName;
   } catch {
     // Unreachable now: the node names decide.
@@ -135,7 +143,7 @@ async function clusterNameOf(deps: ApiDeps, connection: ProxmoxConnection): Prom
 }
 
 /** The cluster a saved connection reaches, as an overlap check compares it (the name read now when none was recorded). */
-export async function savedIdentity(deps: ApiDeps, connection: ProxmoxConnection & { nodes: Node[] }): Promise<ClusterIdentity> {
+export async function savedIdentity(deps: ClusterCheckDeps, connection: ConnectionWithNodes): Promise<ClusterIdentity> {
   return { clusterName: await clusterNameOf(deps, connection), nodes: connection.nodes.map((node) => node.name) };
 }
 
@@ -144,11 +152,8 @@ export async function savedIdentity(deps: ApiDeps, connection: ProxmoxConnection
  * are the same when both have a name and the names match; when either has none (a standalone
  * node, or a cluster out of reach), when they share a node name.
  */
-export async function assertNoVmidOverlap(deps: ApiDeps, identity: ClusterIdentity, range: { start: number; end: number }, exceptConnectionId = ''): Promise<void> {
-  const overlapping: (ProxmoxConnection & { nodes: Node[] })[] = await deps.db.proxmoxConnection.findMany({
-    where: { vmidStart: { lte: range.end }, vmidEnd: { gte: range.start }, id: { not: exceptConnectionId } },
-    include: { nodes: true },
-  });
+export async function assertNoVmidOverlap(deps: ClusterCheckDeps, identity: ClusterIdentity, range: { start: number; end: number }, exceptConnectionId = ''): Promise<void> {
+  const overlapping = await connectionsMeetingRange(deps.db, range, exceptConnectionId);
   for (const other of overlapping) {
     const otherName = await clusterNameOf(deps, other);
     const sameCluster =
