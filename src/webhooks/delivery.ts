@@ -156,6 +156,11 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
       request.destroy();
     }
     request.on('error', (error) => settle({ status: null, error: describe(error) }));
+    // A 101 nobody asked for hands over the socket: it is closed, and the attempt failed.
+    request.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      settle({ status: null, error: 'the receiver switched protocols instead of answering' });
+    });
     request.end(body);
   });
 }
