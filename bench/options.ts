@@ -1,7 +1,7 @@
 /** The bench's command line: `--name=value` flags, each checked against its range. */
 import { temporalModeOf, type TemporalMode } from '../test/support/temporal';
 
-export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'consoles', 'memory'] as const;
+export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'consoles', 'memory', 'hostile'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface Options {
@@ -33,6 +33,8 @@ export interface Options {
   inFlight: number;
   /** API processes; more than one runs them (and the workers) as child processes. */
   apis: number;
+  /** How long phase hostile's soak lasts. */
+  hostileMinutes: number;
   /** Worker processes; more than one runs them (and the APIs) as child processes. */
   workers: number;
   /** Run the API and the worker as child processes under `node --cpu-prof`. */
@@ -57,10 +59,12 @@ export const DEFAULTS: Options = {
   backupTaskMs: 3000,
   inFlight: 1000,
   apis: 1,
+  hostileMinutes: 10,
   workers: 1,
   profile: false,
   temporal: 'dev',
-  phases: [...PHASES],
+  // The soak is asked for by name: it takes ten minutes on its own.
+  phases: PHASES.filter((phase) => phase !== 'hostile'),
 };
 
 type NumericKey = { [K in keyof Options]: Options[K] extends number ? K : Options[K] extends number | null ? K : never }[keyof Options];
@@ -81,6 +85,7 @@ const NUMERIC_FLAGS: Record<string, { key: NumericKey; min: number; max: number;
   'backup-task-ms': { key: 'backupTaskMs', min: 0, max: 600_000 },
   'in-flight': { key: 'inFlight', min: 1, max: 10_000 },
   apis: { key: 'apis', min: 1, max: 16 },
+  'hostile-minutes': { key: 'hostileMinutes', min: 1, max: 600 },
   workers: { key: 'workers', min: 1, max: 16 },
 };
 

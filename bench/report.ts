@@ -4,6 +4,7 @@ import type { Options } from './options';
 import type { AloneResult } from './phases/alone';
 import type { BackupsResult } from './phases/backups';
 import type { ConsolesResult } from './phases/consoles';
+import type { HostileResult } from './phases/hostile';
 import type { CreateApiResult } from './phases/create';
 import type { HistoryBreakdown } from './history-breakdown';
 import type { FloorResult } from './phases/floor';
@@ -28,6 +29,7 @@ export interface Results {
   realistic?: RealisticResult;
   backups?: BackupsResult;
   consoles?: ConsolesResult;
+  hostile?: HostileResult;
   memory?: MemoryResult;
   queries?: QueryCounts;
   profiles?: ProfileSummary[];
@@ -122,6 +124,11 @@ function rows(r: Results): Row[] {
     const window = (w: ConsolesResult['withConsoles']) => `p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms (${w.requests} GETs; API RSS ${w.apiRssMiB ?? '?'} MiB, CPU ${w.apiCpuPercent ?? '?'} %)`;
     out.push(['GET /v1/instances, one API process, no console open', window(c.withoutConsoles), '', '', '']);
     out.push([`… with ${c.sessions.vnc} VNC + ${c.sessions.serial} serial consoles busy (CONSOLE_SESSIONS_PER_USER=${c.consoleSessionsPerUser})`, `${window(c.withConsoles)}; ${c.echoes} echoes, ${c.frames} frames`, '', '', '']);
+  }
+  if (r.hostile) {
+    const h = r.hostile;
+    const attacks = `${h.attacks.upgrades} hostile upgrades (${h.attacks.withValidTicket} on valid tickets), ${h.attacks.malformedFrames} malformed and ${h.attacks.randomFrames} random frames`;
+    out.push([`soak, ${h.minutes} min, ${h.attackers} attackers beside normal traffic: ${attacks}`, `same process ${h.apiPidUnchanged ? 'yes' : 'NO'}, ready ${h.readyAtEnd ? 'yes' : 'NO'}; ${h.normal.requests} normal requests, ${h.normal.serverErrors} 5xx; ${h.normal.streamsFollowed} streams, ${h.normal.consolesUsed} consoles; slots held ${h.consoleSlotsHeldAtEnd}; API RSS ${h.apiRssMiB.start ?? '?'} → ${h.apiRssMiB.end ?? '?'} MiB, CPU ${h.apiCpuPercent ?? '?'} %`, '', 'same process, 0 5xx, 0 slots', verdict(h.apiPidUnchanged && h.readyAtEnd && h.normal.serverErrors === 0 && h.consoleSlotsHeldAtEnd === 0)]);
   }
   if (r.memory) {
     const m = r.memory;

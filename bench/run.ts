@@ -10,7 +10,7 @@
  *   npm run bench -- --phases=floor,alone --alone=20
  *
  * Phases, in this order (`--phases` picks some): floor, create (a), alone, provisions (b),
- * realistic, backups, consoles, memory. Writes bench/results.json and prints a Markdown table. See bench/README.md.
+ * realistic, backups, consoles, memory, and hostile (a ten-minute soak, only when named). Writes bench/results.json and prints a Markdown table. See bench/README.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +22,7 @@ import { customerClients } from './instances';
 import { parseOptions, type Options, type Phase } from './options';
 import { measureAlone } from './phases/alone';
 import { measureConsoles } from './phases/consoles';
+import { measureHostile } from './phases/hostile';
 import { backupTiming, measureBackups } from './phases/backups';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
@@ -46,7 +47,9 @@ function serversNeeded(options: Options): number {
     (has('realistic') ? options.realistic : 0) +
     (has('backups') ? options.backups : 0) +
     (has('consoles') ? 5 : 0) +
-    (has('memory') ? options.inFlight : 0)
+    (has('memory') ? options.inFlight : 0) +
+    // The soak's event streams follow a create (then a delete) after another, about one a second.
+    (has('hostile') ? options.hostileMinutes * 100 : 0)
   );
 }
 
@@ -147,6 +150,10 @@ async function main(): Promise<void> {
     if (has('consoles')) {
       await workers.ensure();
       results.consoles = await measureConsoles(stack, stack.temporalClient, catalog, options, cleanups, log);
+    }
+    if (has('hostile')) {
+      await workers.ensure();
+      results.hostile = await measureHostile(stack, stack.temporalClient, catalog, options, cleanups, log);
     }
     await workers.stop();
     if (has('memory')) results.memory = await measureMemory(stack, clients, catalog, options, cleanups, log);

@@ -9,7 +9,7 @@ import { AppError } from '../domain/errors';
 import { CONSOLE_BUSY_STATES, CONSOLE_STATES, type ConsoleType } from '../domain/guest-console';
 import type { ProxmoxConnection } from '../generated/prisma/client';
 import { ProxmoxError, type ProxmoxClient } from '../proxmox';
-import { openConsolesOf } from '../db/console-sessions';
+import { consoleSlotsHeld } from '../db/console-sessions';
 import { hashToken } from '../security/secrets';
 import { newId } from '../security/ids';
 import type { Principal } from './auth';
@@ -84,7 +84,7 @@ export async function requestConsole(deps: ApiDeps, who: Principal, instanceId: 
   await deps.db.$transaction(async (tx) => {
     // One user's requests count their open consoles one at a time.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`console:${who.userId}`}))`;
-    const open = await openConsolesOf(tx, who.userId);
+    const open = await consoleSlotsHeld(tx, { userId: who.userId });
     if (open >= deps.config.CONSOLE_SESSIONS_PER_USER) {
       throw new AppError('CONSOLE_LIMIT', `You have ${open} consoles open; close one to open another.`, { limit: deps.config.CONSOLE_SESSIONS_PER_USER });
     }

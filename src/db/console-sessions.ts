@@ -13,10 +13,10 @@ export const RELAY_LOST = 'relay_lost';
 
 const leaseUntil = (config: Pick<Config, 'CONSOLE_LEASE_SECONDS'>, now = Date.now()) => new Date(now + config.CONSOLE_LEASE_SECONDS * 1000);
 
-/** Consoles of this user holding a slot: tickets still to be redeemed, and sessions whose relay is alive. */
-export async function openConsolesOf(db: Db | Tx, userId: string, now = new Date()): Promise<number> {
+/** Console slots held (of one user, or of everyone): tickets still to be redeemed, and sessions whose relay is alive. */
+export async function consoleSlotsHeld(db: Db | Tx, of: { userId?: string } = {}, now = new Date()): Promise<number> {
   return db.consoleSession.count({
-    where: { userId, endedAt: null, OR: [{ redeemedAt: null, expiresAt: { gt: now } }, { redeemedAt: { not: null }, leaseExpiresAt: { gt: now } }] },
+    where: { ...of, endedAt: null, OR: [{ redeemedAt: null, expiresAt: { gt: now } }, { redeemedAt: { not: null }, leaseExpiresAt: { gt: now } }] },
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsolesOf } from '../../src/db/console-sessions';
+import { consoleSlotsHeld } from '../../src/db/console-sessions';
 import { runHousekeeping } from '../../src/db/housekeeping';
 import { consoleOffer } from '../support/console-client';
 import { connectConsole } from '../support/console-socket';
@@ -38,12 +38,12 @@ describe('console slots when the relaying API process dies', () => {
 
     // While the process lives, its lease is renewed past its first term: the one slot stays taken.
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000 + 500));
-    expect(await openConsolesOf(stack.api.db, stack.customer.userId)).toBe(1);
+    expect(await consoleSlotsHeld(stack.api.db, { userId: stack.customer.userId })).toBe(1);
     expect((await consoleOffer(stack, id, 'serial')).body.error?.code).toBe('CONSOLE_LIMIT');
 
         await api.kill();
     await relayed.closed;
-    await expect.poll(() => openConsolesOf(stack.api.db, stack.customer.userId), { timeout: LEASE_SECONDS * 1000 + 2_000, interval: 100 }).toBe(0);
+    await expect.poll(() => consoleSlotsHeld(stack.api.db, { userId: stack.customer.userId }), { timeout: LEASE_SECONDS * 1000 + 2_000, interval: 100 }).toBe(0);
     const next = await consoleOffer(stack, id, 'serial');
     expect(next.status).toBe(201);
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
-import { openConsolesOf } from '../../src/db/console-sessions';
+import { consoleSlotsHeld } from '../../src/db/console-sessions';
 import { consoleOffer } from '../support/console-client';
 import { frame, MALFORMED_FRAMES, rawExchange, upgradeRequest } from '../support/hostile-websocket';
 import { runningServer, setTaskMs } from '../support/lifecycle';
@@ -47,7 +47,7 @@ async function stillServing(): Promise<void> {
 
 /** No console slot of the customer is held once every attack's session has ended. */
 async function noSlotHeld(): Promise<void> {
-  await expect.poll(() => openConsolesOf(stack.api.db, stack.customer.userId), { timeout: 10_000, interval: 50 }).toBe(0);
+  await expect.poll(() => consoleSlotsHeld(stack.api.db, { userId: stack.customer.userId }), { timeout: 10_000, interval: 50 }).toBe(0);
 }
 
 beforeAll(async () => {
