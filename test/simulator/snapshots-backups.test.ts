@@ -174,6 +174,32 @@ describe('backups', () => {
     expect(await listBackups(h.client, 'pve1', 'local', 113)).toEqual([]);
   });
 
+  it('routes an archive named with a literal slash as Proxmox does, and names its imgdel task `<vmid>@<storage>`', async () => {
+    await guest(h, 120);
+    await h.wait(await vzdump(h.client, 'pve1', 120, { storage: 'local' }));
+    const [archive] = await listBackups(h.client, 'pve1', 'local', 120);
+    const volid = archive!.volid;
+    expect(volid).toMatch(/^local:backup\/vzdump-qemu-120-/);
+    // the web UI and go-proxmox put the volid in the path as it is
+    const info = await h.api('GET', `/nodes/pve1/storage/local/content/${volid}`);
+    expect([info.status, info.body.data]).toEqual([200, expect.objectContaining({ format: 'vma', protected: 0 })]);
+    // the volume's name without its storage, escaped or not
+    for (const volume of [volid.slice('local:'.length), encodeURIComponent(volid)]) {
+      expect((await h.api('GET', `/nodes/pve1/storage/local/content/${volume}`)).status, volume).toBe(200);
+    }
+    expect((await h.api('PUT', `/nodes/pve1/storage/local/content/${volid}`, { notes: 'before the upgrade' })).status).toBe(200);
+    const elsewhere = await h.api('DELETE', `/nodes/pve1/storage/local-lvm/content/${volid}`);
+    expect([elsewhere.status, elsewhere.body.errors]).toEqual([400, { volume: 'storage ID mismatch (local != local-lvm)' }]);
+
+    const del = await h.api('DELETE', `/nodes/pve1/storage/local/content/${volid}`);
+    expect(del.status).toBe(200);
+    const upid = del.body.data as string;
+    expect(upid.split(':').slice(5, 7)).toEqual(['imgdel', '120@local']);
+    await h.wait(upid);
+    expect(await taskLog(h.client, upid)).toContain(`Removed volume '${volid}'`);
+    expect(await listBackups(h.client, 'pve1', 'local', 120)).toEqual([]);
+  });
+
   it('restores over a stopped guest (force), rebuilding its config and disks from the archive', async () => {
     await guest(h, 114);
     await writeFile(h, 114, '/data', 'precious');
