@@ -37,11 +37,23 @@ export interface SimSnapshot {
   name: string;
   snaptime: number;
   description: string;
-  /** Holds the guest's RAM: a rollback resumes the guest running. */
-  vmstate: boolean;
+  /** The guest's RAM, saved on a volume of its own: a rollback resumes the guest running. */
+  vmstate?: SimVmState;
   parent?: string;
   config: Record<string, string | number>;
   files: Record<string, string>;
+}
+
+/** What a snapshot with RAM records of the running guest besides its config (qemu-server, PVE/QemuConfig.pm `__snapshot_save_vmstate`). */
+export interface SimVmState {
+  /** The state volume's id, e.g. `local-lvm:vm-100-state-before-upgrade`. */
+  volid: string;
+  /** Its size in bytes: twice the memory and 500 MiB for the devices' state. */
+  size: number;
+  runningmachine: string;
+  runningcpu: string;
+  /** `net0=1500,…` of the virtio NICs (qemu-server 9.0.20 and later). */
+  runningNetsHostMtu?: string;
 }
 
 /** A vzdump archive on a storage. */

@@ -6,6 +6,9 @@ import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './config-values';
 import { configView } from './guest-config';
 
+/** The machine type a running guest's QEMU reports. */
+export const RUNNING_MACHINE = 'pc-i440fx-9.2+pve1';
+
 /**
  * A running guest's traffic and disk counters since it started, as Proxmox reports them (bytes,
  * growing with its uptime); all zero while it is stopped.
@@ -76,7 +79,7 @@ export function vmStatus(cluster: SimCluster, node: string, vmid: number): objec
     diskread: r.diskread,
     diskwrite: r.diskwrite,
     ha: { managed: 0 },
-    ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0' } : {}),
+    ...(running ? { pid: g.pid, 'running-machine': RUNNING_MACHINE, 'running-qemu': '9.2.0' } : {}),
     ...(bool(String(g.config.agent ?? '0').split(',')[0]?.replace('enabled=', '')) ? { agent: 1 } : {}),
     ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
     ...(g.config.template === 1 ? { template: 1 } : {}),

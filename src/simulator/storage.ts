@@ -111,6 +111,11 @@ export function storageContent(cluster: SimCluster, node: string, storage: strin
       const volume = first.slice(storage.length + 1).split('/').pop() ?? '';
       out.push({ volid: `${storage}:${volume}`, vmid: g.vmid, size: diskSize(text) });
     }
+    // the RAM its snapshots saved
+    for (const snapshot of g.snapshots.values()) {
+      const state = snapshot.vmstate;
+      if (state?.volid.startsWith(`${storage}:`)) out.push({ volid: state.volid, vmid: g.vmid, size: state.size });
+    }
   }
   for (const o of cluster.orphanVolumes) if (o.node === node && o.volid.startsWith(`${storage}:`)) out.push({ volid: o.volid, vmid: o.vmid, size: o.size });
   return out

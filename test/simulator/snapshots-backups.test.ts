@@ -91,9 +91,38 @@ describe('snapshots', () => {
     expect(h.sim.state.guests.get(103)?.status).toBe('running');
   });
 
+  it("keeps a running guest's RAM on a state volume its config names, listed on the storage until the snapshot goes", async () => {
+    await guest(h, 110);
+    await h.client.setVmConfigSync('pve1', 110, { memory: 2048 });
+    await h.wait(await h.client.startVm('pve1', 110));
+    await h.wait(await createSnapshot(h.client, 'pve1', 110, { name: 'with-ram', vmstate: true }));
+    await h.wait(await createSnapshot(h.client, 'pve1', 110, { name: 'disk-only' }));
+
+    const config = (await h.api('GET', '/nodes/pve1/qemu/110/snapshot/with-ram/config')).body.data as Record<string, unknown>;
+    expect(config).toMatchObject({
+      vmstate: 'local-lvm:vm-110-state-with-ram',
+      runningmachine: 'pc-i440fx-9.2+pve1',
+      runningcpu: 'qemu64,+aes,enforce,+kvm_pv_eoi,+kvm_pv_unhalt,+pni,+popcnt,+sse4.1,+sse4.2,+ssse3',
+      'running-nets-host-mtu': 'net0=0',
+    });
+    expect((await h.api('GET', '/nodes/pve1/qemu/110/snapshot/disk-only/config')).body.data).not.toHaveProperty('vmstate');
+    const listed = (await h.api('GET', '/nodes/pve1/qemu/110/snapshot')).body.data as { name: string; vmstate?: number }[];
+    expect(listed.filter((s) => s.name !== 'current').map((s) => [s.name, s.vmstate])).toEqual([['with-ram', 1], ['disk-only', 0]]);
+    const stateVolume = { volid: 'local-lvm:vm-110-state-with-ram', vmid: 110, size: (2 * 2048 + 500) * 1024 ** 2, format: 'raw' };
+    expect((await h.api('GET', '/nodes/pve1/storage/local-lvm/content', { vmid: '110' })).body.data).toContainEqual(expect.objectContaining(stateVolume));
+
+    await h.wait(await deleteSnapshot(h.client, 'pve1', 110, 'with-ram'));
+    expect((await h.api('GET', '/nodes/pve1/storage/local-lvm/content', { vmid: '110' })).body.data).not.toContainEqual(expect.objectContaining({ volid: stateVolume.volid }));
+  });
+
   it('refuses reserved, taken and missing names, a locked guest, and storages that cannot snapshot', async () => {
     await guest(h, 104);
-    expect((await rejected(createSnapshot(h.client, 'pve1', 104, { name: 'current' }))).message).toContain('reserved name');
+    // qemu-server refuses `current` as written and `pending` in any case, in these words
+    for (const [name, refused] of [['current', 'current'], ['pending', 'pending'], ['Pending', 'pending']]) {
+      const answer = await h.api('POST', '/nodes/pve1/qemu/104/snapshot', { snapname: name as string });
+      expect([answer.status, answer.statusText], name).toEqual([500, `unable to use snapshot name '${refused}' (reserved name)`]);
+    }
+    await h.wait(await createSnapshot(h.client, 'pve1', 104, { name: 'Current' }));
     expect((await rejected(createSnapshot(h.client, 'pve1', 104, { name: '1abc' }))).status).toBe(400);
     await h.wait(await createSnapshot(h.client, 'pve1', 104, { name: 'taken' }));
     expect((await rejected(createSnapshot(h.client, 'pve1', 104, { name: 'taken' }))).message).toContain("snapshot name 'taken' already used");
