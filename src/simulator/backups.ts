@@ -127,7 +127,8 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
     after: (t: SimTask) => {
       const guest = cluster.guests.get(vmid);
       if (guest?.config.lock === 'backup') delete guest.config.lock;
-      if (guest && mode === 'stop' && wasRunning) guest.status = 'running';
+      // stop mode starts the guest again: a new QEMU process
+      if (guest && mode === 'stop' && wasRunning) cluster.startQemu(guest);
       if (queue.holder === t.upid) queue.holder = undefined;
       else queue.waiting = queue.waiting.filter((w) => w.upid !== t.upid);
       if (fault?.mode === 'lock' && guest) guest.config.lock = fault.message ?? 'backup';
@@ -145,7 +146,7 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
     }
     guest.config.lock = 'backup';
     wasRunning = guest.status === 'running';
-    if (mode === 'stop' && wasRunning) guest.status = 'stopped';
+    if (mode === 'stop' && wasRunning) cluster.stopQemu(guest);
     cluster.tasks.startClock(upid);
   };
   queue.waiting.push({ upid, begin });
@@ -248,7 +249,7 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
   }
   const guest: SimGuest = existing ?? { vmid, node, status: 'stopped', config: {}, files: {}, snapshots: new Map() };
   guest.config = { ...guest.config, lock: 'create' };
-  if (!existing) cluster.guests.set(vmid, guest);
+  if (!existing) cluster.addGuest(guest);
   const fault = ctx.fault;
   ctx.faultHandled = true;
   return cluster.tasks.create({
@@ -266,16 +267,12 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
       guest.files = { ...archive.files };
       guest.snapshots = new Map();
       delete guest.snapParent;
-      if (bool(p.start)) {
-        guest.status = 'running';
-        guest.startedAt = Date.now();
-        guest.pid = cluster.nextGuestPid();
-      }
+      if (bool(p.start)) cluster.startQemu(guest);
     },
     after: (t: SimTask) => {
       const ok = t.exitstatus === 'OK' || /^WARNINGS/.test(t.exitstatus ?? '');
       if (fault?.mode === 'lose_guest' || (!ok && !existing && fault?.mode !== 'lock')) {
-        cluster.guests.delete(vmid);
+        cluster.removeGuest(vmid);
         return;
       }
       if (fault?.mode === 'lock') guest.config.lock = fault.message ?? 'create';

@@ -194,15 +194,9 @@ export function rollbackSnapshot(cluster: SimCluster, ctx: CallContext, node: st
       guest.config = { ...snapshot.config, lock: 'rollback' };
       guest.files = { ...snapshot.files };
       guest.snapParent = name;
-      const running = snapshot.vmstate !== undefined || bool(p.start);
-      guest.status = running ? 'running' : 'stopped';
-      if (running) {
-        guest.startedAt = Date.now();
-        guest.pid = cluster.nextGuestPid();
-      } else {
-        delete guest.startedAt;
-        delete guest.pid;
-      }
+      // the guest stops first; it runs again, under a new QEMU process, from the saved RAM or when asked
+      if (guest.status === 'running') cluster.stopQemu(guest);
+      if (snapshot.vmstate !== undefined || bool(p.start)) cluster.startQemu(guest);
     },
   });
 }
