@@ -2077,7 +2077,7 @@ export interface components {
             points: {
                 /**
                  * Format: date-time
-                 * @description Start of the interval the point averages.
+                 * @description End of the interval the point averages.
                  */
                 time: string;
                 /** @description Share of the server's vCPUs in use, 0 to 1. */
@@ -10271,7 +10271,7 @@ export interface operations {
     getInstancesByIdMetrics: {
         parameters: {
             query?: {
-                /** @description The last hour (a point a minute), day (every 30 minutes) or week (every 3 hours). */
+                /** @description The last hour (a point a minute), day or week, in the steps the cluster's Proxmox VE release keeps (9.x: a minute and 30 minutes; 8.x: 30 minutes and 3 hours); `stepSeconds` says which. */
                 timeframe?: "hour" | "day" | "week";
             };
             header?: never;

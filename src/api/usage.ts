@@ -6,8 +6,17 @@ import type { ApiDeps } from './deps';
 import { findInstance } from './instance-lookup';
 import type { MetricsTimeframe, MetricsView } from './schemas/usage';
 
-/** The step of Proxmox VE's round-robin database per time frame. */
-const STEP_SECONDS: Record<MetricsTimeframe, number> = { hour: 60, day: 1_800, week: 10_800 };
+/**
+ * The step of Proxmox VE 9's round-robin database per time frame. Releases differ (8.x keeps the
+ * day in 30-minute and the week in 3-hour steps), so an answer's own points say what its step is.
+ */
+const STEP_SECONDS: Record<MetricsTimeframe, number> = { hour: 60, day: 60, week: 1_800 };
+
+/** The seconds between an answer's points, or the time frame's usual step when it has fewer than two. */
+function stepOf(points: VmRrdPoint[], timeframe: MetricsTimeframe): number {
+  const [first, second] = points;
+  return first && second ? second.time - first.time : STEP_SECONDS[timeframe];
+}
 /** A page's graphs wait a few seconds at most: a person is looking at them. */
 const READ_TIMEOUT_MS = 5_000;
 
@@ -52,7 +61,7 @@ export function metricsReader(deps: ApiDeps): (who: Principal, instanceId: strin
     forget(now);
     const answer = proxmox(instance.connection)
       .guests.usage(node, vmid, timeframe)
-      .then((points): MetricsView => ({ timeframe, stepSeconds, points: points.map(toMetricsPoint) }))
+      .then((points): MetricsView => ({ timeframe, stepSeconds: stepOf(points, timeframe), points: points.map(toMetricsPoint) }))
       .catch((error: unknown) => {
         cache.delete(key);
         // A guest not cloned yet (or gone) has no history; anything else is Proxmox being out of reach.

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimBackupVolume, SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, diskSize, isCdrom, randomMac, splitProps } from './config-values';
-import { allocateDisk, findArchive } from './storage';
+import { allocateDisk, contentVolumeId, findArchive } from './storage';
 import type { SimTask } from './tasks';
 
 const ARCHIVE_SUFFIX: Record<string, string> = { zstd: '.zst', gzip: '.gz', '1': '.lzo', lzo: '.lzo' };
@@ -127,7 +127,8 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
     after: (t: SimTask) => {
       const guest = cluster.guests.get(vmid);
       if (guest?.config.lock === 'backup') delete guest.config.lock;
-      if (guest && mode === 'stop' && wasRunning) guest.status = 'running';
+      // stop mode starts the guest again: a new QEMU process
+      if (guest && mode === 'stop' && wasRunning) cluster.startQemu(guest);
       if (queue.holder === t.upid) queue.holder = undefined;
       else queue.waiting = queue.waiting.filter((w) => w.upid !== t.upid);
       if (fault?.mode === 'lock' && guest) guest.config.lock = fault.message ?? 'backup';
@@ -145,7 +146,7 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
     }
     guest.config.lock = 'backup';
     wasRunning = guest.status === 'running';
-    if (mode === 'stop' && wasRunning) guest.status = 'stopped';
+    if (mode === 'stop' && wasRunning) cluster.stopQemu(guest);
     cluster.tasks.startClock(upid);
   };
   queue.waiting.push({ upid, begin });
@@ -161,7 +162,7 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
 /** GET /nodes/{node}/storage/{storage}/content/{volume}. */
 export function backupVolumeInfo(cluster: SimCluster, node: string, storage: string, volume: string): object {
   cluster.checkNode(node);
-  const b = findArchive(cluster, node, storage, volume);
+  const b = findArchive(cluster, node, contentVolumeId(storage, volume));
   if (!b) throw fail(`volume '${volume}' does not exist`);
   return { format: b.format, path: `/var/lib/vz/dump/${b.volid.slice(b.volid.indexOf('/') + 1)}`, size: b.size, used: b.size, ...(b.notes ? { notes: b.notes } : {}), protected: b.protected ? 1 : 0 };
 }
@@ -169,34 +170,38 @@ export function backupVolumeInfo(cluster: SimCluster, node: string, storage: str
 /** PUT /nodes/{node}/storage/{storage}/content/{volume}: notes and protection, at once. */
 export function updateBackupVolume(cluster: SimCluster, node: string, storage: string, volume: string, p: Record<string, string>): null {
   cluster.checkNode(node);
-  const b = findArchive(cluster, node, storage, volume);
+  const b = findArchive(cluster, node, contentVolumeId(storage, volume));
   if (!b) throw fail(`volume '${volume}' does not exist`);
   if (p.notes !== undefined) b.notes = p.notes;
   if (p.protected !== undefined) b.protected = bool(p.protected);
   return null;
 }
 
-/** DELETE /nodes/{node}/storage/{storage}/content/{volume}: an imgdel task; a protected archive is refused. */
+/**
+ * DELETE /nodes/{node}/storage/{storage}/content/{volume}: an imgdel task named `<vmid>@<storage>`
+ * (pve-storage, PVE/API2/Storage/Content.pm `delete`); a protected archive is refused.
+ */
 export function deleteBackupVolume(cluster: SimCluster, ctx: CallContext, node: string, storage: string, volume: string): string {
   cluster.checkNode(node);
-  const b = findArchive(cluster, node, storage, volume);
+  const b = findArchive(cluster, node, contentVolumeId(storage, volume));
   if (!b) throw fail(`volume '${volume}' does not exist`);
   if (b.protected) throw fail(`unable to delete protected backup '${b.volid}'`);
   const fault = ctx.fault;
   ctx.faultHandled = true;
-  return cluster.tasks.create({
+  const task = cluster.tasks.create({
     node,
     type: 'imgdel',
-    // a UPID's fields are separated by colons: the volid's own is escaped
-    id: b.volid.replaceAll(':', '\\x3A'),
+    id: `${b.vmid}@${b.storage}`,
     user: ctx.user,
     hang: fault?.mode === 'hang',
     failWith: fault?.mode === 'task_fail' ? (fault.message ?? 'simulated task failure') : undefined,
     run: () => {
       const at = cluster.backupVolumes.indexOf(b);
       if (at >= 0) cluster.backupVolumes.splice(at, 1);
+      cluster.taskLog(task.upid).push(`Removed volume '${b.volid}'`);
     },
-  }).upid;
+  });
+  return task.upid;
 }
 
 /**
@@ -232,7 +237,7 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
   cluster.checkNode(node);
   const vmid = Number(p.vmid);
   const archiveId = p.archive as string;
-  const archive = archiveId.includes(':') ? findArchive(cluster, node, undefined, archiveId) : undefined;
+  const archive = archiveId.includes(':') ? findArchive(cluster, node, archiveId) : undefined;
   if (!archive) throw fail(`volume '${archiveId}' does not exist`);
   if (p.storage !== undefined && !cluster.storages.has(p.storage)) throw fail(`storage '${p.storage}' does not exist`);
   const existing = cluster.guests.get(vmid);
@@ -244,7 +249,7 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
   }
   const guest: SimGuest = existing ?? { vmid, node, status: 'stopped', config: {}, files: {}, snapshots: new Map() };
   guest.config = { ...guest.config, lock: 'create' };
-  if (!existing) cluster.guests.set(vmid, guest);
+  if (!existing) cluster.addGuest(guest);
   const fault = ctx.fault;
   ctx.faultHandled = true;
   return cluster.tasks.create({
@@ -262,16 +267,12 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
       guest.files = { ...archive.files };
       guest.snapshots = new Map();
       delete guest.snapParent;
-      if (bool(p.start)) {
-        guest.status = 'running';
-        guest.startedAt = Date.now();
-        guest.pid = cluster.nextGuestPid();
-      }
+      if (bool(p.start)) cluster.startQemu(guest);
     },
     after: (t: SimTask) => {
       const ok = t.exitstatus === 'OK' || /^WARNINGS/.test(t.exitstatus ?? '');
       if (fault?.mode === 'lose_guest' || (!ok && !existing && fault?.mode !== 'lock')) {
-        cluster.guests.delete(vmid);
+        cluster.removeGuest(vmid);
         return;
       }
       if (fault?.mode === 'lock') guest.config.lock = fault.message ?? 'create';

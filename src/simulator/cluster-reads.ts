@@ -39,7 +39,7 @@ export function clusterStatus(cluster: SimCluster): object[] {
 export function resources(cluster: SimCluster, type?: string): object[] {
   const out: object[] = [];
   if (!type || type === 'vm') {
-    for (const g of [...cluster.guests.values()].sort((a, b) => a.vmid - b.vmid)) out.push(guestResource(g));
+    for (const g of [...cluster.guests.values()].sort((a, b) => a.vmid - b.vmid)) out.push(guestResource(cluster, g));
   }
   if (!type || type === 'node') for (const n of cluster.nodes.values()) out.push(nodeResource(cluster, n));
   if (!type || type === 'storage') out.push(...storageResources(cluster));
@@ -54,7 +54,7 @@ export function poolList(cluster: SimCluster, p: Record<string, string>): object
   if (!pool) throw fail(`pool '${p.poolid}' does not exist`);
   const members =
     p.type === undefined || p.type === 'qemu'
-      ? [...cluster.guests.values()].filter((g) => g.pool === pool.poolid).sort((a, b) => a.vmid - b.vmid).map((g) => guestResource(g))
+      ? [...cluster.guests.values()].filter((g) => g.pool === pool.poolid).sort((a, b) => a.vmid - b.vmid).map((g) => guestResource(cluster, g))
       : [];
   return [{ ...summary(pool), members }];
 }

@@ -7,8 +7,10 @@ import crypto from 'node:crypto';
 import { SimHttpError, fail } from './call';
 import { randomMac } from './config-values';
 import { ConsoleListeners } from './consoles';
+import { guestSize } from './guest-reads';
 import type { ClusterSpec, SimBridgeSpec, SimNodeSpec, SimPoolSpec, SimStorageSpec } from './spec';
 import { TaskManager } from './tasks';
+import { UsageHistory, type TrafficDemand } from './usage-history';
 
 /** A node of the running cluster: its spec with its current status. */
 export type SimNode = SimNodeSpec & { status: 'online' | 'offline' };
@@ -30,6 +32,8 @@ export interface SimGuest {
   snapshots: Map<string, SimSnapshot>;
   /** The snapshot the current state descends from (`parent` of `current`). */
   snapParent?: string;
+  /** The traffic a test set (`POST /_sim/guests/{vmid}/traffic`); unset: the default. */
+  traffic?: TrafficDemand;
 }
 
 /** A guest's state as a snapshot (or a backup archive) keeps it. */
@@ -37,11 +41,23 @@ export interface SimSnapshot {
   name: string;
   snaptime: number;
   description: string;
-  /** Holds the guest's RAM: a rollback resumes the guest running. */
-  vmstate: boolean;
+  /** The guest's RAM, saved on a volume of its own: a rollback resumes the guest running. */
+  vmstate?: SimVmState;
   parent?: string;
   config: Record<string, string | number>;
   files: Record<string, string>;
+}
+
+/** What a snapshot with RAM records of the running guest besides its config (qemu-server, PVE/QemuConfig.pm `__snapshot_save_vmstate`). */
+export interface SimVmState {
+  /** The state volume's id, e.g. `local-lvm:vm-100-state-before-upgrade`. */
+  volid: string;
+  /** Its size in bytes: twice the memory and 500 MiB for the devices' state. */
+  size: number;
+  runningmachine: string;
+  runningcpu: string;
+  /** `net0=1500,…` of the virtio NICs (qemu-server 9.0.20 and later). */
+  runningNetsHostMtu?: string;
 }
 
 /** A vzdump archive on a storage. */
@@ -91,6 +107,8 @@ export class SimCluster {
   readonly tasks: TaskManager;
   /** Console listeners opened by vncproxy / termproxy, and what their connections received. */
   readonly consoles: ConsoleListeners = new ConsoleListeners(this);
+  /** Each VMID's round-robin database and the traffic counters of running guests. */
+  readonly usage = new UsageHistory(guestSize);
   /** Unix seconds the nodes booted at (a day before the simulator started). */
   readonly bootTime = Math.floor(Date.now() / 1000) - 86_400;
   private guestPid = 100_000;
@@ -118,13 +136,14 @@ export class SimCluster {
     this.backupVolumes.length = 0;
     this.vzdumpLocks.clear();
     this.taskLogs.clear();
+    this.usage.clear();
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });
     for (const s of this.spec.storages) this.storages.set(s.storage, { ...s });
     for (const b of this.spec.bridges) this.bridges.set(b.iface, { ...b });
     for (const p of this.spec.pools) this.pools.set(p.poolid, { ...p });
     for (const t of this.spec.templates) {
       const storage = t.storage ?? this.spec.storages[0]?.storage ?? 'local-lvm';
-      this.guests.set(t.vmid, {
+      this.addGuest({
         vmid: t.vmid,
         node: t.node,
         status: 'stopped',
@@ -177,17 +196,54 @@ export class SimCluster {
     for (let i = 0; i < o.count; i++) {
       const vmid = o.firstVmid + i;
       const node = nodes[i % nodes.length] as SimNode;
-      this.guests.set(vmid, {
-        vmid,
-        node: node.name,
-        status: o.status,
-        // Running ones have been up for a while: up to a month, differing from guest to guest.
-        ...(o.status === 'running' ? { startedAt: Date.now() - ((vmid * 7_919) % (30 * 86_400)) * 1000, pid: this.nextGuestPid() } : {}),
-        config: { name: `srv-${vmid}.customers.example.net`, memory: '2048', cores: 2, sockets: 1, scsi0: `${storage}:vm-${vmid}-disk-0,size=20G`, net0: `virtio=${randomMac()},bridge=vmbr0` },
-        files: {},
-        snapshots: new Map(),
-      });
+      // Running ones have been up for a while: up to a month, differing from guest to guest.
+      const startedAt = o.status === 'running' ? Date.now() - ((vmid * 7_919) % (30 * 86_400)) * 1000 : undefined;
+      this.addGuest(
+        {
+          vmid,
+          node: node.name,
+          status: o.status,
+          ...(startedAt !== undefined ? { startedAt, pid: this.nextGuestPid() } : {}),
+          config: { name: `srv-${vmid}.customers.example.net`, memory: '2048', cores: 2, sockets: 1, scsi0: `${storage}:vm-${vmid}-disk-0,size=20G`, net0: `virtio=${randomMac()},bridge=vmbr0` },
+          files: {},
+          snapshots: new Map(),
+        },
+        startedAt,
+      );
     }
+  }
+
+  /** A guest appears (its config file is written): its VMID's history goes on from `sinceMs` (now). */
+  addGuest(g: SimGuest, sinceMs?: number): void {
+    this.guests.set(g.vmid, g);
+    this.usage.observe(g, sinceMs);
+  }
+
+  /** The guest is gone (destroyed, a failed create undone, or lost); its VMID's history stays. */
+  removeGuest(vmid: number): void {
+    const g = this.guests.get(vmid);
+    if (!g) return;
+    this.guests.delete(vmid);
+    this.usage.end(g);
+  }
+
+  /**
+   * A new QEMU process runs the guest (a start, a reboot, a live migration's target, a restore or
+   * rollback that starts it): its uptime and traffic counters begin at zero.
+   */
+  startQemu(g: SimGuest): void {
+    g.status = 'running';
+    g.startedAt = Date.now();
+    g.pid = this.nextGuestPid();
+    this.usage.observe(g);
+  }
+
+  /** The guest's QEMU process ended. */
+  stopQemu(g: SimGuest): void {
+    g.status = 'stopped';
+    delete g.startedAt;
+    delete g.pid;
+    this.usage.observe(g);
   }
 
   /** The node, if it resolves and answers. */

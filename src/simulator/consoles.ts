@@ -72,7 +72,8 @@ export class ConsoleListeners {
     const ticket = `PVEVNC:${Math.floor(Date.now() / 1000).toString(16).toUpperCase()}::${crypto.randomBytes(48).toString('base64')}`;
     // qemu-server 9.1.7 and later always generate a VNC password; before, the ticket's first 8 characters are it.
     const password = withPassword || this.cluster.majorRelease >= 9 ? randomPrintable(8) : ticket.slice(0, 8);
-    const task = this.cluster.tasks.create({ node, type: kind === 'vnc' ? 'vncproxy' : 'termproxy', id: String(guest.vmid), user: ctx.user, hang: true, run: () => undefined });
+    // qemu-server forks both listeners as a `vncproxy` worker (PVE/API2/Qemu.pm `vncproxy`, `termproxy`).
+    const task = this.cluster.tasks.create({ node, type: 'vncproxy', id: String(guest.vmid), user: ctx.user, hang: true, run: () => undefined });
     const listener: ConsoleListener = {
       kind, ticket, user: ctx.user, node, vmid: guest.vmid, port, password, upid: task.upid, issuedAtMs: Date.now(), connected: false, ended: false,
       ...(fault ? { fault } : {}),

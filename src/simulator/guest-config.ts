@@ -103,6 +103,8 @@ function prepareConfig(cluster: SimCluster, g: SimGuest, params: Record<string, 
   return () => {
     for (const d of deletes) delete g.config[d];
     for (const [k, v] of changes) g.config[k] = v;
+    // a NIC's `rate` applies to the running guest's tap at once (qemu-server `vmconfig_update_net`)
+    cluster.usage.observe(g);
   };
 }
 

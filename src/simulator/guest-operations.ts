@@ -59,7 +59,7 @@ export function clone(cluster: SimCluster, ctx: CallContext, node: string, vmid:
   }
   // a full clone copies what the disks hold; snapshots stay with the source
   const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config, files: { ...src.files }, snapshots: new Map(), ...(p.pool !== undefined ? { pool: p.pool } : {}) };
-  cluster.guests.set(newid, guest);
+  cluster.addGuest(guest);
   return guestTask(cluster, ctx, {
     node,
     type: 'qmclone',
@@ -70,7 +70,7 @@ export function clone(cluster: SimCluster, ctx: CallContext, node: string, vmid:
     onFail: () => {
       // a failed clone removes what it created (unless a lock is left behind)
       const g = cluster.guests.get(newid);
-      if (g === guest && ctx.fault?.mode !== 'lock') cluster.guests.delete(newid);
+      if (g === guest && ctx.fault?.mode !== 'lock') cluster.removeGuest(newid);
     },
   });
 }
@@ -92,9 +92,7 @@ export function start(cluster: SimCluster, ctx: CallContext, node: string, vmid:
       if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
       // The cloud-init drive is generated at start: a custom snippet must still be there.
       if (guest.config.cicustom !== undefined) checkCicustom(cluster, guest.node, String(guest.config.cicustom));
-      guest.status = 'running';
-      guest.startedAt = Date.now();
-      guest.pid = cluster.nextGuestPid();
+      cluster.startQemu(guest);
     },
   });
 }
@@ -111,9 +109,7 @@ function stopLike(cluster: SimCluster, ctx: CallContext, node: string, vmid: num
     run: () => {
       const guest = cluster.guests.get(vmid);
       if (!guest || guest.status !== 'running') return;
-      guest.status = 'stopped';
-      delete guest.startedAt;
-      delete guest.pid;
+      cluster.stopQemu(guest);
     },
   });
 }
@@ -128,7 +124,7 @@ export function shutdown(cluster: SimCluster, ctx: CallContext, node: string, vm
   return stopLike(cluster, ctx, node, vmid, 'qmshutdown');
 }
 
-/** POST .../status/reboot. */
+/** POST .../status/reboot: qemu-server stops QEMU and qmeventd starts a new process (PVE/QemuServer.pm `vm_reboot`). */
 export function reboot(cluster: SimCluster, ctx: CallContext, node: string, vmid: number): string {
   const g = cluster.guestOn(node, vmid);
   if (g.status !== 'running') throw fail(`VM ${vmid} not running`);
@@ -141,12 +137,12 @@ export function reboot(cluster: SimCluster, ctx: CallContext, node: string, vmid
     holdFile: true,
     run: () => {
       const guest = cluster.guests.get(vmid);
-      if (guest?.status === 'running') guest.startedAt = Date.now();
+      if (guest?.status === 'running') cluster.startQemu(guest);
     },
   });
 }
 
-/** POST .../migrate: the guest moves to `target` when the task ends. */
+/** POST .../migrate: the guest moves to `target` when the task ends, a running one under the target's new QEMU process. */
 export function migrate(cluster: SimCluster, ctx: CallContext, node: string, vmid: number, p: Record<string, string>): string {
   const g = cluster.guestOn(node, vmid);
   const target = p.target as string;
@@ -172,6 +168,7 @@ export function migrate(cluster: SimCluster, ctx: CallContext, node: string, vmi
       const guest = cluster.guests.get(vmid);
       if (!guest) throw new Error(`Configuration file '${cluster.configPath(node, vmid)}' does not exist`);
       guest.node = target;
+      if (guest.status === 'running') cluster.startQemu(guest);
     },
   });
 }
@@ -190,7 +187,7 @@ export function destroy(cluster: SimCluster, ctx: CallContext, node: string, vmi
     run: () => {
       const guest = cluster.guests.get(vmid);
       if (guest && ctx.fault?.mode === 'task_warnings') leaveVolumesBehind(cluster, guest);
-      cluster.guests.delete(vmid);
+      cluster.removeGuest(vmid);
     },
   });
 }

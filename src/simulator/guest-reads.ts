@@ -6,22 +6,27 @@ import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './config-values';
 import { configView } from './guest-config';
 
-/**
- * A running guest's traffic and disk counters since it started, as Proxmox reports them (bytes,
- * growing with its uptime); all zero while it is stopped.
- */
-function ioCounters(uptimeSeconds: number): { netin: number; netout: number; diskread: number; diskwrite: number } {
-  if (uptimeSeconds === 0) return { netin: 0, netout: 0, diskread: 0, diskwrite: 0 };
-  return { netin: uptimeSeconds * 1_536, netout: uptimeSeconds * 917, diskread: 187_695_104 + uptimeSeconds * 40_960, diskwrite: uptimeSeconds * 20_480 };
+/** The machine type a running guest's QEMU reports. */
+export const RUNNING_MACHINE = 'pc-i440fx-9.2+pve1';
+
+/** A running guest's disk counters since it started (bytes, growing with its uptime); zero while it is stopped. */
+function diskCounters(uptimeSeconds: number): { diskread: number; diskwrite: number } {
+  if (uptimeSeconds === 0) return { diskread: 0, diskwrite: 0 };
+  return { diskread: 187_695_104 + uptimeSeconds * 40_960, diskwrite: uptimeSeconds * 20_480 };
+}
+
+/** The guest's size as pvestatd reports it: vCPUs, memory and disk bytes. */
+export function guestSize(g: SimGuest): { maxcpu: number; maxmem: number; maxdisk: number } {
+  let maxdisk = 0;
+  for (const [k, v] of Object.entries(g.config)) if (DISK_KEY.test(k) && !isCdrom(String(v))) maxdisk += diskSize(String(v));
+  return { maxcpu: vcpus(g.config), maxmem: memoryMiB(g.config) * MiB, maxdisk };
 }
 
 /** A guest as GET /cluster/resources lists it. */
-export function guestResource(g: SimGuest): Record<string, unknown> {
+export function guestResource(cluster: SimCluster, g: SimGuest): Record<string, unknown> {
   const running = g.status === 'running';
   const uptime = running && g.startedAt ? Math.floor((Date.now() - g.startedAt) / 1000) : 0;
-  const maxmem = memoryMiB(g.config) * MiB;
-  let maxdisk = 0;
-  for (const [k, v] of Object.entries(g.config)) if (DISK_KEY.test(k) && !isCdrom(String(v))) maxdisk += diskSize(String(v));
+  const { maxcpu, maxmem, maxdisk } = guestSize(g);
   return {
     id: `qemu/${g.vmid}`,
     type: 'qemu',
@@ -33,14 +38,15 @@ export function guestResource(g: SimGuest): Record<string, unknown> {
     ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
     ...(g.config.template === 1 ? { template: 1 } : {}),
     ...(g.pool !== undefined ? { pool: g.pool } : {}),
-    maxcpu: vcpus(g.config),
+    maxcpu,
     maxmem,
     mem: running ? Math.floor(maxmem * 0.4) : 0,
     cpu: running ? 0.01 : 0,
     maxdisk,
     disk: 0,
     uptime,
-    ...ioCounters(uptime),
+    ...cluster.usage.counters(g),
+    ...diskCounters(uptime),
   };
 }
 
@@ -50,7 +56,7 @@ export function qemuList(cluster: SimCluster, node: string): object[] {
   return [...cluster.guests.values()]
     .filter((g) => g.node === node)
     .map((g) => {
-      const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = guestResource(g);
+      const { id: _id, type: _type, node: _node, pool: _pool, maxcpu, disk: _disk, ...entry } = guestResource(cluster, g);
       return { ...entry, cpus: maxcpu };
     });
 }
@@ -59,7 +65,7 @@ export function qemuList(cluster: SimCluster, node: string): object[] {
 export function vmStatus(cluster: SimCluster, node: string, vmid: number): object {
   const g = cluster.guestOn(node, vmid);
   const running = g.status === 'running';
-  const r = guestResource(g);
+  const r = guestResource(cluster, g);
   return {
     vmid: g.vmid,
     name: r.name,
@@ -76,7 +82,7 @@ export function vmStatus(cluster: SimCluster, node: string, vmid: number): objec
     diskread: r.diskread,
     diskwrite: r.diskwrite,
     ha: { managed: 0 },
-    ...(running ? { pid: g.pid, 'running-machine': 'pc-i440fx-9.2+pve1', 'running-qemu': '9.2.0' } : {}),
+    ...(running ? { pid: g.pid, 'running-machine': RUNNING_MACHINE, 'running-qemu': '9.2.0' } : {}),
     ...(bool(String(g.config.agent ?? '0').split(',')[0]?.replace('enabled=', '')) ? { agent: 1 } : {}),
     ...(g.config.lock !== undefined ? { lock: String(g.config.lock) } : {}),
     ...(g.config.template === 1 ? { template: 1 } : {}),

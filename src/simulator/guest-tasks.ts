@@ -11,7 +11,7 @@ import type { SimTask } from './tasks';
 function applyAfterFault(cluster: SimCluster, fault: Fault | undefined, vmid: number, defaultLock: string): void {
   if (!fault) return;
   if (fault.mode === 'lose_guest') {
-    cluster.guests.delete(vmid);
+    cluster.removeGuest(vmid);
   } else if (fault.mode === 'lock') {
     const g = cluster.guests.get(vmid);
     if (g) g.config.lock = fault.message ?? defaultLock;

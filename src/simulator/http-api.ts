@@ -227,7 +227,7 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
   if (fault && !failed && !ctx.faultHandled && Number.isFinite(vmid)) {
     // calls without a task: apply lock / lose_guest right away
     const g = api.cluster.guests.get(vmid);
-    if (fault.mode === 'lose_guest') api.cluster.guests.delete(vmid);
+    if (fault.mode === 'lose_guest') api.cluster.removeGuest(vmid);
     else if (fault.mode === 'lock' && g) g.config.lock = fault.message ?? 'backup';
   }
 

@@ -28,6 +28,8 @@ export function inspectState(cluster: SimCluster): { guests: object[]; tasks: ob
         // What the disks hold, and the snapshot tree's names (the API lists them too).
         files: g.files,
         snapshots: [...g.snapshots.keys()],
+        // the traffic a test set for it (null: the default)
+        traffic: g.traffic ?? null,
       })),
     backups: cluster.backupVolumes.map(({ config: _config, files: _files, ...volume }) => volume),
     tasks: cluster.tasks.all().map((t) => ({

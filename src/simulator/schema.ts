@@ -81,7 +81,15 @@ interface TrieNode {
   param?: { name: string; node: TrieNode };
   template?: string;
   methods?: Map<string, MethodSchema>;
+  /** The path below this node is one component, slashes and all. */
+  restIsOneComponent?: boolean;
 }
+
+/**
+ * Where Proxmox mounts a subclass with `fragmentDelimiter => ''`: a volume id may hold a `/`
+ * (pve-storage, PVE/API2/Storage/Status.pm, the `{storage}/content` subclass).
+ */
+const ONE_COMPONENT_BELOW = ['/nodes/{node}/storage/{storage}/content'];
 
 export interface RouteMatch {
   template: string;
@@ -460,6 +468,7 @@ export class PveSchema {
       }
     }
     this.methodCount = count;
+    for (const template of ONE_COMPONENT_BELOW) this.insert(template).restIsOneComponent = true;
   }
 
   private insert(template: string): TrieNode {
@@ -502,15 +511,20 @@ export class PveSchema {
 
   /** Finds the schema entry for a concrete path (already stripped of /api2/json). */
   match(verb: string, urlPath: string): RouteMatch | undefined {
-    let node: TrieNode | undefined = this.root;
+    // pve-http-server unescapes the whole path before PVE::RESTHandler::find_handler splits it on
+    // `/+`, so an escaped and a literal slash route alike.
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return undefined;
+    }
+    const segments = decoded.split('/').filter(Boolean);
+    let node: TrieNode = this.root;
     const pathParams: Record<string, string> = {};
-    for (const raw of urlPath.split('/').filter(Boolean)) {
-      let seg: string;
-      try {
-        seg = decodeURIComponent(raw);
-      } catch {
-        return undefined;
-      }
+    for (let i = 0; i < segments.length; i++) {
+      // A subclass mounted with `fragmentDelimiter => ''` takes the rest of the path as one component.
+      const seg = node.restIsOneComponent ? segments.splice(i).join('/') : (segments[i] as string);
       const lit: TrieNode | undefined = node.literal.get(seg);
       if (lit) {
         node = lit;

@@ -109,6 +109,9 @@ const simUserSchema = z.strictObject({
   privs: z.array(z.string()).default(['VM.Console']),
 });
 const guestUptimeSchema = z.object({ seconds: z.number().int().min(0).max(400 * 86_400) });
+/** Bytes per second; up to 100 Gbit/s. */
+const bytesPerSecondSchema = z.number().min(0).max(12.5e9);
+const guestTrafficSchema = z.strictObject({ inBytesPerSecond: bytesPerSecondSchema, outBytesPerSecond: bytesPerSecondSchema });
 
 const optionsSchema = z.object({
   taskMs: durationSchema.optional(),
@@ -258,8 +261,35 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       res.status(409).json({ error: 'the guest is not running' });
       return;
     }
-    found.guest.startedAt = Date.now() - found.body.seconds * 1000;
+    cluster.usage.rewind(found.guest, Date.now() - found.body.seconds * 1000);
     res.json({ uptime: found.body.seconds });
+  });
+  // The traffic the guest sends and receives from now on (its NICs' `rate` caps it); DELETE: the default again.
+  control.post('/guests/:vmid/traffic', (req: Request, res: Response) => {
+    const found = bodyForGuest(guestTrafficSchema, 'traffic', req, res);
+    if (!found) return;
+    found.guest.traffic = found.body;
+    cluster.usage.observe(found.guest);
+    res.json({ traffic: found.guest.traffic });
+  });
+  control.delete('/guests/:vmid/traffic', (req: Request, res: Response) => {
+    const guest = guestFor(req, res);
+    if (!guest) return;
+    delete guest.traffic;
+    cluster.usage.observe(guest);
+    res.json({ traffic: null });
+  });
+  // The VMID's usage history goes, as an operator removes its RRD file by hand (404 when it has
+  // none); pmxcfs starts a new file at the next update of a guest that holds the VMID.
+  control.delete('/rrd/:vmid', (req: Request, res: Response) => {
+    const vmid = Number(req.params.vmid);
+    if (!cluster.usage.drop(vmid)) {
+      res.status(404).json({ error: 'no usage history for this VMID' });
+      return;
+    }
+    const guest = cluster.guests.get(vmid);
+    if (guest) cluster.usage.observe(guest);
+    res.json({ dropped: vmid });
   });
   // A running task ends now, as an operator's Stop in the Proxmox UI would end a hung one (`exitstatus` set) or as it would have in time.
   control.post('/tasks/:upid/end', (req: Request, res: Response) => {

@@ -111,6 +111,11 @@ export function storageContent(cluster: SimCluster, node: string, storage: strin
       const volume = first.slice(storage.length + 1).split('/').pop() ?? '';
       out.push({ volid: `${storage}:${volume}`, vmid: g.vmid, size: diskSize(text) });
     }
+    // the RAM its snapshots saved
+    for (const snapshot of g.snapshots.values()) {
+      const state = snapshot.vmstate;
+      if (state?.volid.startsWith(`${storage}:`)) out.push({ volid: state.volid, vmid: g.vmid, size: state.size });
+    }
   }
   for (const o of cluster.orphanVolumes) if (o.node === node && o.volid.startsWith(`${storage}:`)) out.push({ volid: o.volid, vmid: o.vmid, size: o.size });
   return out
@@ -120,9 +125,19 @@ export function storageContent(cluster: SimCluster, node: string, storage: strin
     .concat(archives);
 }
 
-/** The archive a path or volid names (`local:backup/…`, or the volume without its storage). */
-export function findArchive(cluster: SimCluster, node: string, storage: string | undefined, volume: string): SimBackupVolume | undefined {
-  const volid = volume.includes(':') ? volume : `${storage}:${volume}`;
+/**
+ * The volume id a `{volume}` of …/storage/{storage}/content names: a whole volid of that storage,
+ * or a volume name on it (pve-storage, PVE/API2/Storage/Content.pm `$real_volume_id`).
+ */
+export function contentVolumeId(storage: string, volume: string): string {
+  if (!volume.includes(':')) return `${storage}:${volume}`;
+  const sid = volume.slice(0, volume.indexOf(':'));
+  if (sid !== storage) throw new SimHttpError(400, 'Parameter verification failed.', { volume: `storage ID mismatch (${sid} != ${storage})` });
+  return volume;
+}
+
+/** The archive with this volid, where the node can read it. */
+export function findArchive(cluster: SimCluster, node: string, volid: string): SimBackupVolume | undefined {
   return cluster.backupVolumes.find((b) => b.volid === volid && (b.node === node || cluster.storages.get(b.storage)?.shared));
 }
 

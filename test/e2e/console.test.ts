@@ -209,8 +209,9 @@ describe('serial consoles on a cluster before Proxmox VE 9 (token-owned termprox
     await c.closed;
 
     const state = await stack.sim.state();
-    const termproxyTasks = state.tasks.filter((t) => t.type === 'termproxy');
-    expect(termproxyTasks.at(-1)?.user).toBe('console@pve');
+    // the serial console's listener is the newest vncproxy task (qemu-server names both consoles' tasks so)
+    const consoleTasks = state.tasks.filter((t) => t.type === 'vncproxy');
+    expect(consoleTasks.at(-1)?.user).toBe('console@pve');
     const row = await stack.api.db.proxmoxConnection.findUniqueOrThrow({ where: { id: stack.seed.connectionId } });
     expect(row.consoleUserPasswordCipher).not.toContain(CONSOLE_PASSWORD);
     expect(secretBoxOf(stack.api.config).open(row.consoleUserPasswordCipher!, row.id)).toBe(CONSOLE_PASSWORD);

@@ -83,6 +83,32 @@ describe('fault modes', () => {
     expect((await h.client.guests.status('pve1', 411)).status).toBe('running');
   });
 
+  it('http500_after_accept answers 500 to a vzdump, a restore, a snapshot and an archive delete whose task runs to its end', async () => {
+    const message = 'proxy error on pve1: pvedaemon gave no answer';
+    const acceptedThen500 = async (op: string, method: string, path: string, params: Record<string, string>, type: string) => {
+      await fault({ op, mode: 'http500_after_accept', message });
+      const answer = await h.api(method, path, params);
+      expect([answer.status, answer.statusText], op).toEqual([500, message]);
+      const started = (await h.api('GET', '/nodes/pve1/tasks', { source: 'all', typefilter: type })).body.data as { upid: string }[];
+      expect(started, op).toHaveLength(1);
+      await h.wait(started[0]!.upid);
+    };
+    await ready(414);
+    await acceptedThen500('backup', 'POST', '/nodes/pve1/vzdump', { vmid: '414', storage: 'local' }, 'vzdump');
+    const archives = () => h.api('GET', '/nodes/pve1/storage/local/content', { content: 'backup', vmid: '414' }).then((r) => r.body.data as { volid: string }[]);
+    const [archive] = await archives();
+    expect(archive?.volid).toMatch(/^local:backup\/vzdump-qemu-414-/);
+
+    await acceptedThen500('restore', 'POST', '/nodes/pve1/qemu', { vmid: '415', archive: archive!.volid }, 'qmrestore');
+    expect((await state()).guests.find((g) => g.vmid === 415)).toMatchObject({ status: 'stopped' });
+
+    await acceptedThen500('snapshot', 'POST', '/nodes/pve1/qemu/414/snapshot', { snapname: 'before' }, 'qmsnapshot');
+    expect(((await h.api('GET', '/nodes/pve1/qemu/414/snapshot')).body.data as { name: string }[]).map((s) => s.name)).toEqual(['before', 'current']);
+
+    await acceptedThen500('volume_delete', 'DELETE', `/nodes/pve1/storage/local/content/${archive!.volid}`, {}, 'imgdel');
+    expect(await archives()).toEqual([]);
+  });
+
   it('http400 rejects the call as the parameter check does, naming the parameter, and does nothing', async () => {
     await ready(412);
     const before = (await h.client.guestConfig.get('pve1', 412)).memory;

@@ -122,49 +122,6 @@ describe('GET /pools', () => {
   });
 });
 
-describe('GET /nodes/{node}/qemu/{vmid}/rrddata', () => {
-  const usage = (vmid: number, timeframe: string, cf = 'AVERAGE') => list(`/nodes/pve1/qemu/${vmid}/rrddata`, { timeframe, cf });
-
-  it('answers 70 points a step apart per time frame, with values only while the guest runs', async () => {
-    await h.wait(await h.client.guests.clone('pve1', 9000, { newid: 150, name: 'busy-1' }));
-    const stopped = await usage(150, 'hour');
-    expect(stopped).toHaveLength(70);
-    expect(stopped.every((point) => Object.keys(point).join() === 'time')).toBe(true);
-
-    await h.wait(await h.client.guests.start('pve1', 150));
-    await h.control('PUT', '/guests/150/uptime', { seconds: 2 * 3600 });
-    for (const [timeframe, step] of [['hour', 60], ['day', 1_800], ['week', 10_800]] as const) {
-      const points = await usage(150, timeframe);
-      expect(points).toHaveLength(70);
-      const times = points.map((point) => point.time as number);
-      expect(times.slice(1).map((time, i) => time - (times[i] as number))).toEqual(Array(69).fill(step));
-      expect(times.at(-1)).toBeLessThanOrEqual(Date.now() / 1000);
-    }
-    const hour = await usage(150, 'hour');
-    for (const point of hour) {
-      expect(point).toMatchObject({ maxcpu: 1, maxmem: 1024 ** 3 });
-      expect(point.cpu).toBeGreaterThan(0);
-      expect(point.cpu).toBeLessThanOrEqual(1);
-      expect(point.mem).toBeLessThan(point.maxmem as number);
-      for (const rate of ['netin', 'netout', 'diskread', 'diskwrite']) expect(point[rate]).toBeGreaterThan(0);
-    }
-    // Up for two hours: the day's points before the start carry no values.
-    const day = await usage(150, 'day');
-    expect(day.filter((point) => point.cpu !== undefined).length).toBeLessThanOrEqual(6);
-    expect(day[0]).toEqual({ time: day[0]?.time });
-    // The same guest and time give the same numbers; the peaks lie above the averages.
-    expect(await usage(150, 'week')).toEqual(await usage(150, 'week'));
-    const peaks = await usage(150, 'hour', 'MAX');
-    expect(peaks.at(-1)?.netin).toBeGreaterThan(hour.at(-1)?.netin as number);
-  });
-
-  it('checks the time frame against the schema', async () => {
-    const wrong = await h.api('GET', '/nodes/pve1/qemu/9000/rrddata', { timeframe: 'minute' });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.errors).toMatchObject({ timeframe: expect.stringContaining('enumeration') });
-  });
-});
-
 describe('GET /access/permissions', () => {
   it("grants the simulator's tokens, and their user, every privilege propagated from /; nobody else anything", async () => {
     const mine = (await h.api('GET', '/access/permissions')).body.data as Record<string, Record<string, number>>;

@@ -79,9 +79,38 @@ describe('snapshots', () => {
     expect(h.sim.state.guests.get(103)?.status).toBe('running');
   });
 
+  it("keeps a running guest's RAM on a state volume its config names, listed on the storage until the snapshot goes", async () => {
+    await guest(h, 110);
+    await h.client.guestConfig.setSync('pve1', 110, { memory: 2048 });
+    await h.wait(await h.client.guests.start('pve1', 110));
+    await h.wait(await h.client.snapshots.create('pve1', 110, { name: 'with-ram', vmstate: true }));
+    await h.wait(await h.client.snapshots.create('pve1', 110, { name: 'disk-only' }));
+
+    const config = (await h.api('GET', '/nodes/pve1/qemu/110/snapshot/with-ram/config')).body.data as Record<string, unknown>;
+    expect(config).toMatchObject({
+      vmstate: 'local-lvm:vm-110-state-with-ram',
+      runningmachine: 'pc-i440fx-9.2+pve1',
+      runningcpu: 'qemu64,+aes,enforce,+kvm_pv_eoi,+kvm_pv_unhalt,+pni,+popcnt,+sse4.1,+sse4.2,+ssse3',
+      'running-nets-host-mtu': 'net0=0',
+    });
+    expect((await h.api('GET', '/nodes/pve1/qemu/110/snapshot/disk-only/config')).body.data).not.toHaveProperty('vmstate');
+    const listed = (await h.api('GET', '/nodes/pve1/qemu/110/snapshot')).body.data as { name: string; vmstate?: number }[];
+    expect(listed.filter((s) => s.name !== 'current').map((s) => [s.name, s.vmstate])).toEqual([['with-ram', 1], ['disk-only', 0]]);
+    const stateVolume = { volid: 'local-lvm:vm-110-state-with-ram', vmid: 110, size: (2 * 2048 + 500) * 1024 ** 2, format: 'raw' };
+    expect((await h.api('GET', '/nodes/pve1/storage/local-lvm/content', { vmid: '110' })).body.data).toContainEqual(expect.objectContaining(stateVolume));
+
+    await h.wait(await h.client.snapshots.delete('pve1', 110, 'with-ram'));
+    expect((await h.api('GET', '/nodes/pve1/storage/local-lvm/content', { vmid: '110' })).body.data).not.toContainEqual(expect.objectContaining({ volid: stateVolume.volid }));
+  });
+
   it('refuses reserved, taken and missing names, a locked guest, and storages that cannot snapshot', async () => {
     await guest(h, 104);
-    expect((await rejected(h.client.snapshots.create('pve1', 104, { name: 'current' }))).message).toContain('reserved name');
+    // qemu-server refuses `current` as written and `pending` in any case, in these words
+    for (const [name, refused] of [['current', 'current'], ['pending', 'pending'], ['Pending', 'pending']]) {
+      const answer = await h.api('POST', '/nodes/pve1/qemu/104/snapshot', { snapname: name as string });
+      expect([answer.status, answer.statusText], name).toEqual([500, `unable to use snapshot name '${refused}' (reserved name)`]);
+    }
+    await h.wait(await h.client.snapshots.create('pve1', 104, { name: 'Current' }));
     expect((await rejected(h.client.snapshots.create('pve1', 104, { name: '1abc' }))).status).toBe(400);
     await h.wait(await h.client.snapshots.create('pve1', 104, { name: 'taken' }));
     expect((await rejected(h.client.snapshots.create('pve1', 104, { name: 'taken' }))).message).toContain("snapshot name 'taken' already used");
@@ -160,6 +189,32 @@ describe('backups', () => {
     expect(del).toContain(':imgdel:');
     await h.wait(del);
     expect(await h.client.backups.list('pve1', 'local', 113)).toEqual([]);
+  });
+
+  it('routes an archive named with a literal slash as Proxmox does, and names its imgdel task `<vmid>@<storage>`', async () => {
+    await guest(h, 120);
+    await h.wait(await h.client.backups.create('pve1', 120, { storage: 'local' }));
+    const [archive] = await h.client.backups.list('pve1', 'local', 120);
+    const volid = archive!.volid;
+    expect(volid).toMatch(/^local:backup\/vzdump-qemu-120-/);
+    // the web UI and go-proxmox put the volid in the path as it is
+    const info = await h.api('GET', `/nodes/pve1/storage/local/content/${volid}`);
+    expect([info.status, info.body.data]).toEqual([200, expect.objectContaining({ format: 'vma', protected: 0 })]);
+    // the volume's name without its storage, escaped or not
+    for (const volume of [volid.slice('local:'.length), encodeURIComponent(volid)]) {
+      expect((await h.api('GET', `/nodes/pve1/storage/local/content/${volume}`)).status, volume).toBe(200);
+    }
+    expect((await h.api('PUT', `/nodes/pve1/storage/local/content/${volid}`, { notes: 'before the upgrade' })).status).toBe(200);
+    const elsewhere = await h.api('DELETE', `/nodes/pve1/storage/local-lvm/content/${volid}`);
+    expect([elsewhere.status, elsewhere.body.errors]).toEqual([400, { volume: 'storage ID mismatch (local != local-lvm)' }]);
+
+    const del = await h.api('DELETE', `/nodes/pve1/storage/local/content/${volid}`);
+    expect(del.status).toBe(200);
+    const upid = del.body.data as string;
+    expect(upid.split(':').slice(5, 7)).toEqual(['imgdel', '120@local']);
+    await h.wait(upid);
+    expect(await h.client.tasks.log(upid)).toContain(`Removed volume '${volid}'`);
+    expect(await h.client.backups.list('pve1', 'local', 120)).toEqual([]);
   });
 
   it('restores over a stopped guest (force), rebuilding its config and disks from the archive', async () => {

@@ -29,6 +29,10 @@ export interface SimulatorHandle {
   wipeGuestDisk(vmid: number): Promise<void>;
   /** Makes a running guest up for `seconds` already, so its usage history (rrddata) reaches back that far. */
   setGuestUptime(vmid: number, seconds: number): Promise<void>;
+  /** From now on the guest receives and sends at these rates (bytes per second; its NICs' `rate` caps them); `null`: the default traffic again. */
+  setGuestTraffic(vmid: number, traffic: { inBytesPerSecond: number; outBytesPerSecond: number } | null): Promise<void>;
+  /** Removes a VMID's usage history (rrddata), as an operator deletes its RRD file by hand. */
+  dropUsageHistory(vmid: number): Promise<void>;
   /** Ends a running (or hung) task now: with `exitstatus` as an operator's Stop would, or normally. */
   endTask(upid: string, exitstatus?: string): Promise<void>;
   /** A user who logs in with a password, holding `privs` (default VM.Console) on `/vms`. */
@@ -51,6 +55,8 @@ export interface SimState {
     config: Record<string, string | number>;
     files: Record<string, string>;
     snapshots: string[];
+    /** The traffic set by setGuestTraffic; null: the default. */
+    traffic: { inBytesPerSecond: number; outBytesPerSecond: number } | null;
   }[];
   backups: { node: string; storage: string; volid: string; vmid: number; size: number; notes: string; protected: boolean }[];
   tasks: { upid: string; type: string; user: string; status: string; exitstatus?: string; startedAtMs: number; endedAtMs?: number }[];
@@ -136,6 +142,8 @@ export async function startSimulator(options: { taskMs?: number } & Pick<Simulat
     writeGuestFile: async (vmid, path, content) => void (await control('PUT', `guests/${vmid}/files`, { path, content })),
     wipeGuestDisk: async (vmid) => void (await control('DELETE', `guests/${vmid}/files`)),
     setGuestUptime: async (vmid, seconds) => void (await control('PUT', `guests/${vmid}/uptime`, { seconds })),
+    setGuestTraffic: async (vmid, traffic) => void (await (traffic ? control('POST', `guests/${vmid}/traffic`, traffic) : control('DELETE', `guests/${vmid}/traffic`))),
+    dropUsageHistory: async (vmid) => void (await control('DELETE', `rrd/${vmid}`)),
     endTask: async (upid, exitstatus) => void (await control('POST', `tasks/${encodeURIComponent(upid)}/end`, exitstatus ? { exitstatus } : {})),
     addUser: async (user) => void (await control('POST', 'users', user)),
     options: async (options) => void (await control('POST', 'options', options)),
