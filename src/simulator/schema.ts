@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { FIREWALL_FORMATS } from './firewall-config';
 
 export const PVE_VERSIONS = ['8.4.5', '9.2.3'] as const;
 export type PveVersion = (typeof PVE_VERSIONS)[number];
@@ -220,6 +221,7 @@ const STRING_FORMATS: Record<string, (v: string) => string | undefined> = {
     }
     return undefined;
   },
+  ...FIREWALL_FORMATS,
 };
 
 function checkBoolean(v: string): boolean {
@@ -334,6 +336,19 @@ const ANSWERED_BEYOND_SCHEMA: Record<string, { undeclared?: string[]; integerAsS
   'GET /nodes/{node}/qemu/{vmid}/snapshot': { undeclared: ['data[].running', 'data[].digest'] },
   // each volume's content type, and a backup's guest type (pve-storage, API2/Storage/Content.pm)
   'GET /nodes/{node}/storage/{storage}/content': { undeclared: ['data[].content', 'data[].subtype'] },
+  // pve-firewall answers options, rules, aliases and ipset entries with the digest of what it read
+  // (copy_opject_with_digest, copy_list_with_digest), an alias with its IP version, and a rule or
+  // an entry it found wrong in the file with its `errors`; PVE 8.4.5 declares only a rule's `pos`
+  'GET /cluster/firewall/options': { undeclared: ['data.digest'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/options': { undeclared: ['data.digest'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/rules': {
+    undeclared: ['digest', 'errors', 'type', 'action', 'enable', 'macro', 'iface', 'source', 'dest', 'proto', 'dport', 'sport', 'log', 'icmp-type', 'comment', 'ipversion'].map(
+      (member) => `data[].${member}`,
+    ),
+  },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/rules/{pos}': { undeclared: ['data.digest', 'data.errors'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/aliases': { undeclared: ['data[].ipversion'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/ipset/{name}': { undeclared: ['data[].errors'] },
 };
 
 interface ReturnsCheck {
@@ -500,20 +515,28 @@ export class PveSchema {
     return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, permissionCheck: m.permissions?.expression?.check };
   }
 
-  /** Finds the schema entry for a concrete path (already stripped of /api2/json). */
+  /**
+   * Finds the schema entry for a concrete path (already stripped of /api2/json). An ipset entry
+   * (`{cidr}`) takes the rest of the path, slashes and all, as Proxmox's handler joins it
+   * (API2/Firewall/IPSet.pm registers it with `fragmentDelimiter => ''`).
+   */
   match(verb: string, urlPath: string): RouteMatch | undefined {
     let node: TrieNode | undefined = this.root;
     const pathParams: Record<string, string> = {};
-    for (const raw of urlPath.split('/').filter(Boolean)) {
-      let seg: string;
-      try {
-        seg = decodeURIComponent(raw);
-      } catch {
-        return undefined;
-      }
+    let segments: string[];
+    try {
+      segments = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      return undefined;
+    }
+    for (const [index, seg] of segments.entries()) {
       const lit: TrieNode | undefined = node.literal.get(seg);
       if (lit) {
         node = lit;
+      } else if (node.param?.name === 'cidr') {
+        pathParams.cidr = segments.slice(index).join('/');
+        node = node.param.node;
+        break;
       } else if (node.param) {
         pathParams[node.param.name] = seg;
         node = node.param.node;
