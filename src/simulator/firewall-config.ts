@@ -71,7 +71,7 @@ export const isIcmp = (proto: string | undefined): boolean => proto === 'icmp' |
 /** Perl's truth of a string: neither empty nor "0". */
 export const perlTrue = (value: string | number | undefined): value is string | number => value !== undefined && value !== '' && value !== '0' && value !== 0;
 
-export const emptyConf = (): FwConf => ({ options: {}, aliases: new Map(), ipsets: new Map(), ipsetComments: new Map(), rules: [] });
+const emptyConf = (): FwConf => ({ options: {}, aliases: new Map(), ipsets: new Map(), ipsetComments: new Map(), rules: [] });
 
 export type RuleEnv = 'vm' | 'cluster';
 
@@ -468,7 +468,7 @@ function checkMacro(rule: FwRule, addError: (param: string, message: string) => 
 }
 
 /** The `pve-iface` format (PVE::JSONSchema::pve_verify_iface): undefined when valid. */
-export function verifyIface(name: string): string | undefined {
+function verifyIface(name: string): string | undefined {
   return /^[a-z][a-z0-9_]{1,20}([:.]\d+)?$/i.test(name) ? undefined : `invalid network interface name '${name}'`;
 }
 

@@ -9,7 +9,7 @@
  * exists, and only the options (`proxyto => 'node'`) reach the node named in the path.
  */
 import { fail } from './call';
-import type { SimCluster } from './cluster';
+import type { SimCluster, SimGuest } from './cluster';
 import { bool, splitProps } from './config-values';
 import { cleanCidr, parseIpOrCidr, SCOPED_ALIAS } from './firewall-address';
 import {
@@ -39,7 +39,7 @@ const guestFile = (vmid: number): string => `${vmid}.fw`;
 /** PVE::Tools::split_list: a list separated by commas, semicolons or spaces. */
 const splitList = (text: string | undefined): string[] => (text ?? '').split(/[,;\s]+/).filter(Boolean);
 
-export function loadClusterFirewall(cluster: SimCluster): FwConf {
+function loadClusterFirewall(cluster: SimCluster): FwConf {
   return parseFwConf(cluster.firewallFiles.get(CLUSTER_FILE) ?? '', 'cluster');
 }
 
@@ -376,11 +376,9 @@ export function restoreGuestFirewall(cluster: SimCluster, vmid: number, text: st
   if (text !== undefined) cluster.firewallFiles.set(guestFile(vmid), text);
 }
 
-/** The packet oracle for one of the cluster's guests; undefined when there is no such guest. */
-export function judgeGuestPacket(cluster: SimCluster, vmid: number, packet: Packet): Verdict | undefined {
-  const guest = cluster.guests.get(vmid);
-  if (!guest) return undefined;
-  const { conf, clusterConf } = loadGuest(cluster, vmid);
+/** The packet oracle's verdict at one of a guest's NICs, from its config and the firewall files. */
+export function judgeGuestPacket(cluster: SimCluster, guest: SimGuest, packet: Packet): Verdict {
+  const { conf, clusterConf } = loadGuest(cluster, guest.vmid);
   const nics: Record<string, { mac?: string; firewall: boolean }> = {};
   for (const [key, value] of Object.entries(guest.config)) {
     if (!/^net\d+$/.test(key)) continue;

@@ -321,7 +321,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       res.status(400).json({ error: `the guest has no ${packet.iface}` });
       return;
     }
-    res.json(judgeGuestPacket(cluster, vmid, packet));
+    res.json(judgeGuestPacket(cluster, guest, packet));
   });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();

@@ -345,4 +345,22 @@ describe('the firewall file through a guest\'s life', () => {
     expect([...h.sim.state.firewallFiles.keys()]).toEqual([]);
     expect(await ok('GET', `${FW}/rules`)).toEqual([]);
   });
+
+  it('is not left behind by a clone that fails', async () => {
+    await guest(h, 101);
+    await ok('PUT', `${FW}/options`, { enable: '1' });
+    await h.control('POST', '/faults', { op: 'clone', mode: 'task_fail', message: 'clone failed: out of space' });
+    const made = await h.api('POST', '/nodes/pve1/qemu/101/clone', { newid: '102' });
+    await expect(h.wait(made.body.data as string)).rejects.toThrow('out of space');
+    expect([...h.sim.state.firewallFiles.keys()]).toEqual(['101.fw']);
+  });
+});
+
+describe('faults', () => {
+  it('reach a firewall call named with `call`: a rule written whose answer is lost is there when read', async () => {
+    await guest(h, 101);
+    await h.control('POST', '/faults', { op: 'any', call: 'POST /nodes/{node}/qemu/{vmid}/firewall/rules', mode: 'drop_after_accept' });
+    await expect(h.api('POST', `${FW}/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '443', enable: '1' })).rejects.toThrow();
+    expect(await ok('GET', `${FW}/rules`)).toEqual([expect.objectContaining({ pos: 0, dport: '443' })]);
+  });
 });
