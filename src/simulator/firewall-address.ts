@@ -14,7 +14,7 @@ export const isIpv4 = (text: string): boolean => IPV4_RE.test(text);
 export const isIpv6 = (text: string): boolean => /^[0-9a-fA-F:.]+$/.test(text) && text.includes(':') && ipaddr.IPv6.isValid(text);
 
 /** How pve-firewall's alias, ipset and security group names look. */
-export const FW_NAME = '[A-Za-z][A-Za-z0-9\\-\\_]+';
+const FW_NAME = '[A-Za-z][A-Za-z0-9\\-\\_]+';
 export const NAME_PATTERN = new RegExp(`^${FW_NAME}$`);
 /** An alias name, optionally scoped (`dc/`, `guest/`). */
 export const SCOPED_ALIAS = new RegExp(`^(dc/|guest/)?(${FW_NAME})$`);
@@ -156,7 +156,7 @@ export function parseAddressList(text: string): 4 | 6 | undefined {
 }
 
 /** The ports of a list, as `[from, to]` ranges; ICMP type names stand for themselves. */
-export type PortSpec = ([number, number] | string)[];
+type PortSpec = ([number, number] | string)[];
 
 /**
  * Firewall.pm's parse_port_name_number_or_range: numbers, `a:b` ranges and `/etc/services` names,

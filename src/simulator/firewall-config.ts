@@ -39,7 +39,7 @@ export interface FwIpsetEntry {
   errors?: Record<string, string>;
 }
 
-export interface FwAlias {
+interface FwAlias {
   name: string;
   cidr: string;
   ipversion: 4 | 6;
@@ -73,7 +73,7 @@ export const perlTrue = (value: string | number | undefined): value is string | 
 
 const emptyConf = (): FwConf => ({ options: {}, aliases: new Map(), ipsets: new Map(), ipsetComments: new Map(), rules: [] });
 
-export type RuleEnv = 'vm' | 'cluster';
+type RuleEnv = 'vm' | 'cluster';
 
 const MAX_IPSET_NAME = 64;
 

@@ -196,13 +196,13 @@ export function servicePort(name: string): number | undefined {
 }
 
 /** One rule of a macro: the rule's own action, with this protocol and ports. */
-export interface MacroRule {
+interface MacroRule {
   proto: string;
   dport?: string;
   sport?: string;
 }
 
-export interface FirewallMacro {
+interface FirewallMacro {
   /** The name as Proxmox spells it (`HTTPS`); rules may use any case. */
   name: string;
   /** 0: both IP versions; 6: an IPv6-only macro. */

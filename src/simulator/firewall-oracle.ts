@@ -38,7 +38,7 @@ export interface Verdict {
 }
 
 /** What the decision reads: the cluster's and the guest's firewall files and the guest's NICs. */
-export interface FirewallView {
+interface FirewallView {
   cluster: FwConf;
   guest: FwConf;
   /** Each `netN` of the guest's config: its MAC and whether it carries `firewall=1`. */
