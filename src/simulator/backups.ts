@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimBackupVolume, SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, diskSize, isCdrom, randomMac, splitProps } from './config-values';
+import { guestFirewallFile, restoreGuestFirewall } from './firewall';
 import { allocateDisk, contentVolumeId, findArchive } from './storage';
 import type { SimTask } from './tasks';
 
@@ -120,6 +121,7 @@ export function vzdump(cluster: SimCluster, ctx: CallContext, node: string, p: R
         protected: bool(p.protected),
         config: { ...config },
         files: { ...guest.files },
+        firewall: guestFirewallFile(cluster, vmid),
       };
       cluster.backupVolumes.push(volume);
       cluster.taskLog(upid).push(`INFO: creating vzdump archive '/var/lib/vz/dump/${volid.slice(volid.indexOf('/') + 1)}'`, `INFO: Finished Backup of VM ${vmid}`);
@@ -265,6 +267,7 @@ export function restore(cluster: SimCluster, ctx: CallContext, node: string, p: 
       guest.config = { lock: 'create' };
       rebuildConfig(cluster, guest.config, archive, vmid, p.storage, bool(p.unique));
       guest.files = { ...archive.files };
+      restoreGuestFirewall(cluster, vmid, archive.firewall);
       guest.snapshots = new Map();
       delete guest.snapParent;
       if (bool(p.start)) cluster.startQemu(guest);

@@ -74,6 +74,8 @@ export interface SimBackupVolume {
   /** What a restore rebuilds: the guest's config and disk contents at backup time. */
   config: Record<string, string | number>;
   files: Record<string, string>;
+  /** The guest's firewall file at backup time (`qemu-server.fw` in the archive), if it had one. */
+  firewall?: string;
 }
 
 export interface ClusterSettings {
@@ -102,6 +104,8 @@ export class SimCluster {
   readonly backupVolumes: SimBackupVolume[] = [];
   /** Per node: the vzdump holding the node's global backup lock, and those waiting for it in order. */
   readonly vzdumpLocks = new Map<string, { holder?: string; waiting: { upid: string; begin: () => void }[] }>();
+  /** The firewall's files under `/etc/pve/firewall` by name (`cluster.fw`, `<vmid>.fw`); a missing file reads as empty. */
+  readonly firewallFiles = new Map<string, string>();
   /** What each task wrote to its log beyond its final line. */
   private readonly taskLogs = new Map<string, string[]>();
   readonly tasks: TaskManager;
@@ -135,6 +139,7 @@ export class SimCluster {
     this.orphanVolumes.length = 0;
     this.backupVolumes.length = 0;
     this.vzdumpLocks.clear();
+    this.firewallFiles.clear();
     this.taskLogs.clear();
     this.usage.clear();
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });

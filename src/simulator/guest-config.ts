@@ -71,6 +71,13 @@ export function normalizeNet(cluster: SimCluster, value: string): string {
   return joinProps(`${model}=${(mac ?? randomMac()).toUpperCase()}`, sorted);
 }
 
+/** The MAC of a `netN` value (`virtio=BC:24:11:…` or `macaddr=…`). */
+export function netMac(value: string): string | undefined {
+  const { first, props } = splitProps(value);
+  const entries: [string, string][] = first ? [['model', first], ...props] : [...props];
+  return entries.find(([k]) => k === 'macaddr' || NET_MODELS.has(k))?.[1];
+}
+
 /** Checks and normalizes a config change; returns the function that applies it. */
 function prepareConfig(cluster: SimCluster, g: SimGuest, params: Record<string, string>): () => void {
   if (params.digest !== undefined && params.digest !== digest(g.config)) {

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, isCdrom, joinProps, splitProps } from './config-values';
+import { cloneGuestFirewall, removeGuestFirewall } from './firewall';
 import { normalizeNet } from './guest-config';
 import { guestTask } from './guest-tasks';
 import { checkCicustom, leaveVolumesBehind } from './storage';
@@ -60,6 +61,7 @@ export function clone(cluster: SimCluster, ctx: CallContext, node: string, vmid:
   // a full clone copies what the disks hold; snapshots stay with the source
   const guest: SimGuest = { vmid: newid, node: target, status: 'stopped', config, files: { ...src.files }, snapshots: new Map(), ...(p.pool !== undefined ? { pool: p.pool } : {}) };
   cluster.addGuest(guest);
+  cloneGuestFirewall(cluster, vmid, newid);
   return guestTask(cluster, ctx, {
     node,
     type: 'qmclone',
@@ -70,7 +72,10 @@ export function clone(cluster: SimCluster, ctx: CallContext, node: string, vmid:
     onFail: () => {
       // a failed clone removes what it created (unless a lock is left behind)
       const g = cluster.guests.get(newid);
-      if (g === guest && ctx.fault?.mode !== 'lock') cluster.removeGuest(newid);
+      if (g === guest && ctx.fault?.mode !== 'lock') {
+        cluster.removeGuest(newid);
+        removeGuestFirewall(cluster, newid);
+      }
     },
   });
 }
@@ -188,6 +193,7 @@ export function destroy(cluster: SimCluster, ctx: CallContext, node: string, vmi
       const guest = cluster.guests.get(vmid);
       if (guest && ctx.fault?.mode === 'task_warnings') leaveVolumesBehind(cluster, guest);
       cluster.removeGuest(vmid);
+      removeGuestFirewall(cluster, vmid);
     },
   });
 }

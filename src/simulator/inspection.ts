@@ -6,8 +6,10 @@ import { configView } from './guest-config';
 import { customUserData } from './storage';
 
 /** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
-export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[] } {
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[]; firewall: Record<string, string> } {
   return {
+    // the files under /etc/pve/firewall, as pve-firewall would read them
+    firewall: Object.fromEntries([...cluster.firewallFiles].sort(([a], [b]) => (a < b ? -1 : 1))),
     // what each guest's consoles received: keys pressed, text typed, terminal sizes
     consoles: [...cluster.consoles.activity].map(([vmid, activity]) => ({ vmid, ...activity })),
     guests: [...cluster.guests.values()]
@@ -31,7 +33,7 @@ export function inspectState(cluster: SimCluster): { guests: object[]; tasks: ob
         // the traffic a test set for it (null: the default)
         traffic: g.traffic ?? null,
       })),
-    backups: cluster.backupVolumes.map(({ config: _config, files: _files, ...volume }) => volume),
+    backups: cluster.backupVolumes.map(({ config: _config, files: _files, firewall: _firewall, ...volume }) => volume),
     tasks: cluster.tasks.all().map((t) => ({
       upid: t.upid,
       node: t.node,

@@ -14,6 +14,7 @@ import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-
 import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
 import { guestRrdData } from './guest-metrics';
 import { openConsole } from './consoles';
+import * as firewall from './firewall';
 import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
 import { backupVolumeInfo, deleteBackupVolume, restore, updateBackupVolume, vzdump } from './backups';
@@ -55,6 +56,7 @@ type Handler = (i: HandlerInput) => unknown;
 const Q = '/nodes/{node}/qemu/{vmid}';
 const S = `${Q}/snapshot/{snapname}`;
 const V = '/nodes/{node}/storage/{storage}/content/{volume}';
+const F = `${Q}/firewall`;
 
 async function waitBackground(api: ApiContext, upid: string, seconds: number, vmid: number): Promise<string | null> {
   const end = Date.now() + seconds * 1000;
@@ -165,8 +167,37 @@ const TASK_ROUTES: Record<string, Handler> = {
   'GET /nodes/{node}/tasks/{upid}/log': ({ api, ctx, node, pathParams }) => taskLog(api.cluster, node, pathParams.upid as string, ctx.user),
 };
 
+const FIREWALL_ROUTES: Record<string, Handler> = {
+  'GET /cluster/firewall/options': ({ api }) => firewall.clusterOptions(api.cluster),
+  'PUT /cluster/firewall/options': ({ api, params }) => firewall.setClusterOptions(api.cluster, params),
+  [`GET ${F}`]: () => firewall.firewallIndex(),
+  [`GET ${F}/options`]: ({ api, node, vmid }) => firewall.guestOptions(api.cluster, node, vmid),
+  [`PUT ${F}/options`]: ({ api, node, vmid, params }) => firewall.setGuestOptions(api.cluster, node, vmid, params),
+  [`GET ${F}/rules`]: ({ api, vmid }) => firewall.guestRules(api.cluster, vmid),
+  [`POST ${F}/rules`]: ({ api, vmid, params }) => firewall.createGuestRule(api.cluster, vmid, params),
+  [`GET ${F}/rules/{pos}`]: ({ api, vmid, pathParams }) => firewall.guestRule(api.cluster, vmid, Number(pathParams.pos)),
+  [`PUT ${F}/rules/{pos}`]: ({ api, vmid, pathParams, params }) => firewall.updateGuestRule(api.cluster, vmid, Number(pathParams.pos), params),
+  [`DELETE ${F}/rules/{pos}`]: ({ api, vmid, pathParams, params }) => firewall.deleteGuestRule(api.cluster, vmid, Number(pathParams.pos), params),
+  [`GET ${F}/ipset`]: ({ api, vmid }) => firewall.guestIpsets(api.cluster, vmid),
+  [`POST ${F}/ipset`]: ({ api, vmid, params }) => firewall.createGuestIpset(api.cluster, vmid, params),
+  [`GET ${F}/ipset/{name}`]: ({ api, vmid, pathParams }) => firewall.guestIpset(api.cluster, vmid, pathParams.name as string),
+  [`POST ${F}/ipset/{name}`]: ({ api, vmid, pathParams, params }) => firewall.addGuestIpsetEntry(api.cluster, vmid, pathParams.name as string, params),
+  [`DELETE ${F}/ipset/{name}`]: ({ api, vmid, pathParams, params }) => firewall.deleteGuestIpset(api.cluster, vmid, pathParams.name as string, params),
+  [`GET ${F}/ipset/{name}/{cidr}`]: ({ api, vmid, pathParams }) => firewall.guestIpsetEntry(api.cluster, vmid, pathParams.name as string, pathParams.cidr as string),
+  [`PUT ${F}/ipset/{name}/{cidr}`]: ({ api, vmid, pathParams, params }) =>
+    firewall.updateGuestIpsetEntry(api.cluster, vmid, pathParams.name as string, pathParams.cidr as string, params),
+  [`DELETE ${F}/ipset/{name}/{cidr}`]: ({ api, vmid, pathParams, params }) =>
+    firewall.removeGuestIpsetEntry(api.cluster, vmid, pathParams.name as string, pathParams.cidr as string, params),
+  [`GET ${F}/aliases`]: ({ api, vmid }) => firewall.guestAliases(api.cluster, vmid),
+  [`POST ${F}/aliases`]: ({ api, vmid, params }) => firewall.createGuestAlias(api.cluster, vmid, params),
+  [`GET ${F}/aliases/{name}`]: ({ api, vmid, pathParams }) => firewall.guestAlias(api.cluster, vmid, pathParams.name as string),
+  [`PUT ${F}/aliases/{name}`]: ({ api, vmid, pathParams, params }) => firewall.updateGuestAlias(api.cluster, vmid, pathParams.name as string, params),
+  [`DELETE ${F}/aliases/{name}`]: ({ api, vmid, pathParams, params }) => firewall.removeGuestAlias(api.cluster, vmid, pathParams.name as string, params),
+  [`GET ${F}/refs`]: ({ api, vmid, params }) => firewall.guestRefs(api.cluster, vmid, params.type),
+};
+
 /** Handlers by template key, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
-export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...SNAPSHOT_ROUTES, ...BACKUP_ROUTES, ...CONSOLE_ROUTES, ...TASK_ROUTES };
+export const HANDLERS: Record<string, Handler> = { ...ACCESS_ROUTES, ...CLUSTER_ROUTES, ...NODE_ROUTES, ...STORAGE_ROUTES, ...GUEST_ROUTES, ...SNAPSHOT_ROUTES, ...BACKUP_ROUTES, ...CONSOLE_ROUTES, ...TASK_ROUTES, ...FIREWALL_ROUTES };
 
 /** Template keys the simulator implements, e.g. "POST /nodes/{node}/qemu/{vmid}/clone". */
 export const IMPLEMENTED_CALLS = Object.keys(HANDLERS);

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { FIREWALL_FORMATS } from './firewall-config';
 
 export const PVE_VERSIONS = ['8.4.5', '9.2.3'] as const;
 export type PveVersion = (typeof PVE_VERSIONS)[number];
@@ -87,9 +88,10 @@ interface TrieNode {
 
 /**
  * Where Proxmox mounts a subclass with `fragmentDelimiter => ''`: a volume id may hold a `/`
- * (pve-storage, PVE/API2/Storage/Status.pm, the `{storage}/content` subclass).
+ * (pve-storage, PVE/API2/Storage/Status.pm, the `{storage}/content` subclass), and so may an
+ * ipset entry's CIDR (pve-firewall, PVE/API2/Firewall/IPSet.pm, each ipset's entries).
  */
-const ONE_COMPONENT_BELOW = ['/nodes/{node}/storage/{storage}/content'];
+const ONE_COMPONENT_BELOW = ['/nodes/{node}/storage/{storage}/content', '/nodes/{node}/qemu/{vmid}/firewall/ipset/{name}', '/cluster/firewall/ipset/{name}'];
 
 export interface RouteMatch {
   template: string;
@@ -228,6 +230,7 @@ const STRING_FORMATS: Record<string, (v: string) => string | undefined> = {
     }
     return undefined;
   },
+  ...FIREWALL_FORMATS,
 };
 
 function checkBoolean(v: string): boolean {
@@ -342,6 +345,19 @@ const ANSWERED_BEYOND_SCHEMA: Record<string, { undeclared?: string[]; integerAsS
   'GET /nodes/{node}/qemu/{vmid}/snapshot': { undeclared: ['data[].running', 'data[].digest'] },
   // each volume's content type, and a backup's guest type (pve-storage, API2/Storage/Content.pm)
   'GET /nodes/{node}/storage/{storage}/content': { undeclared: ['data[].content', 'data[].subtype'] },
+  // pve-firewall answers options, rules, aliases and ipset entries with the digest of what it read
+  // (copy_opject_with_digest, copy_list_with_digest), an alias with its IP version, and a rule or
+  // an entry it found wrong in the file with its `errors`; PVE 8.4.5 declares only a rule's `pos`
+  'GET /cluster/firewall/options': { undeclared: ['data.digest'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/options': { undeclared: ['data.digest'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/rules': {
+    undeclared: ['digest', 'errors', 'type', 'action', 'enable', 'macro', 'iface', 'source', 'dest', 'proto', 'dport', 'sport', 'log', 'icmp-type', 'comment', 'ipversion'].map(
+      (member) => `data[].${member}`,
+    ),
+  },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/rules/{pos}': { undeclared: ['data.digest', 'data.errors'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/aliases': { undeclared: ['data[].ipversion'] },
+  'GET /nodes/{node}/qemu/{vmid}/firewall/ipset/{name}': { undeclared: ['data[].errors'] },
 };
 
 interface ReturnsCheck {

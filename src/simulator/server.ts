@@ -10,6 +10,8 @@ import { SimCluster } from './cluster';
 import { FaultRegistry, faultSpecSchema } from './faults';
 import { refuseTunnels } from '../net/request-target';
 import { consoleWebSocketServer, handleConsoleUpgrade } from './consoles';
+import { isIpv4, isIpv6 } from './firewall-address';
+import { judgeGuestPacket } from './firewall';
 import { authenticate, handleApi } from './http-api';
 import { inspectState } from './inspection';
 import type { ApiContext, RecordedRequest } from './routes';
@@ -130,6 +132,26 @@ const storageChangeSchema = z.strictObject({
   snippetsDir: z.string().min(1).nullable().optional(),
   snippetsDirByNode: z.record(z.string().min(1), z.string().min(1)).nullable().optional(),
 });
+
+const ipAddress = z.string().refine((v) => isIpv4(v) || isIpv6(v), 'not an IP address');
+/** `POST /_sim/firewall/packet`: a packet at a guest's NIC, for the firewall oracle. */
+const packetSchema = z
+  .strictObject({
+    vmid: z.number().int().min(100),
+    direction: z.enum(['in', 'out']),
+    iface: z.string().regex(/^net\d+$/).default('net0'),
+    kind: z.enum(['ip', 'arp']).default('ip'),
+    source: ipAddress,
+    dest: ipAddress.optional(),
+    sourceMac: z.string().regex(/^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$/i).optional(),
+    protocol: z.string().min(1).optional(),
+    dport: z.number().int().min(0).max(65535).optional(),
+    sport: z.number().int().min(0).max(65535).optional(),
+    icmpType: z.string().min(1).optional(),
+  })
+  .refine((p) => p.kind === 'arp' || p.dest !== undefined, { message: 'an IP packet needs dest', path: ['dest'] })
+  .refine((p) => p.dest === undefined || isIpv4(p.source) === isIpv4(p.dest), { message: 'source and dest are of different IP versions', path: ['dest'] })
+  .refine((p) => p.kind === 'ip' || isIpv4(p.source), { message: 'ARP carries an IPv4 source', path: ['source'] });
 
 /** `POST /_sim/guests`: plain guests for a large cluster. */
 const seedGuestsSchema = z.strictObject({
@@ -312,6 +334,25 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     const { userid, password, path, privs } = parsed.data;
     access.addUser({ userid, password }, { path, privs });
     res.status(201).json({ userid, path, privs });
+  });
+  // Whether a packet would pass a guest's NIC, decided as pve-firewall's compiled chains would.
+  control.post('/firewall/packet', (req: Request, res: Response) => {
+    const parsed = packetSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ error: 'invalid packet', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      return;
+    }
+    const { vmid, ...packet } = parsed.data;
+    const guest = cluster.guests.get(vmid);
+    if (!guest) {
+      res.status(404).json({ error: 'no such guest' });
+      return;
+    }
+    if (guest.config[packet.iface] === undefined) {
+      res.status(400).json({ error: `the guest has no ${packet.iface}` });
+      return;
+    }
+    res.json(judgeGuestPacket(cluster, guest, packet));
   });
   control.post('/reset', (_req: Request, res: Response) => {
     reset();

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxTaskError } from '../../src/proxmox';
 import { IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
+import { parseFwConf } from '../../src/simulator/firewall-config';
 import { startSim, type SimHarness } from './support';
 
 /** Every GET in the simulator's route table: a new one cannot escape this test. */
@@ -25,6 +26,7 @@ const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
   '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }],
   '/nodes/{node}/qemu/{vmid}/rrddata': [{ timeframe: 'day' }, { timeframe: 'week', cf: 'MAX' }],
+  '/nodes/{node}/qemu/{vmid}/firewall/refs': [{ type: 'alias' }, { type: 'ipset' }],
 };
 
 /** Demo cluster plus a fourth node that is offline: it shows in the cluster-wide lists. */
@@ -50,6 +52,31 @@ async function populate(h: SimHarness): Promise<void> {
   await h.wait(await h.client.snapshots.create('pve1', 101, { name: 'after-upgrade' }));
   await h.wait(await h.client.backups.create('pve1', 101, { storage: 'local', compress: 'zstd', notesTemplate: '{{guestname}}', protected: true }));
   await h.wait(await h.client.backups.create('pve2', 102, { storage: 'local' }));
+  await populateFirewall(h);
+}
+
+/** A guest's firewall with something of each kind, a rule and an ipset entry naming what is gone among them; the cluster's switch on. */
+async function populateFirewall(h: SimHarness): Promise<void> {
+  const fw = '/nodes/pve1/qemu/101/firewall';
+  const calls: [string, string, Record<string, string>][] = [
+    ['PUT', '/cluster/firewall/options', { enable: '1', policy_in: 'DROP', log_ratelimit: 'enable=1,rate=1/second' }],
+    ['PUT', `${fw}/options`, { enable: '1', ipfilter: '1', ndp: '1', policy_in: 'DROP', log_level_in: 'info' }],
+    ['POST', `${fw}/aliases`, { name: 'office', cidr: '198.51.100.0/24', comment: 'HQ' }],
+    ['POST', `${fw}/aliases`, { name: 'gone', cidr: '2001:db8::/64' }],
+    ['POST', `${fw}/ipset`, { name: 'ipfilter-net0', comment: 'own addresses' }],
+    ['POST', `${fw}/ipset/ipfilter-net0`, { cidr: '192.0.2.11' }],
+    ['POST', `${fw}/ipset/ipfilter-net0`, { cidr: '2001:db8::11/128', comment: 'v6' }],
+    ['POST', `${fw}/ipset/ipfilter-net0`, { cidr: '192.0.2.0/24', nomatch: '1' }],
+    ['POST', `${fw}/ipset/ipfilter-net0`, { cidr: 'gone' }],
+    ['POST', `${fw}/ipset`, { name: 'web' }],
+    ['POST', `${fw}/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '443', enable: '1', comment: 'web' }],
+    ['POST', `${fw}/rules`, { type: 'in', action: 'ACCEPT', macro: 'SSH', source: 'office', log: 'info' }],
+    ['POST', `${fw}/rules`, { type: 'in', action: 'ACCEPT', source: '+web', iface: 'net0' }],
+    ['POST', `${fw}/rules`, { type: 'out', action: 'REJECT', proto: 'icmp', 'icmp-type': 'echo-request', enable: '1' }],
+    ['DELETE', `${fw}/ipset/web`, {}],
+    ['DELETE', `${fw}/aliases/gone`, {}],
+  ];
+  for (const [method, path, params] of calls) expect((await h.api(method, path, params)).status, `${method} ${path}`).toBe(200);
 }
 
 /** Concrete paths for a template, one per value of each placeholder in the simulated cluster. */
@@ -75,6 +102,15 @@ function expand(h: SimHarness, template: string): string[] {
       case 'volume':
         bindings = fill(name, (b) => h.sim.state.backupVolumes.filter((v) => v.node === b.node && v.storage === b.storage).map((v) => v.volid), bindings);
         break;
+      case 'pos':
+        bindings = fill(name, (b) => firewallOf(h, b.vmid).rules.map((_, pos) => String(pos)), bindings);
+        break;
+      case 'name':
+        bindings = fill(name, (b) => [...(template.includes('/aliases/') ? firewallOf(h, b.vmid).aliases : firewallOf(h, b.vmid).ipsets).keys()], bindings);
+        break;
+      case 'cidr':
+        bindings = fill(name, (b) => (firewallOf(h, b.vmid).ipsets.get(b.name as string) ?? []).map((e) => e.cidr), bindings);
+        break;
       case 'upid':
         bindings = fill(name, (b) => h.sim.state.tasks.all().filter((t) => t.node === b.node && t.user === h.sim.tokenId).map((t) => t.upid), bindings);
         break;
@@ -84,6 +120,9 @@ function expand(h: SimHarness, template: string): string[] {
   }
   return bindings.map((b) => template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(b[name] as string)));
 }
+
+/** A guest's firewall file as the simulator holds it. */
+const firewallOf = (h: SimHarness, vmid: string | undefined) => parseFwConf(h.sim.state.firewallFiles.get(`${vmid}.fw`) ?? '', 'vm');
 
 interface Answer {
   call: string;
