@@ -17,6 +17,17 @@ const usernameSchema = z.string().regex(USERNAME_PATTERN, 'a lowercase Linux use
 const vmidSchema = z.number().int().min(100).max(999_999_999);
 /** Proxmox VE storage ids. */
 const storageIdSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a Proxmox VE storage id');
+/**
+ * A location's backup storage: Proxmox VE's `pve-storage-id` (pve-common, PVE/JSONSchema.pm,
+ * parse_storage_id: `^[a-z][a-z0-9\-\_\.]*[a-z0-9]$` with /i), spelled without the flag, which
+ * a JSON Schema `pattern` cannot carry.
+ */
+const backupStorageSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9\-_.]*[A-Za-z0-9]$/, 'a Proxmox VE storage id')
+  .nullable()
+  .optional()
+  .openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' });
 /** An absolute path on the control-plane host. */
 const absolutePathSchema = z.string().max(1024).regex(/^\/[^\0]*$/, 'an absolute path').refine((path) => !path.split('/').includes('..'), 'no ".." in the path');
 /** Proxmox VE node names (`pve-node` format). */
@@ -209,7 +220,7 @@ export const createLocationSchema = z
       .refine((ids) => new Set(ids).size === ids.length, 'duplicate pool id')
       .openapi({ description: 'Pool ids; at least one IPv4 pool, each not yet in another location.' }),
     snapshotsSupported: z.boolean().optional().openapi({ description: "false when the connection's storage cannot take snapshots (thick LVM, raw images on a directory, NFS or CIFS): snapshot requests then answer 422 SNAPSHOTS_UNSUPPORTED. Default true." }),
-    backupStorage: z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id').nullable().optional().openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' }),
+    backupStorage: backupStorageSchema,
   })
   .openapi('CreateLocation');
 
@@ -325,7 +336,7 @@ export const updateLocationSchema = z
       .optional()
       .openapi({ description: 'Pools to add to the location, each not yet in another location.' }),
     snapshotsSupported: z.boolean().optional().openapi({ description: "false when the connection's storage cannot take snapshots (thick LVM, raw images on a directory, NFS or CIFS): snapshot requests then answer 422 SNAPSHOTS_UNSUPPORTED. Default true." }),
-    backupStorage: z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id').nullable().optional().openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' }),
+    backupStorage: backupStorageSchema,
     archived: archivedField,
   })
   .openapi('UpdateLocation');
