@@ -77,18 +77,22 @@ async function main(tree: ProcessTree): Promise<void> {
   const node = (entry: string, flags: string[] = []) => ({ command: process.execPath, args: [...flags, '--import', 'tsx', path.join(projectRoot, entry)] });
   // The API and the worker stop within their own grace time; past it (and a margin) they are killed.
   const appGraceMs = config.SIGTERM_GRACE_SECONDS * 1000 + 5_000;
-  if (startTemporal) {
-    const temporal = devServerCommand({ port: temporalPort, uiPort: temporalUiPort, dbFilename: path.join(dataDir, 'temporal', path.basename(temporalConfig.dbFilename)) });
-    await tree.start({ name: 'temporal', command: temporal.binary, args: temporal.args, ready: { host: temporal.ip, port: temporal.port }, stopGraceMs: 10_000, output: 'ignore' });
-    env.TEMPORAL_ADDRESS = `${temporal.ip}:${temporal.port}`;
-    console.log(`Temporal dev server  ${env.TEMPORAL_ADDRESS}   Web UI http://${temporal.ip}:${temporal.uiPort}`);
-  }
-  if (startSimulator) {
-    await tree.start({ name: 'simulator', ...node('scripts/demo-simulator.ts'), env: { ...env, SIM_TOKEN: simToken, SIM_PORT: String(simPort), SIM_SNIPPETS_DIR: snippets.directory }, ready: 'message', stopGraceMs: 10_000 });
-    console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
-  }
-  await tree.start({ name: 'worker', ...node('src/worker.ts', WORKER_NODE_FLAGS), env, ready: 'message', stopGraceMs: appGraceMs });
-  await tree.start({ name: 'api', ...node('src/server.ts'), env, ready: 'message', stopGraceMs: appGraceMs });
+  // Temporal and the simulator need nothing of each other, nor the worker and the API: each pair starts at once.
+  const temporal = startTemporal
+    ? devServerCommand({ port: temporalPort, uiPort: temporalUiPort, dbFilename: path.join(dataDir, 'temporal', path.basename(temporalConfig.dbFilename)) })
+    : null;
+  if (temporal) env.TEMPORAL_ADDRESS = `${temporal.ip}:${temporal.port}`;
+  await Promise.all([
+    temporal && tree.start({ name: 'temporal', command: temporal.binary, args: temporal.args, ready: { host: temporal.ip, port: temporal.port }, stopGraceMs: 10_000, output: 'ignore' }),
+    startSimulator &&
+      tree.start({ name: 'simulator', ...node('scripts/demo-simulator.ts'), env: { ...env, SIM_TOKEN: simToken, SIM_PORT: String(simPort), SIM_SNIPPETS_DIR: snippets.directory }, ready: 'message', stopGraceMs: 10_000 }),
+  ]);
+  if (temporal) console.log(`Temporal dev server  ${env.TEMPORAL_ADDRESS}   Web UI http://${temporal.ip}:${temporal.uiPort}`);
+  if (startSimulator) console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
+  await Promise.all([
+    tree.start({ name: 'worker', ...node('src/worker.ts', WORKER_NODE_FLAGS), env, ready: 'message', stopGraceMs: appGraceMs }),
+    tree.start({ name: 'api', ...node('src/server.ts'), env, ready: 'message', stopGraceMs: appGraceMs }),
+  ]);
 
   console.log(`Console and API      http://${config.HOST}:${config.PORT}   (OpenAPI at /openapi.json)`);
   console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');

@@ -1,9 +1,9 @@
 /**
- * The process tree `npm start` runs: children started one after another, each ready before the
- * next starts, and stopped together. A child that ends on its own (a crash, `kill -9`) stops the
- * whole tree as Ctrl-C does, after one line naming it and how it ended, so no child is left
- * behind holding its ports. On Linux every child also gets SIGTERM from the kernel when the
- * supervisor itself dies (`setpriv --pdeathsig`, util-linux).
+ * The process tree `npm start` runs: children started when their caller says (`start` resolves
+ * once the child is ready) and stopped together, the last started first. A child that ends on
+ * its own (a crash, `kill -9`) stops the whole tree as Ctrl-C does, after one line naming it and
+ * how it ended, so no child is left behind holding its ports. On Linux every child also gets
+ * SIGTERM from the kernel when the supervisor itself dies (`setpriv --pdeathsig`, util-linux).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
