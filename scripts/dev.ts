@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole system on one machine. PostgreSQL from DATABASE_URL (database created
- * and migrated when missing), the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS
+ * and migrated when missing), then, each a process of its own in one process tree
+ * (scripts/process-tree.ts): the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS
  * points elsewhere), the Proxmox VE simulator with the demo cluster (unless PROXMOX_URL is set),
- * the API and a worker. Ctrl-C stops everything it started.
+ * a worker and the API. Ctrl-C stops everything it started; so does any of them ending on its own.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,15 +12,16 @@ import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { type DemoLogin, type DemoProxmox, seedDemoCatalog } from '../src/db/seed';
 import { secretBoxOf } from '../src/security/secrets';
-import { startServer } from '../src/server';
-import { demoCluster } from '../src/simulator/spec';
-import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
-import { startWorker } from '../src/worker';
+import { DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
+import { WORKER_NODE_FLAGS } from '../src/worker';
 import { ensureMigratedDatabase } from './database';
-import { projectRoot, startTemporalDevServer } from './temporal';
+import { DEMO_SNIPPETS_STORAGE } from './demo-simulator';
+import { assertPortsFree, ProcessTree, TreeStopping, type PortClaim } from './process-tree';
+import { devServerCommand, projectRoot, readTemporalDevConfig } from './temporal';
 import { ensureWebBuild } from './web';
 
-const dataDir = path.join(projectRoot, '.data');
+/** Secrets, tokens, logins, snippets and Temporal's history: git-ignored, DEV_DATA_DIR moves it. */
+const dataDir = path.resolve(process.env.DEV_DATA_DIR ?? path.join(projectRoot, '.data'));
 
 /** Development secrets, made once and kept in the git-ignored data folder. */
 function devSecrets(): { ENCRYPTION_KEY: string; BOOTSTRAP_ADMIN_TOKEN: string } {
@@ -31,82 +33,87 @@ function devSecrets(): { ENCRYPTION_KEY: string; BOOTSTRAP_ADMIN_TOKEN: string }
   return secrets;
 }
 
-async function main(): Promise<void> {
-  const stops: (() => Promise<void>)[] = [];
-  let stopping = false;
-  const stopAll = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+async function main(tree: ProcessTree): Promise<void> {
+  const generated = devSecrets();
+  const env: NodeJS.ProcessEnv = { ...generated, ...process.env };
+  const config = loadConfig(env);
+  const temporalConfig = readTemporalDevConfig();
+  const startTemporal = !process.env.TEMPORAL_ADDRESS;
+  const temporalPort = Number(process.env.TEMPORAL_DEV_PORT ?? temporalConfig.port);
+  const temporalUiPort = Number(process.env.TEMPORAL_DEV_UI_PORT ?? temporalConfig.uiPort);
+  const startSimulator = !process.env.PROXMOX_URL;
+  const simPort = Number(process.env.SIM_PORT ?? 8006);
 
-  try {
-    const generated = devSecrets();
-    const env = { ...generated, ...process.env };
-    const config = loadConfig(env);
-    await ensureMigratedDatabase(config.DATABASE_URL);
-
-    if (!process.env.TEMPORAL_ADDRESS) {
-      const temporal = await startTemporalDevServer({}, { stdio: 'ignore' });
-      stops.push(temporal.stop);
-      config.TEMPORAL_ADDRESS = temporal.address;
-      console.log(`Temporal dev server  ${temporal.address}   Web UI ${temporal.uiUrl}`);
-    }
-
-    let proxmox: DemoProxmox = {
-      proxmoxUrl: process.env.PROXMOX_URL ?? '',
-      tokenId: process.env.PROXMOX_TOKEN_ID ?? '',
-      tokenSecret: process.env.PROXMOX_TOKEN_SECRET ?? '',
-    };
-    if (!proxmox.proxmoxUrl) {
-      const simToken = process.env.SIM_TOKEN ?? DEFAULT_SIM_TOKEN;
-      // A shared storage for snippets, "mounted" here as .data/snippets, so creates may carry userData.
-      const snippets = { storage: 'demo-snippets', directory: path.join(dataDir, 'snippets') };
-      fs.mkdirSync(snippets.directory, { recursive: true });
-      const simulator = createSimulator({
-        token: simToken,
-        cluster: { storages: [...demoCluster().storages, { storage: snippets.storage, type: 'dir', shared: true, content: 'snippets', snippetsDir: snippets.directory, totalGiB: 1 }] },
-      });
-      const listening = await simulator.listen(Number(process.env.SIM_PORT ?? 8006), '127.0.0.1');
-      stops.push(listening.close);
-      const { tokenId, secret } = parseToken(simToken);
-      proxmox = { proxmoxUrl: `http://127.0.0.1:${listening.port}`, tokenId, tokenSecret: secret, plaintextLab: true, snippets };
-      console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
-    }
-
-    const db = createDb(config.DATABASE_URL, 2);
-    const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox, { withLogins: true });
-    await db.$disconnect();
-    const loginsFile = path.join(dataDir, 'demo-logins.json');
-    if (seed.seeded) {
-      fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
-      fs.writeFileSync(loginsFile, JSON.stringify(seed.logins ?? [], null, 2), { mode: 0o600 });
-    }
-
-    if (await ensureWebBuild()) console.log('Console built into web/dist.');
-    const worker = await startWorker(config);
-    stops.push(worker.shutdown);
-    const api = await startServer(config);
-    stops.push(api.close);
-
-    console.log(`Console and API      http://127.0.0.1:${api.port}   (OpenAPI at /openapi.json)`);
-    console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
-    if (fs.existsSync(loginsFile)) {
-      for (const login of JSON.parse(fs.readFileSync(loginsFile, 'utf8')) as DemoLogin[]) {
-        console.log(`Demo ${login.role === 'admin' ? 'operator' : 'customer'} login: ${login.email}  password ${login.password}`);
-      }
-    }
-    console.log('Demo customer token: export TOKEN=$(cat .data/demo-customer-token)');
-    console.log('Admin token:         export ADMIN_TOKEN=$(node -p "require(\'./.data/dev-secrets.json\').BOOTSTRAP_ADMIN_TOKEN")');
-    console.log('Press Ctrl-C to stop everything.');
-    void worker.done.catch(() => stopAll(1));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    await stopAll(1);
+  const ports: PortClaim[] = [{ what: 'the API and console', host: config.HOST, port: config.PORT, variable: 'PORT' }];
+  if (config.METRICS_PORT !== undefined) ports.push({ what: 'the metrics listener', host: config.METRICS_HOST ?? config.HOST, port: config.METRICS_PORT, variable: 'METRICS_PORT' });
+  if (startTemporal) {
+    ports.push({ what: 'the Temporal dev server', host: temporalConfig.ip, port: temporalPort, variable: 'TEMPORAL_DEV_PORT' });
+    ports.push({ what: "the Temporal dev server's Web UI", host: temporalConfig.ip, port: temporalUiPort, variable: 'TEMPORAL_DEV_UI_PORT' });
   }
+  if (startSimulator) ports.push({ what: 'the Proxmox VE simulator', host: '127.0.0.1', port: simPort, variable: 'SIM_PORT' });
+  await assertPortsFree(ports);
+  await ensureMigratedDatabase(config.DATABASE_URL);
+
+  let proxmox: DemoProxmox = {
+    proxmoxUrl: process.env.PROXMOX_URL ?? '',
+    tokenId: process.env.PROXMOX_TOKEN_ID ?? '',
+    tokenSecret: process.env.PROXMOX_TOKEN_SECRET ?? '',
+  };
+  const snippets = { storage: DEMO_SNIPPETS_STORAGE, directory: path.join(dataDir, 'snippets') };
+  const simToken = process.env.SIM_TOKEN ?? DEFAULT_SIM_TOKEN;
+  if (startSimulator) {
+    const { tokenId, secret } = parseToken(simToken);
+    proxmox = { proxmoxUrl: `http://127.0.0.1:${simPort}`, tokenId, tokenSecret: secret, plaintextLab: true, snippets };
+  }
+  const db = createDb(config.DATABASE_URL, 2);
+  const seed = await seedDemoCatalog(db, secretBoxOf(config), proxmox, { withLogins: true }).finally(() => db.$disconnect());
+  const loginsFile = path.join(dataDir, 'demo-logins.json');
+  if (seed.seeded) {
+    fs.writeFileSync(path.join(dataDir, 'demo-customer-token'), seed.customerToken, { mode: 0o600 });
+    fs.writeFileSync(loginsFile, JSON.stringify(seed.logins ?? [], null, 2), { mode: 0o600 });
+  }
+  if (await ensureWebBuild()) console.log('Console built into web/dist.');
+
+  const node = (entry: string, flags: string[] = []) => ({ command: process.execPath, args: [...flags, '--import', 'tsx', path.join(projectRoot, entry)] });
+  // The API and the worker stop within their own grace time; past it (and a margin) they are killed.
+  const appGraceMs = config.SIGTERM_GRACE_SECONDS * 1000 + 5_000;
+  // Temporal and the simulator need nothing of each other, nor the worker and the API: each pair starts at once.
+  const temporal = startTemporal
+    ? devServerCommand({ port: temporalPort, uiPort: temporalUiPort, dbFilename: path.join(dataDir, 'temporal', path.basename(temporalConfig.dbFilename)) })
+    : null;
+  if (temporal) env.TEMPORAL_ADDRESS = `${temporal.ip}:${temporal.port}`;
+  await Promise.all([
+    temporal && tree.start({ name: 'temporal', command: temporal.binary, args: temporal.args, ready: { host: temporal.ip, port: temporal.port }, stopGraceMs: 10_000, output: 'ignore' }),
+    startSimulator &&
+      tree.start({ name: 'simulator', ...node('scripts/demo-simulator.ts'), env: { ...env, SIM_TOKEN: simToken, SIM_PORT: String(simPort), SIM_SNIPPETS_DIR: snippets.directory }, ready: 'message', stopGraceMs: 10_000 }),
+  ]);
+  if (temporal) console.log(`Temporal dev server  ${env.TEMPORAL_ADDRESS}   Web UI http://${temporal.ip}:${temporal.uiPort}`);
+  if (startSimulator) console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
+  await Promise.all([
+    tree.start({ name: 'worker', ...node('src/worker.ts', WORKER_NODE_FLAGS), env, ready: 'message', stopGraceMs: appGraceMs }),
+    tree.start({ name: 'api', ...node('src/server.ts'), env, ready: 'message', stopGraceMs: appGraceMs }),
+  ]);
+
+  console.log(`Console and API      http://${config.HOST}:${config.PORT}   (OpenAPI at /openapi.json)`);
+  console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
+  if (fs.existsSync(loginsFile)) {
+    for (const login of JSON.parse(fs.readFileSync(loginsFile, 'utf8')) as DemoLogin[]) {
+      console.log(`Demo ${login.role === 'admin' ? 'operator' : 'customer'} login: ${login.email}  password ${login.password}`);
+    }
+  }
+  const shownDir = path.relative(process.cwd(), dataDir) || '.';
+  console.log(`Demo customer token: export TOKEN=$(cat ${shownDir}/demo-customer-token)`);
+  console.log(`Admin token:         export ADMIN_TOKEN=$(node -p "require('./${shownDir}/dev-secrets.json').BOOTSTRAP_ADMIN_TOKEN")`);
+  console.log('Press Ctrl-C to stop everything.');
 }
 
-void main();
+const tree = new ProcessTree((line) => console.error(line));
+void tree.stopped.then((code) => process.exit(code));
+// Ctrl-C and the like stop the tree once; a second one changes nothing (every child has its SIGTERM).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void tree.stop(0));
+main(tree).catch((error: unknown) => {
+  // TreeStopping: a child ended while starting (its line is printed) or a signal came.
+  if (error instanceof TreeStopping) return;
+  console.error(error instanceof Error ? error.message : error);
+  void tree.stop(1);
+});

@@ -126,21 +126,36 @@ export interface RunningDevServer extends RunningTemporal {
   process: ChildProcess;
 }
 
-export async function startTemporalDevServer(
-  overrides: DevServerOverrides = {},
-  options: { stdio?: 'inherit' | 'ignore' } = {},
-): Promise<RunningDevServer> {
+/** How to run the dev server: the binary (built when missing) and its arguments, its SQLite file's folder made. */
+export interface DevServerCommand {
+  binary: string;
+  args: string[];
+  ip: string;
+  port: number;
+  uiPort: number | null;
+  namespace: string;
+}
+
+export function devServerCommand(overrides: DevServerOverrides = {}): DevServerCommand {
   const config = readTemporalDevConfig();
   const binary = ensureTemporalCli(config);
   const args = devServerArgs(config, overrides);
   const dbFile = args[args.indexOf('--db-filename') + 1];
   if (args.includes('--db-filename') && dbFile) fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+  const uiPort = overrides.headless ? null : (overrides.uiPort ?? config.uiPort);
+  return { binary, args, ip: config.ip, port: overrides.port ?? config.port, uiPort, namespace: config.namespace };
+}
+
+export async function startTemporalDevServer(
+  overrides: DevServerOverrides = {},
+  options: { stdio?: 'inherit' | 'ignore' } = {},
+): Promise<RunningDevServer> {
+  const { binary, args, ip, port, uiPort, namespace } = devServerCommand(overrides);
   const child = spawn(binary, args, { stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'inherit'] });
-  const port = overrides.port ?? config.port;
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code, signal) => reject(new Error(`temporal dev server exited early (${code ?? signal})`))),
   );
-  await Promise.race([waitForPort(config.ip, port, 60_000), exited]);
+  await Promise.race([waitForPort(ip, port, 60_000), exited]);
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -149,9 +164,9 @@ export async function startTemporalDevServer(
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
   return {
-    address: `${config.ip}:${port}`,
-    namespace: config.namespace,
-    uiUrl: overrides.headless ? null : `http://${config.ip}:${overrides.uiPort ?? config.uiPort}`,
+    address: `${ip}:${port}`,
+    namespace,
+    uiUrl: uiPort === null ? null : `http://${ip}:${uiPort}`,
     process: child,
     pids: () => (child.pid === undefined ? [] : [child.pid]),
     stop,

@@ -1203,13 +1203,13 @@ export interface paths {
         get: operations["getInstancesByIdBackupSchedule"];
         /**
          * Set a server's backup schedule
-         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule.
+         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule. Changes of one schedule are made one at a time: a PUT or DELETE while another is still being made answers 409 CONFLICT (send it again).
          */
         put: operations["putInstancesByIdBackupSchedule"];
         post?: never;
         /**
          * Remove a server's backup schedule
-         * @description No more scheduled backups; the backups it made stay.
+         * @description No more scheduled backups; the backups it made stay. A change of the same schedule still being made answers 409 CONFLICT.
          */
         delete: operations["deleteInstancesByIdBackupSchedule"];
         options?: never;
@@ -10115,7 +10115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_STATE */
+            /** @description Error: INVALID_STATE, CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10223,6 +10223,15 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

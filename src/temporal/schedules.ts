@@ -67,7 +67,10 @@ export function backupCalendar(schedule: BackupScheduleSpec): ScheduleSpec {
 /**
  * Creates or updates the Temporal Schedule that backs a server up (ScheduledBackup), keeping its
  * state (an operator's pause stays). Overlap SKIP and a short catch-up window: a backup missed
- * while Temporal was down is not made hours late, the next one comes on time.
+ * while Temporal was down is not made hours late, the next one comes on time. A schedule removed
+ * between the create and the update (by its own run finding no row, or by an operator) is made
+ * again: Temporal answers the update of a removed one not-found ("workflow execution already
+ * completed").
  */
 export async function upsertBackupSchedule(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, schedule: BackupScheduleSpec): Promise<void> {
   const scheduleId = backupScheduleId(schedule.instanceId);
@@ -81,19 +84,26 @@ export async function upsertBackupSchedule(client: Client, config: Pick<Config, 
     // Its one activity only asks for the backup: a run no worker picks up must not hold the schedule.
     workflowRunTimeout: '1 hour',
   };
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec,
-      action,
-      policies: { overlap: 'SKIP', catchupWindow: '10 minutes' },
-      state: { note: `Backs server ${schedule.instanceId} up (${schedule.frequency} at ${schedule.time} ${schedule.timezone}).` },
-    });
-    return;
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.schedule.create({
+        scheduleId,
+        spec,
+        action,
+        policies: { overlap: 'SKIP', catchupWindow: '10 minutes' },
+        state: { note: `Backs server ${schedule.instanceId} up (${schedule.frequency} at ${schedule.time} ${schedule.timezone}).` },
+      });
+      return;
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    }
+    try {
+      await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
+      return;
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError) || attempt === 3) throw error;
+    }
   }
-  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
 }
 
 /** Removes a server's backup schedule from Temporal; one already gone counts as removed. */

@@ -125,6 +125,41 @@ describe('backup schedules end to end', () => {
     expect((await stack.client.GET('/v1/instances/{id}/backups', { params: { path: { id } } })).data!.data).toHaveLength(3);
   });
 
+  it('takes concurrent changes one at a time: PUTs racing DELETEs answer 200, 409 CONFLICT or (a DELETE finding none) 404, and PostgreSQL and Temporal agree', async () => {
+    const id = await runningServer(stack, { hostname: 'sched-race' });
+    const daily = { frequency: 'daily', time: '01:05', timezone: 'UTC', keepLast: 2 };
+    const remove = () => stack.api.request('DELETE', schedulePath(id), { token: stack.customer.token });
+    expect((await putSchedule(stack, id, weekly)).status).toBe(200);
+    // 80 PUTs of two calendars with a DELETE after every second, all at once, on a schedule in place.
+    const requests = Array.from({ length: 80 }, (_, i) => [
+      putSchedule(stack, id, i % 2 ? weekly : daily).then((res) => ({ method: 'PUT', res })),
+      ...(i % 2 === 1 ? [remove().then((res) => ({ method: 'DELETE', res }))] : []),
+    ]).flat();
+    const answers = await Promise.all(requests);
+    const seen = answers.map(({ method, res }) => `${method} ${res.status} ${res.status === 200 ? '' : res.body.error.code}`.trim());
+    const allowed = ['PUT 200', 'PUT 409 CONFLICT', 'DELETE 200', 'DELETE 409 CONFLICT', 'DELETE 404 NOT_FOUND'];
+    expect(seen.filter((answer) => !allowed.includes(answer))).toEqual([]);
+    expect(seen).toContain('PUT 200');
+    // They met each other: the lock, not luck, kept them apart.
+    expect(seen).toContain('PUT 409 CONFLICT');
+
+    // One schedule or none, the same in both; when one, Temporal's calendar is the row's.
+    const row = await stack.api.db.backupSchedule.findUnique({ where: { instanceId: id } });
+    const described = await stack.api.temporal.schedule
+      .getHandle(backupScheduleId(id))
+      .describe()
+      .catch((error: unknown) => (error instanceof ScheduleNotFoundError ? null : Promise.reject(error)));
+    expect(described === null).toBe(row === null);
+    if (row && described) {
+      expect(described.spec.timezone).toBe(row.timezone);
+      expect(described.spec.calendars?.[0]?.hour).toEqual([{ start: Number(row.time.slice(0, 2)), end: Number(row.time.slice(0, 2)), step: 1 }]);
+    }
+    // Nothing is left locked: the next change goes through.
+    expect((await putSchedule(stack, id, weekly)).status).toBe(200);
+    expect((await remove()).status).toBe(200);
+    expect(await scheduleGone(stack, id)).toBe(true);
+  });
+
   it("deleting the server removes its schedule from Temporal and from the database", async () => {
     const id = await runningServer(stack, { hostname: 'sched-gone' });
     expect((await putSchedule(stack, id, weekly)).status).toBe(200);

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { portIsFree } from '../../scripts/process-tree';
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -13,20 +14,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-function listens(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A free port in [min, max), for services that cannot take one from the ephemeral range. */
 export async function freePortIn(min: number, max: number): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = min + Math.floor(Math.random() * (max - min));
-    if (await listens(port)) return port;
+    if (await portIsFree('127.0.0.1', port)) return port;
   }
   throw new Error(`no free port in ${min}..${max}`);
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../src/config';
 
@@ -126,4 +127,39 @@ export async function openEventStream(url: string, token: string, headers: Recor
       await ended;
     },
   };
+}
+
+/** Whether the process runs (a zombie, ended and not yet reaped, does not). Linux: reads /proc. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The process's descendants with their command lines, children before grandchildren. Linux: reads /proc. */
+export function descendantsOf(root: number): { pid: number; ppid: number; command: string }[] {
+  const all = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        const command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+        // Fields after the command name in parentheses: state, ppid, ...
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return [{ pid: Number(name), ppid, command }];
+      } catch {
+        return []; // ended while we read
+      }
+    });
+  const found: { pid: number; ppid: number; command: string }[] = [];
+  for (let parents = [root]; parents.length > 0; ) {
+    const children = all.filter((entry) => parents.includes(entry.ppid));
+    found.push(...children);
+    parents = children.map((entry) => entry.pid);
+  }
+  return found;
 }

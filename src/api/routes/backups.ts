@@ -63,21 +63,21 @@ registerRoute({
   summary: "Set a server's backup schedule",
   description:
     'Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. ' +
-    "After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule.",
+    "After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule. Changes of one schedule are made one at a time: a PUT or DELETE while another is still being made answers 409 CONFLICT (send it again).",
   tags,
   request: { body: putBackupScheduleBody },
   response: backupScheduleView,
-  errors: ['NOT_FOUND', 'INVALID_STATE', 'BACKUP_LIMIT_REACHED', 'BACKUPS_UNSUPPORTED', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'CONFLICT', 'BACKUP_LIMIT_REACHED', 'BACKUPS_UNSUPPORTED', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
 });
 registerRoute({ method: 'get', path: schedulePath, summary: "Get a server's backup schedule", tags, response: backupScheduleView, errors: ['NOT_FOUND'] });
 registerRoute({
   method: 'delete',
   path: schedulePath,
   summary: "Remove a server's backup schedule",
-  description: 'No more scheduled backups; the backups it made stay.',
+  description: 'No more scheduled backups; the backups it made stay. A change of the same schedule still being made answers 409 CONFLICT.',
   tags,
   response: backupScheduleView,
-  errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
 });
 
 /** Backups: customers on their own servers, admins on any. */

@@ -7,9 +7,14 @@ const snapshotsSupportedField = z
   .optional()
   .openapi({ description: "false when the connection's storage cannot take snapshots (thick LVM, raw images on a directory, NFS or CIFS): snapshot requests then answer 422 SNAPSHOTS_UNSUPPORTED. Default true." });
 
+/**
+ * A location's backup storage: Proxmox VE's `pve-storage-id` (pve-common, PVE/JSONSchema.pm,
+ * parse_storage_id: `^[a-z][a-z0-9\-\_\.]*[a-z0-9]$` with /i), spelled without the flag, which
+ * a JSON Schema `pattern` cannot carry.
+ */
 const backupStorageField = z
   .string()
-  .regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id')
+  .regex(/^[A-Za-z][A-Za-z0-9\-_.]*[A-Za-z0-9]$/, 'a Proxmox VE storage id')
   .nullable()
   .optional()
   .openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' });
