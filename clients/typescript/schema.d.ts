@@ -1209,7 +1209,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a server's backup schedule
-         * @description No more scheduled backups; the backups it made stay. A change of the same schedule still being made answers 409 CONFLICT.
+         * @description No more scheduled backups; the backups it made stay. Answers the schedule removed, or 204 when the server has none (a delete is done either way, so a repeated or racing delete is not an error). A change of the same schedule still being made answers 409 CONFLICT.
          */
         delete: operations["deleteInstancesByIdBackupSchedule"];
         options?: never;
@@ -10202,6 +10202,13 @@ export interface operations {
                         meta: Record<string, never>;
                     };
                 };
+            };
+            /** @description The server has no backup schedule (any more): nothing to remove */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: INVALID_INPUT */
             400: {

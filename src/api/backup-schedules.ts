@@ -71,13 +71,16 @@ export async function getBackupSchedule(deps: ApiDeps, who: Principal, instanceI
   return schedule;
 }
 
-/** Removes the schedule: Temporal's first, so a failure leaves it listed and the delete can be sent again. Its backups stay. */
-export async function deleteBackupSchedule(deps: ApiDeps, who: Principal, instanceId: string): Promise<BackupSchedule> {
-  await getBackupSchedule(deps, who, instanceId);
+/**
+ * Removes the schedule: Temporal's first, so a failure leaves it listed and the delete can be sent
+ * again. Its backups stay. A server with no schedule (never set, or removed by a delete just before
+ * this one) answers null: the delete is done either way.
+ */
+export async function deleteBackupSchedule(deps: ApiDeps, who: Principal, instanceId: string): Promise<BackupSchedule | null> {
+  await findInstance(deps.db, who, instanceId);
   return changeScheduleAlone(deps, instanceId, async (tx) => {
-    // Read again under the lock: a delete just before this one may have removed it.
     const schedule = await tx.backupSchedule.findUnique({ where: { instanceId } });
-    if (!schedule) throw noSchedule();
+    if (!schedule) return null;
     await removeBackupSchedule(deps.temporal, instanceId);
     await tx.backupSchedule.delete({ where: { instanceId } });
     return schedule;

@@ -74,9 +74,11 @@ registerRoute({
   method: 'delete',
   path: schedulePath,
   summary: "Remove a server's backup schedule",
-  description: 'No more scheduled backups; the backups it made stay. A change of the same schedule still being made answers 409 CONFLICT.',
+  description:
+    'No more scheduled backups; the backups it made stay. Answers the schedule removed, or 204 when the server has none (a delete is done either way, so a repeated or racing delete is not an error). A change of the same schedule still being made answers 409 CONFLICT.',
   tags,
   response: backupScheduleView,
+  extraResponses: { '204': { description: 'The server has no backup schedule (any more): nothing to remove' } },
   errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
 });
 
@@ -111,7 +113,9 @@ export function backupsRouter(deps: ApiDeps): Router {
     send(res, toBackupScheduleView(await getBackupSchedule(deps, principal(req), pathParam(req, 'id'))));
   });
   router.delete('/instances/:id/backup-schedule', rateLimited(deps, 'operation'), async (req, res) => {
-    send(res, toBackupScheduleView(await deleteBackupSchedule(deps, principal(req), pathParam(req, 'id'))));
+    const removed = await deleteBackupSchedule(deps, principal(req), pathParam(req, 'id'));
+    if (removed) send(res, toBackupScheduleView(removed));
+    else res.status(204).end();
   });
   return router;
 }
