@@ -29,7 +29,7 @@ export interface ConnectionTarget {
 /** Admin checks wait a few seconds at most: the answer goes back to a person. */
 const IDENTIFY_TIMEOUT_MS = 5_000;
 
-/** A client for one check, made no more than once: its calls wait `timeoutMs` at most. */
+/** A client for one check, closed by its caller: each call waits `timeoutMs` at most and a read is not retried. */
 export function clientFor(target: ConnectionTarget, timeoutMs = IDENTIFY_TIMEOUT_MS): ProxmoxClient {
   return new ProxmoxClient({
     baseUrl: target.url,
@@ -107,7 +107,7 @@ export async function identifyCluster(target: ConnectionTarget, storages: Connec
   }
 }
 
-/** What GET /cluster/status checks (PVE::API2::Cluster status: `perm`, `/`, Sys.Audit). */
+/** What GET /cluster/status checks (PVE::API2::Cluster get_status: `perm`, `/`, Sys.Audit). */
 const CLUSTER_STATUS_PRIVILEGE: MissingPrivilege = { privilege: 'Sys.Audit', path: '/' };
 
 const privilegesMissing = (missing: MissingPrivilege[]) =>
