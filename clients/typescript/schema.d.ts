@@ -518,7 +518,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A Proxmox VE connection with its health, read live from the cluster
+         * @description The connection as listed, with `health`: whether Proxmox VE answers the connection's token, the minimal role on each path (held and missing) and the cluster's firewall switch, each read waiting 3 s at most. A cluster in trouble is reported in `health` (200 with `reachable: false`), never as an error of this request.
+         */
+        get: operations["getAdminConnectionsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -573,7 +577,7 @@ export interface paths {
         put?: never;
         /**
          * Add a node of the cluster to the connection; audited
-         * @description The node must be a member of the cluster, as GET /cluster/status answers the connection's token (400 otherwise, 503 when Proxmox VE cannot be reached).
+         * @description The node must be a member of the cluster, as GET /cluster/status answers the connection's token (400 otherwise, 422 CONNECTION_PRIVILEGES_MISSING when the token may not read it, 503 when Proxmox VE cannot be reached).
          */
         post: operations["postAdminConnectionsByIdNodes"];
         delete?: never;
@@ -1834,7 +1838,7 @@ export interface components {
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
         };
-        /** @description A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 503 unreachable, 409 another cluster). */
+        /** @description A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 422 CONNECTION_PRIVILEGES_MISSING when the token may not read it, 503 unreachable, 409 another cluster). */
         UpdateConnection: {
             name?: string;
             /** Format: uri */
@@ -1858,6 +1862,42 @@ export interface components {
             archived?: boolean;
             /** @description Save even if the new settings reach a cluster of another name than the recorded one. */
             force?: boolean;
+        };
+        AdminConnectionDetail: components["schemas"]["AdminConnection"] & {
+            health: components["schemas"]["ConnectionHealth"];
+        };
+        ConnectionHealth: {
+            /** Format: date-time */
+            checkedAt: string;
+            /** @description Proxmox VE answered GET /version with this token (each read waits 3 s at most). */
+            reachable: boolean;
+            /** @description Why Proxmox VE could not be asked; null when reachable. */
+            error: {
+                /**
+                 * @description PROVIDER_UNAVAILABLE: no answer in time (network, TLS, a 5xx); TOKEN_REFUSED: Proxmox VE answered 401; TOKEN_SECRET_UNREADABLE: no key of the encryption key ring opens the stored secret.
+                 * @enum {string}
+                 */
+                code: "PROVIDER_UNAVAILABLE" | "TOKEN_REFUSED" | "TOKEN_SECRET_UNREADABLE";
+                message: string;
+            } | null;
+            /** @description The minimal role (docs/security.md) on each path this connection works on, read with GET /access/permissions?path=; null when unread. */
+            privileges: {
+                path: string;
+                /** @description The minimal role's privileges the token holds on this path. */
+                held: string[];
+                /** @description Those it lacks (a renamed privilege as `new or old`), as 422 CONNECTION_PRIVILEGES_MISSING names them on save. */
+                missing: string[];
+            }[] | null;
+            /** @description null when unread. */
+            clusterFirewall: {
+                /** @description The cluster's firewall switch (`enable` of GET /cluster/firewall/options): off, no guest firewall rule acts. */
+                enabled: boolean;
+            } | null;
+            /** @description Why `privileges` or `clusterFirewall` is null, in Proxmox VE's words (e.g. `GET /cluster/firewall/options answered 403: Permission check failed (/, Sys.Audit)`). */
+            unavailable: {
+                privileges?: string;
+                clusterFirewall?: string;
+            };
         };
         UpdateLocation: {
             name?: string;
@@ -5498,6 +5538,94 @@ export interface operations {
             };
         };
     };
+    getAdminConnectionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminConnectionDetail"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     patchAdminConnectionsById: {
         parameters: {
             query?: never;
@@ -5920,6 +6048,15 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONNECTION_PRIVILEGES_MISSING */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

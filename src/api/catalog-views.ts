@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
 import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
-import type { adminConnectionSchema } from './schemas/connections';
+import type { ConnectionHealth } from '../services/catalog/connection-health';
+import type { adminConnectionDetailSchema, adminConnectionSchema } from './schemas/connections';
 import type { adminImageSchema, imageSchema } from './schemas/images';
 import type { adminIpPoolSchema } from './schemas/ip-pools';
 import type { adminLocationSchema, locationSchema } from './schemas/locations';
@@ -77,6 +78,11 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   consoleUser: consoleUserOf(connection),
   createdAt: connection.createdAt.toISOString(),
   archivedAt: isoOrNull(connection.archivedAt),
+});
+
+export const adminConnectionDetailView = (connection: ProxmoxConnection & { nodes: Node[] }, health: ConnectionHealth): z.infer<typeof adminConnectionDetailSchema> => ({
+  ...adminConnectionView(connection),
+  health: { ...health, checkedAt: health.checkedAt.toISOString() },
 });
 
 export const adminNodeView = (n: Node): z.infer<typeof nodeSchema> => ({

@@ -55,27 +55,43 @@ export interface MissingPrivilege {
   path: string;
 }
 
-/**
- * The required privileges a token lacks, given what it holds per concrete path (`held(path)`,
- * as GET /access/permissions?path= answers). Paths naming a value the connection has not
- * (no snippets storage) are skipped.
- */
-export function missingPrivileges(
-  values: ConnectionStorages,
-  held: (path: string) => ReadonlySet<string>,
-): MissingPrivilege[] {
-  const missing: MissingPrivilege[] = [];
-  for (const required of REQUIRED_PRIVILEGES) {
-    for (const path of concretePaths(required.path, values)) {
-      const has = held(path);
-      if (!required.privileges.some((p) => has.has(p))) missing.push({ privilege: required.privileges.join(' or '), path });
-    }
-  }
-  return missing;
+/** The minimal role on one concrete path: which of its privileges the token holds there, and which it lacks. */
+export interface PathPrivileges {
+  path: string;
+  held: string[];
+  /** A renamed privilege as `new or old`. */
+  missing: string[];
 }
 
+/**
+ * The minimal role per concrete path for one connection, in the order of REQUIRED_PRIVILEGES,
+ * given what the token holds per path (`held(path)`, as GET /access/permissions?path= answers).
+ * Paths naming a value the connection has not (no snippets storage) are skipped.
+ */
+export function privilegesByPath(values: ConnectionStorages, held: (path: string) => ReadonlySet<string>): PathPrivileges[] {
+  const byPath = new Map<string, PathPrivileges>();
+  for (const required of REQUIRED_PRIVILEGES) {
+    for (const path of concretePaths(required.path, values)) {
+      const entry = byPath.get(path) ?? { path, held: [], missing: [] };
+      byPath.set(path, entry);
+      const has = held(path);
+      const holding = required.privileges.filter((p) => has.has(p));
+      // The snippets storage may be the disks' storage: each privilege once per path.
+      if (holding.length === 0) entry.missing = [...new Set([...entry.missing, required.privileges.join(' or ')])];
+      entry.held = [...new Set([...entry.held, ...holding])];
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** The required privileges a token lacks, each on its concrete path, from privilegesByPath. */
+export const missingPrivileges = (byPath: PathPrivileges[]): MissingPrivilege[] => byPath.flatMap((entry) => entry.missing.map((privilege) => ({ privilege, path: entry.path })));
+
+/** Every concrete path the minimal role is needed on for one connection. */
+export const requiredPaths = (values: ConnectionStorages): string[] => [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r.path, values)))];
+
 /** The concrete paths of a required privilege's path for one connection. */
-export function concretePaths(template: string, values: ConnectionStorages): string[] {
+function concretePaths(template: string, values: ConnectionStorages): string[] {
   if (template.includes('{snippetsStorage}')) return values.snippetsStorage ? [template.replace('{snippetsStorage}', values.snippetsStorage)] : [];
   return [template.replace('{storage}', values.storage)];
 }

@@ -11,13 +11,14 @@
  * (`Node(n).VM(id)`): the area names the resource and the method the verb, so a call reads as
  * what it does; every area shares the client's connection pool and its per-node task watchers;
  * and callers hold a guest as (node, vmid) from a database row, so passing both per call is
- * plainer than building a scoped client for each. A new area (firewall, storage downloads) is a
+ * plainer than building a scoped client for each. A new area (storage downloads, say) is a
  * new file and one line below.
  */
 import { AccessApi } from './access';
 import { BackupsApi } from './backups';
 import { ClusterApi } from './cluster';
 import { ConsolesApi } from './consoles';
+import { FirewallApi } from './firewall';
 import { GuestConfigApi } from './guest-config';
 import { GuestsApi } from './guests';
 import { ProxmoxHttp, type ProxmoxClientOptions } from './http';
@@ -37,6 +38,7 @@ export class ProxmoxClient {
   readonly storage: StorageApi;
   readonly tasks: TasksApi;
   readonly consoles: ConsolesApi;
+  readonly firewall: FirewallApi;
 
   constructor(opts: ProxmoxClientOptions) {
     this.http = new ProxmoxHttp(opts);
@@ -49,6 +51,7 @@ export class ProxmoxClient {
     this.storage = new StorageApi(this.http);
     this.tasks = new TasksApi(this.http);
     this.consoles = new ConsolesApi(this.http);
+    this.firewall = new FirewallApi(this.http);
   }
 
   /** USER@REALM!TOKENID: the user field of the UPIDs of the Proxmox tasks this client starts. */

@@ -7,6 +7,7 @@ export * from './access';
 export * from './backups';
 export * from './cluster';
 export * from './consoles';
+export * from './firewall';
 export * from './guest-config';
 export * from './guests';
 export * from './snapshots';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MINIMAL_ROLE_PRIVILEGES } from '../../src/domain/proxmox-privileges';
+import { MINIMAL_ROLE_PRIVILEGES, missingPrivileges, privilegesByPath } from '../../src/domain/proxmox-privileges';
 import { createSimulator } from '../../src/simulator/server';
 import { demoCluster } from '../../src/simulator/spec';
 import { useTestApiWithCustomer } from '../support/api';
@@ -78,9 +78,11 @@ describe('a connection knows which cluster it reaches', () => {
 describe("a connection's token must hold the minimal role", () => {
   const LIMITED = { tokenId: 'limited@pve!cp', tokenSecret: 'limited-token-secret' };
   const FULL = { tokenId: 'limited@pve!full', tokenSecret: 'full-token-secret' };
+  const UNGRANTED = { tokenId: 'limited@pve!ungranted', tokenSecret: 'ungranted-token-secret' };
   let url: string;
   beforeAll(async () => {
-    // Both tokens privilege separated: LIMITED lacks VM.Config.Memory; neither holds anything on the storage `slow-disks`.
+    // Tokens privilege separated: LIMITED lacks VM.Config.Memory; none holds anything on the storage
+    // `slow-disks`; UNGRANTED has no ACL entry, so it holds nothing, not even Sys.Audit on `/`.
     const listening = await createSimulator({
       clusterName: 'lab-limited',
       cluster: { storages: [...demoCluster().storages, { storage: 'slow-disks' }] },
@@ -88,6 +90,7 @@ describe("a connection's token must hold the minimal role", () => {
         tokens: [
           { tokenid: LIMITED.tokenId, secret: LIMITED.tokenSecret, privsep: true },
           { tokenid: FULL.tokenId, secret: FULL.tokenSecret, privsep: true },
+          { tokenid: UNGRANTED.tokenId, secret: UNGRANTED.tokenSecret, privsep: true },
         ],
         roles: [
           { roleid: 'Almost', privs: MINIMAL_ROLE_PRIVILEGES.filter((p) => p !== 'VM.Config.Memory') },
@@ -127,5 +130,29 @@ describe("a connection's token must hold the minimal role", () => {
       { privilege: 'Datastore.Audit', path: '/storage/slow-disks' },
     ]);
     expect(await api.db.proxmoxConnection.findUniqueOrThrow({ where: { id } })).toMatchObject({ tokenId: FULL.tokenId, storage: 'local-lvm' });
+  });
+
+  // Proxmox VE answers its identification read (GET /cluster/status) 403 "Permission check failed (/, Sys.Audit)".
+  const everythingMissing = missingPrivileges(privilegesByPath({ storage: 'local-lvm' }, () => new Set()));
+
+  it('refuses a token without any ACL entry with 422 CONNECTION_PRIVILEGES_MISSING naming all it lacks, not as an unreachable cluster', async () => {
+    const res = await connect('ungranted', url, { start: 7200, end: 7299 }, UNGRANTED);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('CONNECTION_PRIVILEGES_MISSING');
+    expect(res.body.error.details.missing).toEqual(everythingMissing);
+    expect(res.body.error.details.missing).toContainEqual({ privilege: 'Sys.Audit', path: '/' });
+    expect(res.text).not.toContain(UNGRANTED.tokenSecret);
+    expect(await api.db.proxmoxConnection.count({ where: { name: 'ungranted' } })).toBe(0);
+  });
+
+  it('refuses a change to such a token the same way; the connection keeps its token', async () => {
+    const created = await connect('ungranted-later', url, { start: 7300, end: 7399 }, FULL);
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const res = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: UNGRANTED });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('CONNECTION_PRIVILEGES_MISSING');
+    expect(res.body.error.details.missing).toEqual(everythingMissing);
+    expect(await api.db.proxmoxConnection.findUniqueOrThrow({ where: { id } })).toMatchObject({ tokenId: FULL.tokenId });
   });
 });

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../domain/errors';
 import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute } from '../openapi';
 import type { z } from 'zod';
 import { adminListQuerySchema } from './catalog-fields';
-import { adminConnectionSchema, createConnectionSchema, updateConnectionSchema, vmidRangeSchema } from './connections';
+import { adminConnectionDetailSchema, adminConnectionSchema, createConnectionSchema, updateConnectionSchema, vmidRangeSchema } from './connections';
 import { adminImageSchema, createImageSchema, imageSchema, updateImageSchema } from './images';
 import { adminIpPoolSchema, createIpPoolSchema, updateIpPoolSchema } from './ip-pools';
 import { adminLocationSchema, createLocationSchema, locationSchema, updateLocationSchema } from './locations';
@@ -36,6 +36,17 @@ const update = (path: string, noun: string, body: z.ZodType, response: z.ZodType
 update('/v1/admin/plans/{id}', 'plan', updatePlanSchema, adminPlanSchema);
 update('/v1/admin/images/{id}', 'image', updateImageSchema, adminImageSchema);
 update('/v1/admin/connections/{id}', 'Proxmox VE connection', updateConnectionSchema, adminConnectionSchema, [...connectionErrors]);
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'get',
+  path: '/v1/admin/connections/{id}',
+  summary: 'A Proxmox VE connection with its health, read live from the cluster',
+  description:
+    "The connection as listed, with `health`: whether Proxmox VE answers the connection's token, the minimal role on each path (held and missing) and the cluster's firewall switch, each read waiting 3 s at most. A cluster in trouble is reported in `health` (200 with `reachable: false`), never as an error of this request.",
+  response: adminConnectionDetailSchema,
+  errors: ['NOT_FOUND'],
+});
 update('/v1/admin/locations/{id}', 'location', updateLocationSchema, adminLocationSchema);
 update('/v1/admin/ip-pools/{id}', 'IP pool', updateIpPoolSchema, adminIpPoolSchema);
 registerRoute({
@@ -44,11 +55,12 @@ registerRoute({
   method: 'post',
   path: '/v1/admin/connections/{id}/nodes',
   summary: 'Add a node of the cluster to the connection; audited',
-  description: 'The node must be a member of the cluster, as GET /cluster/status answers the connection\'s token (400 otherwise, 503 when Proxmox VE cannot be reached).',
+  description:
+    "The node must be a member of the cluster, as GET /cluster/status answers the connection's token (400 otherwise, 422 CONNECTION_PRIVILEGES_MISSING when the token may not read it, 503 when Proxmox VE cannot be reached).",
   request: { body: nodeSpecSchema },
   response: nodeSchema,
   status: 201,
-  errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'CONFLICT', 'CONNECTION_PRIVILEGES_MISSING', 'PROVIDER_UNAVAILABLE'],
 });
 registerRoute({
   tags: admin.tags,

@@ -125,7 +125,8 @@ export const updateConnectionSchema = z
       .openapi({ description: 'Save even if the new settings reach a cluster of another name than the recorded one.' }),
   })
   .openapi('UpdateConnection', {
-    description: 'A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 503 unreachable, 409 another cluster).',
+    description:
+      'A change of URL, token or TLS settings is saved only after Proxmox VE answered GET /cluster/status with them (400 token refused, 422 CONNECTION_PRIVILEGES_MISSING when the token may not read it, 503 unreachable, 409 another cluster).',
   });
 
 export const adminConnectionSchema = z
@@ -154,3 +155,41 @@ export const adminConnectionSchema = z
     archivedAt,
   })
   .openapi('AdminConnection');
+
+/** A saved connection's health, read live from Proxmox VE with the connection's own token. */
+export const connectionHealthSchema = z
+  .object({
+    checkedAt: timestamp,
+    reachable: z.boolean().openapi({ description: 'Proxmox VE answered GET /version with this token (each read waits 3 s at most).' }),
+    error: z
+      .object({
+        code: z.enum(['PROVIDER_UNAVAILABLE', 'TOKEN_REFUSED', 'TOKEN_SECRET_UNREADABLE']).openapi({
+          description:
+            'PROVIDER_UNAVAILABLE: no answer in time (network, TLS, a 5xx); TOKEN_REFUSED: Proxmox VE answered 401; TOKEN_SECRET_UNREADABLE: no key of the encryption key ring opens the stored secret.',
+        }),
+        message: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'Why Proxmox VE could not be asked; null when reachable.' }),
+    privileges: z
+      .array(
+        z.object({
+          path: z.string(),
+          held: z.array(z.string()).openapi({ description: "The minimal role's privileges the token holds on this path." }),
+          missing: z.array(z.string()).openapi({ description: 'Those it lacks (a renamed privilege as `new or old`), as 422 CONNECTION_PRIVILEGES_MISSING names them on save.' }),
+        }),
+      )
+      .nullable()
+      .openapi({ description: 'The minimal role (docs/security.md) on each path this connection works on, read with GET /access/permissions?path=; null when unread.' }),
+    clusterFirewall: z
+      .object({ enabled: z.boolean().openapi({ description: "The cluster's firewall switch (`enable` of GET /cluster/firewall/options): off, no guest firewall rule acts." }) })
+      .nullable()
+      .openapi({ description: 'null when unread.' }),
+    unavailable: z
+      .object({ privileges: z.string().optional(), clusterFirewall: z.string().optional() })
+      .openapi({ description: "Why `privileges` or `clusterFirewall` is null, in Proxmox VE's words (e.g. `GET /cluster/firewall/options answered 403: Permission check failed (/, Sys.Audit)`)." }),
+  })
+  .openapi('ConnectionHealth');
+
+/** One connection: as listed, with its health. */
+export const adminConnectionDetailSchema = adminConnectionSchema.extend({ health: connectionHealthSchema }).openapi('AdminConnectionDetail');

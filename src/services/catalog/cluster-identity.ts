@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { type ConnectionWithNodes, connectionsMeetingRange, recordClusterName } from '../../db/catalog-connections';
 import { AppError } from '../../domain/errors';
 import type { ProxmoxConnection } from '../../generated/prisma/client';
-import { missingPrivileges, REQUIRED_PRIVILEGES, concretePaths, type ConnectionStorages } from '../../domain/proxmox-privileges';
+import { type ConnectionStorages, type MissingPrivilege, missingPrivileges, type PathPrivileges, privilegesByPath, requiredPaths } from '../../domain/proxmox-privileges';
 import { ProxmoxClient, ProxmoxError, type ClusterIdentity } from '../../proxmox';
 import { newId } from '../../security/ids';
 import { runSnippetsCheck } from '../../temporal/starts';
@@ -29,7 +29,8 @@ export interface ConnectionTarget {
 /** Admin checks wait a few seconds at most: the answer goes back to a person. */
 const IDENTIFY_TIMEOUT_MS = 5_000;
 
-function clientFor(target: ConnectionTarget): ProxmoxClient {
+/** A client for one check, closed by its caller: each call waits `timeoutMs` at most and a read is not retried. */
+export function clientFor(target: ConnectionTarget, timeoutMs = IDENTIFY_TIMEOUT_MS): ProxmoxClient {
   return new ProxmoxClient({
     baseUrl: target.url,
     tokenId: target.tokenId,
@@ -37,12 +38,15 @@ function clientFor(target: ConnectionTarget): ProxmoxClient {
     caCert: target.caCert ?? undefined,
     insecureTls: target.insecureTls,
     plaintextLab: target.plaintextLab ?? false,
-    timeoutMs: IDENTIFY_TIMEOUT_MS,
+    timeoutMs,
     getRetries: 0,
   });
 }
 
-const readIdentity = (target: ConnectionTarget): Promise<ClusterIdentity> => clientFor(target).cluster.identity();
+function readIdentity(target: ConnectionTarget): Promise<ClusterIdentity> {
+  const client = clientFor(target);
+  return client.cluster.identity().finally(() => client.close());
+}
 
 /**
  * A snippets setting is saved only once Proxmox sees what the workers write: a worker writes a
@@ -82,37 +86,56 @@ export async function assertSnippetsVisible(deps: ClusterCheckDeps, target: Conn
 
 /**
  * Reads which cluster a new connection (or a connection's new settings) points at (GET
- * /cluster/status): settings are only saved once Proxmox answered their token.
+ * /cluster/status): settings are only saved once Proxmox answered their token. A token Proxmox
+ * answers but may not read the cluster with (403: it lacks Sys.Audit on `/`) is told every
+ * privilege of the minimal role it lacks on the connection's paths (`storages`), as assertPrivileges
+ * tells it, rather than that the cluster is out of reach.
  */
-export async function identifyCluster(target: ConnectionTarget): Promise<ClusterIdentity> {
+export async function identifyCluster(target: ConnectionTarget, storages: ConnectionStorages): Promise<ClusterIdentity> {
   try {
     return await readIdentity(target);
   } catch (error) {
     if (error instanceof ProxmoxError && error.isUnauthorized) {
       throw new AppError('INVALID_INPUT', 'Proxmox VE refused this API token.', { fields: { tokenSecret: 'refused by Proxmox VE' } });
     }
+    if (error instanceof ProxmoxError && error.isPermissionDenied) {
+      await assertPrivileges(target, storages);
+      // The listing shows the role complete, yet the read was refused: name what it needs.
+      throw privilegesMissing([CLUSTER_STATUS_PRIVILEGE]);
+    }
     throw new AppError('PROVIDER_UNAVAILABLE', 'Proxmox VE could not be reached at this URL to identify its cluster.');
   }
 }
 
+/** What GET /cluster/status checks (PVE::API2::Cluster get_status: `perm`, `/`, Sys.Audit). */
+const CLUSTER_STATUS_PRIVILEGE: MissingPrivilege = { privilege: 'Sys.Audit', path: '/' };
+
+const privilegesMissing = (missing: MissingPrivilege[]) =>
+  new AppError('CONNECTION_PRIVILEGES_MISSING', 'The API token lacks privileges the control plane needs; see docs/security.md for the role.', { missing });
+
 /**
- * The connection's token must hold the minimal role (docs/security.md) on the paths it works on:
- * read with GET /access/permissions?path= per path, answered 422 CONNECTION_PRIVILEGES_MISSING
- * listing each missing privilege and its path.
+ * The minimal role (docs/security.md) on each path a connection works on, as the token holds it:
+ * GET /access/permissions?path= per path, which every token may ask about itself.
+ */
+export async function readPrivileges(client: ProxmoxClient, storages: ConnectionStorages): Promise<PathPrivileges[]> {
+  const held = new Map<string, Set<string>>();
+  await Promise.all(requiredPaths(storages).map(async (path) => held.set(path, await client.access.privilegesOn(path))));
+  return privilegesByPath(storages, (path) => held.get(path) ?? new Set());
+}
+
+/**
+ * The connection's token must hold the minimal role on the paths it works on (readPrivileges),
+ * answered 422 CONNECTION_PRIVILEGES_MISSING listing each missing privilege and its path.
  */
 export async function assertPrivileges(target: ConnectionTarget, storages: ConnectionStorages): Promise<void> {
   const client = clientFor(target);
-  const paths = [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r.path, storages)))];
-  const held = new Map<string, Set<string>>();
-  try {
-    await Promise.all(paths.map(async (path) => held.set(path, await client.access.privilegesOn(path))));
-  } catch {
-    throw new AppError('PROVIDER_UNAVAILABLE', "Proxmox VE could not be asked which privileges this API token holds.");
-  }
-  const missing = missingPrivileges(storages, (path) => held.get(path) ?? new Set());
-  if (missing.length > 0) {
-    throw new AppError('CONNECTION_PRIVILEGES_MISSING', 'The API token lacks privileges the control plane needs; see docs/security.md for the role.', { missing });
-  }
+  const byPath = await readPrivileges(client, storages)
+    .catch(() => {
+      throw new AppError('PROVIDER_UNAVAILABLE', 'Proxmox VE could not be asked which privileges this API token holds.');
+    })
+    .finally(() => client.close());
+  const missing = missingPrivileges(byPath);
+  if (missing.length > 0) throw privilegesMissing(missing);
 }
 
 /** How a saved connection reaches Proxmox VE, its token secret opened for this check. */
@@ -122,8 +145,8 @@ export const savedTarget = (deps: Pick<ServiceDeps, 'secrets'>, connection: Prox
  * A node joins a connection only once the cluster lists it (GET /cluster/status through the
  * connection's own token): a typo would otherwise take placements that every clone then fails.
  */
-export async function assertNodeInCluster(target: ConnectionTarget, node: string): Promise<void> {
-  const { nodes } = await identifyCluster(target);
+export async function assertNodeInCluster(target: ConnectionTarget, storages: ConnectionStorages, node: string): Promise<void> {
+  const { nodes } = await identifyCluster(target, storages);
   if (!nodes.includes(node)) {
     throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { name: `not a node of this Proxmox VE cluster (it has ${nodes.join(', ') || 'none'})` } });
   }

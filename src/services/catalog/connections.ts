@@ -116,8 +116,9 @@ export const listConnections = (deps: Pick<ServiceDeps, 'db'>, page: PageArgs, a
 export async function createConnection(deps: ConnectionDeps, actorUserId: string, spec: ConnectionSpec): Promise<ConnectionWithNodes> {
   const snippets = writableSnippets(spec.snippets);
   const target = { ...spec, insecureTls: spec.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
-  const identity = await identifyCluster(target);
-  await assertPrivileges(target, { storage: spec.storage ?? 'local-lvm', snippetsStorage: spec.snippets?.storage });
+  const storages = { storage: spec.storage ?? 'local-lvm', snippetsStorage: spec.snippets?.storage };
+  const identity = await identifyCluster(target, storages);
+  await assertPrivileges(target, storages);
   await assertNoVmidOverlap(deps, identity, spec.vmidRange);
   if (snippets) await assertSnippetsVisible(deps, target, spec.nodes.map((n) => n.name), snippets);
   const created = await createRow(deps, ['connection'], async (tx) => {
@@ -173,8 +174,12 @@ async function checkChange(deps: ConnectionDeps, id: string, change: ConnectionC
   if (!target.plaintextLab && !target.url.startsWith('https:')) {
     throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { url: 'must be https (set plaintextLab for a plaintext lab endpoint)' } });
   }
+  const storages = {
+    storage: change.storage ?? connection.storage,
+    snippetsStorage: change.snippets === undefined ? connection.snippetsStorage : change.snippets?.storage,
+  };
   const reach = ['url', 'tokenId', 'tokenSecret', 'caCert', 'insecureTls', 'plaintextLab'] as const;
-  const identity = reach.some((key) => change[key] !== undefined) ? await identifyCluster(target) : undefined;
+  const identity = reach.some((key) => change[key] !== undefined) ? await identifyCluster(target, storages) : undefined;
   if (identity && connection.clusterName !== null && identity.clusterName !== connection.clusterName) {
     if (!change.force) {
       throw new AppError('CONFLICT', 'These settings reach another cluster than the one this connection was made for; send force: true to switch clusters.', {
@@ -184,10 +189,7 @@ async function checkChange(deps: ConnectionDeps, id: string, change: ConnectionC
     }
     await assertNoVmidOverlap(deps, identity, { start: connection.vmidStart, end: connection.vmidEnd }, id);
   }
-  if (identity || change.storage !== undefined || change.snippets !== undefined) {
-    const snippetsStorage = change.snippets === undefined ? connection.snippetsStorage : change.snippets?.storage;
-    await assertPrivileges(target, { storage: change.storage ?? connection.storage, snippetsStorage });
-  }
+  if (identity || change.storage !== undefined || change.snippets !== undefined) await assertPrivileges(target, storages);
   if (snippets) await assertSnippetsVisible(deps, target, connection.nodes.map((n) => n.name), snippets);
   return identity;
 }

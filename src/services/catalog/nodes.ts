@@ -26,7 +26,7 @@ export interface NodeChange {
 export async function addNode(deps: NodeDeps, actorUserId: string, connectionId: string, node: NodeSpec): Promise<Node> {
   const connection = await findConnection(deps.db, connectionId);
   if (!connection) throw notFound('connection');
-  await assertNodeInCluster(savedTarget(deps, connection), node.name);
+  await assertNodeInCluster(savedTarget(deps, connection), connection, node.name);
   return createRow(deps, ['node'], async (tx) => {
     const created = await insertNode(tx, connectionId, node);
     await audit(tx, actorUserId, 'node.added', { connectionId, ...node });
