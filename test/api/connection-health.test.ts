@@ -87,6 +87,23 @@ describe('GET /v1/admin/connections/{id}: a connection and its health, read live
     }
   });
 
+  it('reads the cluster firewall switch: off, then on once the operator turns it on', async () => {
+    const { url, close } = await cluster();
+    try {
+      const id = await connectionTo(url);
+      expect((await read(id)).data!.data.health).toMatchObject({ reachable: true, clusterFirewall: { enabled: false }, unavailable: {} });
+      const put = await fetch(`${url}/api2/json/cluster/firewall/options`, {
+        method: 'PUT',
+        headers: { authorization: 'PVEAPIToken=root@pam!controlplane=sim-secret-change-me', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'enable=1',
+      });
+      expect(put.status).toBe(200);
+      expect((await read(id)).data!.data.health.clusterFirewall).toEqual({ enabled: true });
+    } finally {
+      await close();
+    }
+  });
+
   it('answers 200 with reachable: false and PROVIDER_UNAVAILABLE when Proxmox VE does not answer in time, within its short timeout', async () => {
     const { simulator, url, close } = await cluster();
     try {

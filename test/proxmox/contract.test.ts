@@ -13,6 +13,7 @@ async function exerciseClient(version: PveVersion) {
   try {
     await client.guests.list();
     await client.cluster.identity();
+    await client.firewall.clusterOptions();
     await client.cluster.isVmidFree(200);
     await client.cluster.isVmidFree(9000);
     await client.cluster.nodes();
@@ -89,6 +90,7 @@ describe('client ↔ official API schema contract', () => {
       for (const call of [
         'GET /cluster/resources',
         'GET /cluster/status',
+        'GET /cluster/firewall/options',
         'GET /cluster/nextid',
         'GET /version',
         'GET /access/permissions',
