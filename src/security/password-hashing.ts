@@ -18,6 +18,8 @@ const hashDuration = histogram({
   labelNames: ['operation'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
 });
+// Both series exist from the start, so a dashboard sees zeros rather than nothing.
+for (const operation of ['hash', 'verify'] as const) hashDuration.zero({ operation });
 
 const hashingRefused = counter({
   name: 'password_hashing_refused_total',
