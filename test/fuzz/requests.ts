@@ -54,7 +54,7 @@ export interface FuzzWorld {
   cursors: string[];
   /** Accounts that exist (and one that does not), for sign-in bodies. */
   emails: string[];
-  /** The passwords those accounts have, and a few more: sign-ins, password changes and invites draw from them. */
+  /** The passwords those accounts have: sign-ins, password changes and invites draw from them. */
   passwords: string[];
   /** Invite link tokens: unused ones and one that names no invite. */
   inviteTokens: string[];
