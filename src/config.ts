@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -12,6 +13,39 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 
 /** An IP address or a host name to listen on. */
 const bindAddress = z.union([z.ipv4(), z.ipv6(), z.hostname()], { error: 'must be an IP address or a host name' });
+
+/** The address ranges Express names (proxy-addr): 127.0.0.1/8 and ::1/128, 169.254.0.0/16 and fe80::/10, 10/8, 172.16/12, 192.168/16 and fc00::/7. */
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+const isAddress = (text: string) => ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
+const isRange = (text: string) => {
+  const slash = text.lastIndexOf('/');
+  const bits = text.slice(slash + 1);
+  if (slash < 0 || !/^\d{1,3}$/.test(bits)) return false;
+  const address = text.slice(0, slash);
+  return (ipaddr.IPv4.isValidFourPartDecimal(address) && Number(bits) <= 32) || (ipaddr.IPv6.isValid(address) && Number(bits) <= 128);
+};
+
+/**
+ * Which peers may name the client's address in X-Forwarded-For, as Express's `trust proxy` takes
+ * it: a number of proxy hops in front of the API (0: none), or a comma-separated list of
+ * addresses, CIDR ranges and the names loopback, linklocal and uniquelocal. `true` (everyone) is
+ * refused: any client could then name any address and step around the per-address lockout.
+ */
+const trustProxy = z
+  .string()
+  .default('loopback')
+  .transform((text, ctx): number | string[] => {
+    const trimmed = text.trim();
+    if (/^\d{1,3}$/.test(trimmed)) return Number(trimmed);
+    const entries = trimmed.split(',').map((entry) => entry.trim());
+    entries.forEach((entry, index) => {
+      if (!NAMED_PROXY_RANGES.has(entry) && !isAddress(entry) && !isRange(entry)) {
+        ctx.addIssue({ code: 'custom', message: `entry ${index + 1} must be an IP address, a CIDR range (10.0.0.0/8), loopback, linklocal or uniquelocal; or the whole value a number of proxy hops` });
+      }
+    });
+    return entries;
+  });
 
 /** The key id ENCRYPTION_KEY gets in the ring; ciphertexts written before key ids existed open with it. */
 export const PRIMARY_KEY_ID = 'primary';
@@ -186,7 +220,13 @@ export const configSchema = z.object({
   /** Failed sign-ins from one address within LOGIN_LOCKOUT_MINUTES that lock the address out. */
   LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20),
   LOGIN_LOCKOUT_MINUTES: integer(15).pipe(z.number().max(1440, 'at most 1440 (a day)')),
-  /** Where people reach the console; invite links point here. */
+  /** Password hashes (scrypt, 128 MiB each) an API process computes at once; keep it below the thread pool's size (UV_THREADPOOL_SIZE, 4). */
+  PASSWORD_HASHING_CONCURRENCY: integer(2).pipe(z.number().max(64, 'at most 64')),
+  /** Password checks that may wait for a hashing slot; more at once answer 503 SERVICE_BUSY with Retry-After. */
+  PASSWORD_HASHING_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  /** Which proxies may name the client's address in X-Forwarded-For (see trustProxy). */
+  TRUST_PROXY: trustProxy,
+  /** Where people reach the console; invite links point here, and over https the session cookie is `Secure` and `__Host-` prefixed. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3000').transform((url) => url.replace(/\/+$/, '')),
   /** The built console (`npm run build:web`), served at `/`. */
   WEB_DIST_DIR: z.string().min(1).default(path.join(__dirname, '..', 'web', 'dist')),

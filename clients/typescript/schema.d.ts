@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Sets the HttpOnly, SameSite=Strict session cookie (`Secure` outside development) and answers the CSRF token. Failed sign-ins lock the account (LOGIN_MAX_FAILURES_PER_ACCOUNT) and the address (LOGIN_MAX_FAILURES_PER_ADDRESS) for LOGIN_LOCKOUT_MINUTES: 429 SIGN_IN_LOCKED with Retry-After.
+         * @description Sets the HttpOnly, SameSite=Strict session cookie (over an https PUBLIC_URL `Secure` and named `__Host-pvecp_session`) and answers the CSRF token. Failed sign-ins lock the account (LOGIN_MAX_FAILURES_PER_ACCOUNT) and the address, an IPv4 address or an IPv6 /64 (LOGIN_MAX_FAILURES_PER_ADDRESS), for LOGIN_LOCKOUT_MINUTES: 429 SIGN_IN_LOCKED with Retry-After. Wrong current passwords of a password change and wrong invite links count as failed sign-ins. When every password hashing slot is taken, 503 SERVICE_BUSY with Retry-After.
          */
         post: operations["postSessions"];
         delete?: never;
@@ -276,7 +276,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set an invited user's first password (the link works once) */
+        /**
+         * Set an invited user's first password (the link works once)
+         * @description The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.
+         */
         post: operations["postInvitesAccept"];
         delete?: never;
         options?: never;
@@ -310,7 +313,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your own password (your other sessions end) */
+        /**
+         * Change your own password (your other sessions end)
+         * @description A wrong `currentPassword` (400, `details.fields.currentPassword`) counts as a failed sign-in of the account and the address: once the lockout holds, 429 SIGN_IN_LOCKED with Retry-After, without checking the password.
+         */
         post: operations["postAccountPassword"];
         delete?: never;
         options?: never;
@@ -3510,7 +3516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SERVICE_UNAVAILABLE */
+            /** @description Error: SERVICE_UNAVAILABLE, SERVICE_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3783,6 +3789,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: SIGN_IN_LOCKED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3792,7 +3807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SERVICE_UNAVAILABLE */
+            /** @description Error: SERVICE_UNAVAILABLE, SERVICE_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3927,6 +3942,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: SIGN_IN_LOCKED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3936,7 +3960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SERVICE_UNAVAILABLE */
+            /** @description Error: SERVICE_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4373,7 +4397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SERVICE_UNAVAILABLE */
+            /** @description Error: SERVICE_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -20,7 +20,7 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());

@@ -39,7 +39,7 @@ export function authenticate(deps: { db: Db; config: Config }): RequestHandler {
   const { db } = deps;
   return async (req: Request, _res: Response, next: NextFunction) => {
     const authorization = req.header('authorization');
-    const sessionSecret = sessionCookieOf(req);
+    const sessionSecret = sessionCookieOf(req, deps.config);
     if (authorization === undefined && sessionSecret) {
       req.principal = await authenticateSession(deps, sessionSecret, req);
       return next();

@@ -1,28 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import client from 'prom-client';
+import { histogram } from '../metrics';
 
-/**
- * Prometheus metrics. Everything lives in prom-client's default registry, which GET /metrics
- * serves.
- */
-export const metricsRegistry = client.register;
-
-const DEFAULT_METRICS_MARK = Symbol.for('pve-control-plane.default-metrics');
-const globalMarks = globalThis as unknown as Record<symbol, boolean>;
-if (!globalMarks[DEFAULT_METRICS_MARK]) {
-  globalMarks[DEFAULT_METRICS_MARK] = true;
-  client.collectDefaultMetrics({ register: metricsRegistry });
-}
-
-/** Returns the registered metric of that name, or registers it: safe when a module loads twice. */
-function existing<T>(name: string): T | undefined {
-  return metricsRegistry.getSingleMetric(name) as T | undefined;
-}
-
-function histogram<L extends string>(config: client.HistogramConfiguration<L>): client.Histogram<L> {
-  return existing<client.Histogram<L>>(config.name) ?? new client.Histogram<L>({ ...config, registers: [metricsRegistry] });
-}
-
+/** How long each HTTP request took (registered in the registry of src/metrics.ts, which GET /metrics serves). */
 export const httpRequestDuration = histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request duration by method, route template and status.',

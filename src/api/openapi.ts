@@ -25,7 +25,9 @@ registry.registerComponent('securitySchemes', SESSION_SCHEME, {
   type: 'apiKey',
   in: 'cookie',
   name: 'pvecp_session',
-  description: 'A console session (`POST /v1/sessions`), used when no Authorization header is sent. Every request that changes something also needs the `X-CSRF-Token` header.',
+  description:
+    'A console session (`POST /v1/sessions`), used when no Authorization header is sent. Every request that changes something also needs the `X-CSRF-Token` header. ' +
+    'When the console is served over https (`PUBLIC_URL`), the cookie is `Secure` and named `__Host-pvecp_session`.',
 });
 
 /** Every route but the public ones takes either an API token or a session. */

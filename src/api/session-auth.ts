@@ -9,7 +9,7 @@ import { newId } from '../security/ids';
 import { constantTimeEqual, hashToken } from '../security/secrets';
 import type { Principal } from './auth';
 
-export const SESSION_COOKIE = 'pvecp_session';
+const SESSION_COOKIE = 'pvecp_session';
 /** The header a signed-in page sends its session's CSRF token in. */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
@@ -24,9 +24,19 @@ export function sessionIsActive(session: Session, config: Config, now = new Date
   return !session.revokedAt && session.expiresAt > now && now.getTime() - session.lastSeenAt.getTime() < config.SESSION_IDLE_MINUTES * 60_000;
 }
 
+/** Whether people reach the console over https (PUBLIC_URL), wherever TLS ends in front of the API. */
+const servedOverHttps = (config: Config) => new URL(config.PUBLIC_URL).protocol === 'https:';
+
+/**
+ * The session cookie's name: over https `__Host-pvecp_session`, which a browser accepts only when
+ * Secure, for Path=/ and with no Domain, so no other host of the domain (nor a plain-http answer)
+ * can set or shadow it.
+ */
+const sessionCookieName = (config: Config) => (servedOverHttps(config) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
 function cookieOptions(config: Config) {
-  // Secure outside development and tests, which run on plain http://127.0.0.1.
-  return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: config.NODE_ENV === 'production' };
+  // Secure whenever the console is served over https; a plain-http console (development, tests) could not send it back.
+  return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: servedOverHttps(config) };
 }
 
 /** A new session for `user`: its cookie is set on `res`; the secret itself is never stored. */
@@ -44,17 +54,18 @@ export async function startSession(db: Db, config: Config, user: User, req: Requ
       expiresAt: new Date(Date.now() + config.SESSION_TTL_HOURS * 3_600_000),
     },
   });
-  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: secret, ...cookieOptions(config), expires: session.expiresAt }));
+  res.append('Set-Cookie', stringifySetCookie({ name: sessionCookieName(config), value: secret, ...cookieOptions(config), expires: session.expiresAt }));
   return { session, csrfToken };
 }
 
 export function clearSessionCookie(res: Response, config: Config): void {
-  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: '', ...cookieOptions(config), expires: new Date(0) }));
+  res.append('Set-Cookie', stringifySetCookie({ name: sessionCookieName(config), value: '', ...cookieOptions(config), expires: new Date(0) }));
 }
 
-export function sessionCookieOf(req: Request): string | undefined {
+/** The session secret the request carries under this configuration's cookie name (any other name is ignored). */
+export function sessionCookieOf(req: Request, config: Config): string | undefined {
   const header = req.header('cookie');
-  return header ? parseCookie(header)[SESSION_COOKIE] || undefined : undefined;
+  return header ? parseCookie(header)[sessionCookieName(config)] || undefined : undefined;
 }
 
 /**

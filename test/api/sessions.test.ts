@@ -34,7 +34,7 @@ describe('signing in', () => {
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
     expect(cookie).toContain('Path=/');
-    // Tests run as NODE_ENV=test on plain http: Secure is only set in production.
+    // Tests serve the console on plain http (PUBLIC_URL): a Secure cookie would never come back.
     expect(cookie).not.toContain('Secure');
     const { user, csrfToken, session } = res.body.data;
     expect(user).toMatchObject({ id: who.userId, email: who.email, role: 'customer' });
@@ -56,7 +56,7 @@ describe('signing in', () => {
   it('stores passwords as scrypt hashes only', async () => {
     const who = await customerWithPassword();
     const row = await api.db.user.findUniqueOrThrow({ where: { id: who.userId } });
-    expect(row.passwordHash).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(row.passwordHash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect(row.passwordHash).not.toContain(who.password);
   });
 

@@ -39,8 +39,10 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Who sent it, for the tenant and coordinate checks. */
-  actor: 'admin' | 'customerA' | 'customerB' | 'anonymous' | 'garbage';
+  /** Who sent it, for the tenant and coordinate checks; `session` is a console session of customer A's tenant (its cookie is added when sent). */
+  actor: 'admin' | 'customerA' | 'customerB' | 'session' | 'anonymous' | 'garbage';
+  /** For the session actor: whether the session's X-CSRF-Token goes along. */
+  csrf?: boolean;
 }
 
 /** Everything the generators draw real values from (filled in once the fixtures exist). */
@@ -50,6 +52,12 @@ export interface FuzzWorld {
   simulatorUrl: string;
   sshKeys: string[];
   cursors: string[];
+  /** Accounts that exist (and one that does not), for sign-in bodies. */
+  emails: string[];
+  /** The passwords those accounts have: sign-ins, password changes and invites draw from them. */
+  passwords: string[];
+  /** Invite link tokens: unused ones and one that names no invite. */
+  inviteTokens: string[];
 }
 
 type Document = { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: JsonSchema }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>; components?: { schemas?: Record<string, JsonSchema> } };
@@ -177,6 +185,9 @@ function stringValue(schema: JsonSchema, name: string, world: FuzzWorld): fc.Arb
   if (name === 'hostname') real.push(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/));
   if (name === 'sshKeys') real.push(fc.constantFrom(...world.sshKeys));
   if (name === 'cursor') real.push(fc.constantFrom(...world.cursors));
+  if (name === 'email') real.push(fc.constantFrom(...world.emails));
+  if (name === 'password' || name === 'currentPassword' || name === 'newPassword') real.push(fc.constantFrom(...world.passwords));
+  if (name === 'token') real.push(fc.constantFrom(...world.inviteTokens));
   if (name === 'cidr') real.push(fc.constantFrom('10.77.0.0/24', '10.77.1.0/24', '2001:db8:77::/64', '10.77.0.1/24', '0.0.0.0/0'));
   if (name === 'gateway' || name === 'dns') real.push(fc.constantFrom('10.77.0.1', '10.77.1.1', '2001:db8:77::1', '1.1.1.1'));
   if (schema.format === 'uri' || name === 'url') real.push(fc.constant(world.simulatorUrl));
@@ -204,6 +215,21 @@ export function bodyValue(schema: JsonSchema, world: FuzzWorld): fc.Arbitrary<un
     return copy;
   });
 }
+
+// ---------- client addresses ----------
+
+/**
+ * X-Forwarded-For as a proxy on loopback (trusted by default) passes it on: addresses in a few
+ * IPv4 hosts and IPv6 /64s (with rotating interface ids), IPv4-mapped, several hops, and text that
+ * is no address. A small set of prefixes, so the per-address lockout is met along the way.
+ */
+export const forwardedFor: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('198.51.100.7', '198.51.100.8', '203.0.113.200', '::ffff:198.51.100.7'),
+  fc.tuple(fc.constantFrom('2001:db8:f0:1', '2001:db8:f0:2'), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 4, maxLength: 4 })).map(
+    ([prefix, groups]) => `${prefix}:${groups.map((group) => group.toString(16)).join(':')}`,
+  ),
+  fc.constantFrom('198.51.100.9, 198.51.100.7', '2001:db8:f0:1::1, 10.0.0.1', 'unknown', 'not an address', '999.1.1.1', '::ffff:', 'fe80::1%eth0', '198.51.100.7:443', ' , ', 'x'.repeat(300)),
+);
 
 // ---------- encodings ----------
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestApi, TestResponse } from './api';
 
 export interface TestSession {
-  /** `pvecp_session=<secret>`, as a browser would send it back. */
+  /** `pvecp_session=<secret>` (`__Host-pvecp_session` over https), as a browser would send it back. */
   cookie: string;
   csrfToken: string;
   sessionId: string;
@@ -36,4 +36,16 @@ export async function signIn(api: TestApi, email: string, password: string, addr
 export async function setPassword(api: TestApi, userId: string, password: string): Promise<void> {
   const res = await api.request('POST', `/v1/admin/users/${userId}/password`, { token: api.adminToken, body: { password } });
   if (res.status !== 204) throw new Error(`set password: ${res.status} ${res.text}`);
+}
+
+/** A new invite link's token for `userId` (the part after `#`), made through the admin API. */
+export async function inviteToken(api: TestApi, userId: string): Promise<string> {
+  const res = await api.request('POST', `/v1/admin/users/${userId}/invites`, { token: api.adminToken });
+  if (res.status !== 201) throw new Error(`invite: ${res.status} ${res.text}`);
+  return (res.body.data.url as string).split('#')[1] as string;
+}
+
+/** POST /v1/invites/accept from `address` (sent as X-Forwarded-For). */
+export function acceptInviteAnswer(api: TestApi, token: string, password: string, address: string): Promise<TestResponse> {
+  return api.request('POST', '/v1/invites/accept', { body: { token, password }, headers: { 'x-forwarded-for': address } });
 }

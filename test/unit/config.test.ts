@@ -71,6 +71,9 @@ describe('loadConfig: defaults', () => {
       LOGIN_MAX_FAILURES_PER_ACCOUNT: 5,
       LOGIN_MAX_FAILURES_PER_ADDRESS: 20,
       LOGIN_LOCKOUT_MINUTES: 15,
+      PASSWORD_HASHING_CONCURRENCY: 2,
+      PASSWORD_HASHING_QUEUE: 8,
+      TRUST_PROXY: ['loopback'],
       PUBLIC_URL: 'http://127.0.0.1:3000',
       WEB_DIST_DIR: path.resolve(__dirname, '..', '..', 'web', 'dist'),
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
@@ -136,6 +139,31 @@ describe('loadConfig: reading values', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY, HOST: 'api.internal' }).HOST).toBe('api.internal');
     expect(refusal({ ENCRYPTION_KEY: KEY, HOST: 'http://0.0.0.0' })).toContain('HOST');
     expect(refusal({ ENCRYPTION_KEY: KEY, METRICS_HOST: 'two words' })).toContain('METRICS_HOST');
+  });
+
+  it('takes TRUST_PROXY as Express does: a number of hops, or addresses, CIDR ranges and named ranges', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '0' }).TRUST_PROXY).toBe(0);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: ' loopback, 10.0.0.0/8,192.0.2.7, 2001:db8::/32, fd00::1, uniquelocal ' }).TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '2001:db8::/32',
+      'fd00::1',
+      'uniquelocal',
+    ]);
+    for (const bad of ['true', 'all', '10.0.0.0/33', '2001:db8::/129', '10.1', '10.0.0.0/', 'loopback,,10.0.0.1', 'proxy.example.net', '1, loopback', '']) {
+      expect(refusal({ ENCRYPTION_KEY: KEY, TRUST_PROXY: bad }), bad).toContain('TRUST_PROXY');
+    }
+    // The message names the entry, not its text.
+    expect(refusal({ ENCRYPTION_KEY: KEY, TRUST_PROXY: 'loopback, secret-name' })).toContain('entry 2 must be');
+  });
+
+  it('bounds password hashing: slots between 1 and 64, a queue between 0 and 1000', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASHING_CONCURRENCY: '1', PASSWORD_HASHING_QUEUE: '0' })).toMatchObject({ PASSWORD_HASHING_CONCURRENCY: 1, PASSWORD_HASHING_QUEUE: 0 });
+    expect(refusal({ ENCRYPTION_KEY: KEY, PASSWORD_HASHING_CONCURRENCY: '0' })).toContain('PASSWORD_HASHING_CONCURRENCY');
+    expect(refusal({ ENCRYPTION_KEY: KEY, PASSWORD_HASHING_CONCURRENCY: '65' })).toContain('PASSWORD_HASHING_CONCURRENCY');
+    expect(refusal({ ENCRYPTION_KEY: KEY, PASSWORD_HASHING_QUEUE: '-1' })).toContain('PASSWORD_HASHING_QUEUE');
   });
 
   it.each([

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../domain/errors';
 import type { ApiDeps } from '../deps';
 import { errorHandler, notFoundRoute } from '../errors';
-import { metricsRegistry } from '../metrics';
+import { metricsRegistry } from '../../metrics';
 import { registerRoute } from '../openapi';
 
 /** How long one readiness probe may take before it counts as failed. */

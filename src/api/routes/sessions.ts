@@ -3,13 +3,11 @@ import type { z } from 'zod';
 import { recordAudit } from '../../db/audit';
 import { AppError, notFound } from '../../domain/errors';
 import type { Session, User } from '../../generated/prisma/client';
-import { hashToken } from '../../security/secrets';
-import { hashUserPassword } from '../../security/user-passwords';
+import { acceptInvite, signIn } from '../../services/passwords';
 import type { ApiDeps } from '../deps';
 import { principal, type Principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
 import { clearSessionCookie, endSessions, sessionIsActive, startSession } from '../session-auth';
-import { checkSignIn } from '../sign-in';
 import { acceptInviteSchema, type sessionSchema, signInSchema, type signedInSchema } from '../schemas/sessions';
 import { userView } from './admin-identity';
 
@@ -40,7 +38,7 @@ export function publicSessionRouter(deps: ApiDeps): Router {
 
   router.post('/sessions', async (req, res) => {
     const body = parseBody(signInSchema, req);
-    const user = await checkSignIn(deps, body.email, body.password, req.ip ?? 'unknown');
+    const user = await signIn(deps, body.email, body.password, req.ip ?? 'unknown');
     const { session } = await startSession(db, config, user, req, res);
     await recordAudit(db, { action: 'session.started', actorUserId: user.id, tenantId: user.tenantId, details: { userId: user.id, sessionId: session.id } });
     send(res, signedInView(deps, session, user), {}, 201);
@@ -48,17 +46,7 @@ export function publicSessionRouter(deps: ApiDeps): Router {
 
   router.post('/invites/accept', async (req, res) => {
     const body = parseBody(acceptInviteSchema, req);
-    const passwordHash = await hashUserPassword(body.password);
-    const user = await db.$transaction(async (tx) => {
-      const now = new Date();
-      // Conditional, so two tabs accepting one link at once set one password.
-      const invite = await tx.userInvite.findUnique({ where: { tokenHash: hashToken(body.token) } });
-      const { count } = await tx.userInvite.updateMany({ where: { tokenHash: hashToken(body.token), usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
-      if (!invite || count === 0) throw new AppError('INVITE_INVALID', 'This invite link is unknown, used already or expired. Ask an administrator for a new one.');
-      const updated = await tx.user.update({ where: { id: invite.userId }, data: { passwordHash, passwordChangedAt: now } });
-      await recordAudit(tx, { action: 'user.invite_accepted', actorUserId: updated.id, tenantId: updated.tenantId, details: { userId: updated.id, inviteId: invite.id } });
-      return updated;
-    });
+    const user = await acceptInvite(deps, body.token, body.password, req.ip ?? 'unknown');
     send(res, { email: user.email });
   });
 

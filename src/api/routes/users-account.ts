@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { recordAudit } from '../../db/audit';
-import { AppError } from '../../domain/errors';
-import { hashUserPassword, verifyUserPassword } from '../../security/user-passwords';
+import { hashPasswordBounded } from '../../security/password-hashing';
+import { checkCurrentPassword } from '../../services/passwords';
 import { apiTokenView, issueApiToken, revokeApiToken } from '../api-tokens';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
@@ -13,7 +13,7 @@ import { tenantDetailView, userView } from './admin-identity';
 
 /** What every signed-in user manages for themselves: their password and their API tokens. */
 export function accountRouter(deps: ApiDeps): Router {
-  const { db } = deps;
+  const { db, config } = deps;
   const router = Router();
 
   router.get('/account', async (req, res) => {
@@ -26,10 +26,8 @@ export function accountRouter(deps: ApiDeps): Router {
     const who = principal(req);
     const body = parseBody(changePasswordSchema, req);
     const user = await db.user.findUniqueOrThrow({ where: { id: who.userId } });
-    if (!(await verifyUserPassword(body.currentPassword, user.passwordHash))) {
-      throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { currentPassword: 'not your current password' } });
-    }
-    const passwordHash = await hashUserPassword(body.newPassword);
+    await checkCurrentPassword(deps, user, body.currentPassword, req.ip ?? 'unknown');
+    const passwordHash = await hashPasswordBounded(config, body.newPassword);
     await db.$transaction(async (tx) => {
       await tx.user.update({ where: { id: user.id }, data: { passwordHash, passwordChangedAt: new Date() } });
       await endSessions(tx, { userId: user.id, ...(who.sessionId ? { id: { not: who.sessionId } } : {}) });

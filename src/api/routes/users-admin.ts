@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { recordAudit } from '../../db/audit';
 import { notFound } from '../../domain/errors';
 import { newId } from '../../security/ids';
+import { hashPasswordBounded } from '../../security/password-hashing';
 import { generateApiToken, hashToken } from '../../security/secrets';
-import { hashUserPassword } from '../../security/user-passwords';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
@@ -37,7 +37,7 @@ export function usersAdminRouter(deps: ApiDeps): Router {
     const body = parseBody(setPasswordSchema, req);
     const user = await db.user.findUnique({ where: { id: pathParam(req, 'id') } });
     if (!user) throw notFound('user');
-    const passwordHash = await hashUserPassword(body.password);
+    const passwordHash = await hashPasswordBounded(config, body.password);
     await db.$transaction(async (tx) => {
       await tx.user.update({ where: { id: user.id }, data: { passwordHash, passwordChangedAt: new Date() } });
       await endSessions(tx, { userId: user.id });

@@ -90,13 +90,15 @@ registerRoute({
   path: '/v1/sessions',
   summary: 'Sign in with email and password',
   description:
-    'Sets the HttpOnly, SameSite=Strict session cookie (`Secure` outside development) and answers the CSRF token. ' +
-    'Failed sign-ins lock the account (LOGIN_MAX_FAILURES_PER_ACCOUNT) and the address (LOGIN_MAX_FAILURES_PER_ADDRESS) for LOGIN_LOCKOUT_MINUTES: 429 SIGN_IN_LOCKED with Retry-After.',
+    'Sets the HttpOnly, SameSite=Strict session cookie (over an https PUBLIC_URL `Secure` and named `__Host-pvecp_session`) and answers the CSRF token. ' +
+    'Failed sign-ins lock the account (LOGIN_MAX_FAILURES_PER_ACCOUNT) and the address, an IPv4 address or an IPv6 /64 (LOGIN_MAX_FAILURES_PER_ADDRESS), for LOGIN_LOCKOUT_MINUTES: 429 SIGN_IN_LOCKED with Retry-After. ' +
+    'Wrong current passwords of a password change and wrong invite links count as failed sign-ins. ' +
+    'When every password hashing slot is taken, 503 SERVICE_BUSY with Retry-After.',
   public: true,
   request: { body: signInSchema },
   response: signedInSchema,
   status: 201,
-  errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'SIGN_IN_LOCKED', 'SERVICE_UNAVAILABLE'],
+  errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'SIGN_IN_LOCKED', 'SERVICE_UNAVAILABLE', 'SERVICE_BUSY'],
 });
 registerRoute({ ...sessions, method: 'get', path: '/v1/sessions/current', summary: 'The signed-in user, this session and its CSRF token', response: signedInSchema });
 registerRoute({ ...sessions, method: 'delete', path: '/v1/sessions/current', summary: 'Sign out: the session ends and its cookie is cleared', status: 204, errors: ['CSRF_TOKEN_INVALID'] });
@@ -114,10 +116,13 @@ registerRoute({
   method: 'post',
   path: '/v1/invites/accept',
   summary: "Set an invited user's first password (the link works once)",
+  description:
+    'The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): ' +
+    'once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.',
   public: true,
   request: { body: acceptInviteSchema },
   response: acceptedInviteSchema,
-  errors: ['INVITE_INVALID', 'SERVICE_UNAVAILABLE'],
+  errors: ['INVITE_INVALID', 'SIGN_IN_LOCKED', 'SERVICE_UNAVAILABLE', 'SERVICE_BUSY'],
 });
 
 const account = { tags: ['account'] } as const;
@@ -127,8 +132,11 @@ registerRoute({
   method: 'post',
   path: '/v1/account/password',
   summary: 'Change your own password (your other sessions end)',
+  description:
+    'A wrong `currentPassword` (400, `details.fields.currentPassword`) counts as a failed sign-in of the account and the address: ' +
+    'once the lockout holds, 429 SIGN_IN_LOCKED with Retry-After, without checking the password.',
   request: { body: changePasswordSchema },
-  errors: ['UNAUTHENTICATED', 'CSRF_TOKEN_INVALID'],
+  errors: ['UNAUTHENTICATED', 'CSRF_TOKEN_INVALID', 'SIGN_IN_LOCKED', 'SERVICE_BUSY'],
   status: 204,
 });
 registerRoute({
@@ -167,6 +175,6 @@ registerRoute({
   path: '/v1/admin/users/:id/password',
   summary: "Set a user's password (for scripted setups); their sessions end",
   request: { body: setPasswordSchema },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'SERVICE_BUSY'],
   status: 204,
 });
