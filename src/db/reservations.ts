@@ -146,12 +146,6 @@ async function reserveOnNode(tx: Queryable, nodeId: string, instanceId: string, 
 const VMID_BATCH = 64;
 const ADDRESS_BATCH = 256;
 
-/** Seconds a given-back VMID or address stays out of circulation (VMID_REUSE_COOLDOWN_SECONDS, ADDRESS_REUSE_COOLDOWN_SECONDS). */
-export interface ReuseCooldowns {
-  vmidSeconds: number;
-  addressSeconds: number;
-}
-
 export interface VmidRange {
   id: string;
   vmidStart: number;

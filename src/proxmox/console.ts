@@ -16,8 +16,6 @@ export interface ConsoleTicket {
   password: string;
 }
 
-/** Proxmox's vncwebsocket takes client frames up to 128 KiB (what we send stays below). */
-export const PROXMOX_CONSOLE_MAX_FRAME = 128 * 1024;
 /** The largest message read from vncwebsocket: a full screen update of a large display. */
 const CONSOLE_MAX_INCOMING = 32 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-/** Where a workflow stands, for the Web UI, the CLI and the admin API. */
+/** Where a workflow stands: the `progress` query, read from the Temporal Web UI and the CLI (`temporal workflow query --type progress`). */
 export interface ProvisionProgress {
   /** The provisioning stage running, or the operation's name; called `stage` in the progress query and in recorded histories. */
   stage: string | null;
