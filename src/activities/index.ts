@@ -5,7 +5,7 @@ import {
   createDeleteBackupArchiveActivity,
   createMakeBackupActivity,
   createPruneScheduledBackupsActivity,
-  createRemoveBackupsOfServerActivity,
+  createDeleteBackupsOfServerActivity,
   createRestoreGuestActivity,
 } from './backups';
 import { createRequestScheduledBackupActivity } from './backup-schedules';
@@ -98,7 +98,7 @@ export function createActivities(deps: ActivityDeps) {
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
-    removeBackupsOfServer: createRemoveBackupsOfServerActivity(deps),
+    removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
   };

@@ -9,16 +9,27 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, WebSocket } from 'ws';
-import { recordAudit } from '../db/audit';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
 import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
-import { termProxy, vncProxy, vncWebSocket, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
-import type { ProxmoxConnection } from '../generated/prisma/client';
+import {
+  CONSOLE_SOCKET_PATH,
+  ConsoleUnavailable,
+  consoleEndReasonNow,
+  consoleInstance,
+  openUpstream,
+  recordConsoleEnded,
+  recordConsoleOpened,
+  redeemConsoleTicket,
+  requestUpstreamTicket,
+  type UpstreamTicket,
+} from '../services/consoles';
 import type { ApiDeps } from './deps';
-import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket, serialConsoleCaller } from './guest-console';
 
-/** The largest client message accepted (a paste, a burst of keys); larger ones close with 1009. */
-export const CONSOLE_MAX_MESSAGE = 64 * 1024;
+/**
+ * The largest console frame a client may send (a paste, a burst of keys), below the 128 KiB
+ * Proxmox's vncwebsocket takes from us; larger ones close with 1009.
+ */
+export const MAX_CONSOLE_FRAME_FROM_CLIENT = 64 * 1024;
 /** Above this many bytes queued towards one side, the other side is not read until it drains. */
 const HIGH_WATER = 1024 * 1024;
 /** termproxy wants a ping now and then. */
@@ -98,7 +109,7 @@ async function greetVncClient(reader: ByteReader, client: WebSocket, serverInit:
 }
 
 /** termproxy's login line, answered `OK`. */
-async function authenticateTerm(reader: ByteReader, upstream: WebSocket, ticket: ConsoleTicket): Promise<void> {
+async function authenticateTerm(reader: ByteReader, upstream: WebSocket, ticket: UpstreamTicket): Promise<void> {
   upstream.send(`${ticket.user}:${ticket.ticket}\n`);
   if ((await reader.read(2)).toString('latin1') !== 'OK') throw new ConsoleEnd('console_unavailable');
 }
@@ -113,20 +124,6 @@ const resizeMessage = (text: string): { cols: number; rows: number } | undefined
   }
 };
 
-/** Whom the serial console is opened as: the token, or the console user logged in now (its ticket is this session's only). */
-async function serialIdentity(deps: ApiDeps, proxmox: ProxmoxClient, connection: ProxmoxConnection): Promise<CallIdentity> {
-  const caller = await serialConsoleCaller(proxmox, connection).catch(() => {
-    throw new ConsoleEnd('console_unavailable');
-  });
-  if (caller === 'token') return 'token';
-  if (caller === 'unsupported' || !connection.consoleUsername || !connection.consoleUserPasswordCipher) throw new ConsoleEnd('console_unavailable');
-  const password = deps.secrets.open(connection.consoleUserPasswordCipher, connection.id);
-  return proxmox.userTicket(connection.consoleUsername, password).catch((error: unknown) => {
-    deps.logger.warn({ connectionId: connection.id, status: (error as { status?: number }).status }, 'Proxmox VE refused the console user of this connection: check its username and password');
-    throw new ConsoleEnd('console_unavailable');
-  });
-}
-
 export interface ConsoleSockets {
   /** Consoles open in this process. */
   readonly open: number;
@@ -136,7 +133,7 @@ export interface ConsoleSockets {
 
 /** Serves the console WebSocket on the API's HTTP server. */
 export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_MAX_MESSAGE, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME_FROM_CLIENT, perMessageDeflate: false });
   const sessions = new Set<(reason: ConsoleCloseReason) => Promise<void>>();
   const log = deps.logger.child({ component: 'console' });
 
@@ -169,9 +166,7 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       else early.push({ data: buf, binary });
     });
 
-    const hash = hashConsoleTicket(ticket);
-    const redeemed = ticket ? await deps.db.consoleSession.updateMany({ where: { ticketHash: hash, redeemedAt: null, expiresAt: { gt: new Date() } }, data: { redeemedAt: new Date() } }) : { count: 0 };
-    const session = redeemed.count === 1 ? await deps.db.consoleSession.findUnique({ where: { ticketHash: hash } }) : null;
+    const session = await redeemConsoleTicket(deps, ticket);
     if (!session) {
       client.close(CONSOLE_CLOSE_CODES.ticket_invalid, 'ticket_invalid');
       return;
@@ -186,34 +181,28 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       timers.forEach((t) => clearTimeout(t));
       if (client.readyState === WebSocket.OPEN) client.close(CONSOLE_CLOSE_CODES[reason], reason);
       upstream?.terminate();
-      const seconds = Math.round((Date.now() - startedAt) / 1000);
-      await deps.db.consoleSession.update({ where: { id: session.id }, data: { endedAt: new Date(), closeReason: reason } });
-      await recordAudit(deps.db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason } });
+      await recordConsoleEnded(deps, session, reason, Math.round((Date.now() - startedAt) / 1000));
     };
     endSession = (reason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
     sessions.add(endSession);
 
-    const instance = await deps.db.instance.findUnique({ where: { id: session.instanceId }, include: { connection: true } });
+    const instance = await consoleInstance(deps, session.instanceId);
     const node = instance?.node;
     const vmid = instance?.vmid;
     const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
     if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
-    await recordAudit(deps.db, { action: 'console.opened', actorUserId: session.userId, tenantId: instance.tenantId, instanceId: instance.id, details: { type: session.type } });
+    await recordConsoleOpened(deps, session, instance);
 
     // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
-    const reasonNow = async (): Promise<ConsoleCloseReason | undefined> => {
-      const row = await deps.db.instance.findUnique({ where: { id: instance.id }, select: { status: true, node: true, vmid: true, deletedAt: true } });
-      return consoleEndReason(row, { node, vmid });
-    };
+    const reasonNow = (): Promise<ConsoleCloseReason | undefined> => consoleEndReasonNow(deps, instance.id, { node, vmid });
 
     try {
-      const proxmox = consoleClientOf(deps, instance.connection);
-      const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
-      const upstreamTicket = await (session.type === 'vnc' ? vncProxy(proxmox, node, vmid) : termProxy(proxmox, node, vmid, caller)).catch(() => {
-        throw new ConsoleEnd('console_unavailable');
+      const guest = { ...instance, node, vmid };
+      const upstreamTicket = await requestUpstreamTicket(deps, guest, session.type).catch((error: unknown) => {
+        throw error instanceof ConsoleUnavailable ? new ConsoleEnd('console_unavailable') : error;
       });
       if (ended) return;
-      upstream = vncWebSocket(proxmox, node, vmid, upstreamTicket, caller);
+      upstream = openUpstream(deps, guest, upstreamTicket);
       const up = upstream;
       up.on('error', () => undefined);
       // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.

@@ -1,7 +1,10 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
+import type { PageArgs } from '../services/pages';
 import { afterCursor, type Cursor, listQuerySchema, newestFirst, pageOf } from './openapi';
+
+export type { PageArgs } from '../services/pages';
 
 /** The success envelope: `{ data, meta }`. */
 export function send(res: Response, data: unknown, meta: Record<string, unknown> = {}, status = 200): void {
@@ -38,20 +41,13 @@ export function pathParam(req: Request, name: string): string {
   return value;
 }
 
-/** The Prisma arguments for one page of a list: rows after the cursor, newest first, one extra. */
-export interface PageArgs {
-  where: ReturnType<typeof afterCursor>;
-  orderBy: ReturnType<typeof newestFirst>;
-  take: number;
-}
-
 type ListQuery = z.infer<typeof listQuerySchema>;
 
 /**
- * A GET handler for a keyset-paginated list, newest first: `fetch` reads the rows with the page
- * arguments (adding its own filters or includes), `view` renders each one.
+ * A GET handler for a keyset-paginated list, newest first: `fetch` asks a service for the rows
+ * of the page (with the query's filters), `view` renders each one.
  *
- *     router.get('/plans', listHandler((page) => db.plan.findMany(page), planView));
+ *     router.get('/tenants', listHandler((page) => listTenants(deps, page), tenantView));
  */
 export function listHandler<Row extends Cursor, Q extends ListQuery = ListQuery>(
   fetch: (page: PageArgs, query: Q) => Promise<Row[]>,

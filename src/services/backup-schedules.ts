@@ -1,24 +1,22 @@
 import { AppError } from '../domain/errors';
 import type { BackupSchedule } from '../generated/prisma/client';
-import { removeBackupSchedule, upsertBackupSchedule } from '../temporal/schedules';
-import type { Principal } from './auth';
-import type { ApiDeps } from './deps';
-import { findInstance } from './instance-lookup';
-import type { BackupScheduleBody } from './schemas/backups';
+import { deleteTemporalBackupSchedule, upsertBackupSchedule } from '../temporal/schedules';
+import type { ServiceDeps } from './deps';
+import { findInstance } from './instances';
+import type { Principal } from './principal';
 
-export const toBackupScheduleView = (s: BackupSchedule) => ({
-  instanceId: s.instanceId,
-  frequency: s.frequency,
-  time: s.time,
-  timezone: s.timezone,
-  weekday: (s.weekday as BackupScheduleBody['weekday']) ?? null,
-  keepLast: s.keepLast,
-  lastRunAt: s.lastRunAt?.toISOString() ?? null,
-  lastBackupId: s.lastBackupId,
-  lastRefusal: s.lastRefusalCode,
-  createdAt: s.createdAt.toISOString(),
-  updatedAt: s.updatedAt.toISOString(),
-});
+type Deps = Pick<ServiceDeps, 'db' | 'temporal' | 'config'>;
+
+/** A server's backup schedule as a caller sets it. */
+export interface BackupScheduleRequest {
+  frequency: 'daily' | 'weekly';
+  /** `HH:MM` in `timezone`. */
+  time: string;
+  timezone: string;
+  /** `monday` … `sunday`, weekly only. */
+  weekday?: string;
+  keepLast: number;
+}
 
 /** A server whose state leaves no backups to schedule: deleted, or on its way out. */
 const GONE = ['deleting', 'deleted'];
@@ -26,10 +24,10 @@ const GONE = ['deleting', 'deleted'];
 /**
  * Sets a server's backup schedule, checked like a backup would be (a location with a backup
  * storage, `keepLast` within the plan's `backupLimit`). The Temporal Schedule is written first:
- * a schedule without its row removes itself when it fires.
+ * a schedule without its row deletes itself when it fires.
  */
-export async function putBackupSchedule(deps: ApiDeps, who: Principal, instanceId: string, body: BackupScheduleBody): Promise<BackupSchedule> {
-  const instance = await findInstance(deps.db, who, instanceId);
+export async function putBackupSchedule(deps: Deps, who: Principal, instanceId: string, body: BackupScheduleRequest): Promise<BackupSchedule> {
+  const instance = await findInstance(deps, who, instanceId);
   if (GONE.includes(instance.status)) throw new AppError('INVALID_STATE', `A server that is ${instance.status} cannot be backed up.`, { status: instance.status });
   if (!instance.location.backupStorage) throw new AppError('BACKUPS_UNSUPPORTED', "This server's location offers no backups.");
   if (body.keepLast > instance.plan.backupLimit) {
@@ -44,17 +42,23 @@ export async function putBackupSchedule(deps: ApiDeps, who: Principal, instanceI
   });
 }
 
-export async function getBackupSchedule(deps: ApiDeps, who: Principal, instanceId: string): Promise<BackupSchedule> {
-  await findInstance(deps.db, who, instanceId);
+export async function getBackupSchedule(deps: Deps, who: Principal, instanceId: string): Promise<BackupSchedule> {
+  await findInstance(deps, who, instanceId);
   const schedule = await deps.db.backupSchedule.findUnique({ where: { instanceId } });
   if (!schedule) throw new AppError('NOT_FOUND', 'This server has no backup schedule.');
   return schedule;
 }
 
-/** Removes the schedule: Temporal's first, so a failure leaves it listed and the delete can be sent again. Its backups stay. */
-export async function deleteBackupSchedule(deps: ApiDeps, who: Principal, instanceId: string): Promise<BackupSchedule> {
+/** Deletes the schedule: Temporal's first, so a failure leaves it listed and the delete can be sent again. Its backups stay. */
+export async function deleteBackupSchedule(deps: Deps, who: Principal, instanceId: string): Promise<BackupSchedule> {
   const schedule = await getBackupSchedule(deps, who, instanceId);
-  await removeBackupSchedule(deps.temporal, instanceId);
+  await deleteTemporalBackupSchedule(deps.temporal, instanceId);
   await deps.db.backupSchedule.deleteMany({ where: { instanceId } });
   return schedule;
+}
+
+/** Deletes the schedule of a server that is gone or being deleted (no caller to check), Temporal's first; one already gone counts as deleted. */
+export async function deleteScheduleOf(deps: Pick<ServiceDeps, 'db' | 'temporal'>, instanceId: string): Promise<void> {
+  await deleteTemporalBackupSchedule(deps.temporal, instanceId);
+  await deps.db.backupSchedule.deleteMany({ where: { instanceId } });
 }
