@@ -150,7 +150,7 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
   };
 }
 
-/** Removes one archive of a server (a recorded provider call of its own; one no longer listed counts as removed) and marks its backup deleted. */
+/** Deletes one archive of a server (a recorded provider call of its own; one no longer listed counts as deleted) and marks its backup deleted. */
 async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: InstanceRef, phase: string, backup: Backup & { volid: string }): Promise<void> {
   const { volid } = backup;
   await runProviderCall(deps, client, {

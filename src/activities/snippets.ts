@@ -97,8 +97,8 @@ export async function writeVisibleSnippet(client: ProxmoxClient, node: string, t
   }
 }
 
-/** Removes the instance's file; a missing file (or a connection without snippets) is nothing to do. */
-export async function removeSnippet(connection: ProxmoxConnection, instanceId: string): Promise<void> {
+/** Deletes the instance's file; a missing file (or a connection without snippets) is nothing to do. */
+export async function deleteSnippet(connection: ProxmoxConnection, instanceId: string): Promise<void> {
   if (!connection.snippetsDirectory) return;
   await rm(path.join(connection.snippetsDirectory, snippetFileName(instanceId)), { force: true });
 }

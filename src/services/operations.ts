@@ -81,7 +81,7 @@ export interface Preparation {
 
 /** An answer found under the lock that needs no new task (deletes only). */
 interface Shortcut {
-  answer: 'done' | 'joined' | 'cancel_provisioning' | 'retry_removal';
+  answer: 'done' | 'joined' | 'cancel_provisioning' | 'retry_parked';
   taskId: string | null;
   workflowId?: string;
 }
@@ -304,7 +304,7 @@ export async function requestDelete(deps: OperationDeps, who: Principal, instanc
       }
       if (instance.status === 'rollback_failed' && latest) {
         await deletionDesired(tx, instanceId, { actorUserId: who.userId, during: instance.status, tenantId: instance.tenantId });
-        return { answer: 'retry_removal', taskId: latest.id, workflowId: latest.workflowId };
+        return { answer: 'retry_parked', taskId: latest.id, workflowId: latest.workflowId };
       }
       return null;
     },
@@ -313,7 +313,7 @@ export async function requestDelete(deps: OperationDeps, who: Principal, instanc
 
   if (result.answer === 'cancel_provisioning') {
     await cancelProvisioning(deps, instanceId);
-  } else if (result.answer === 'retry_removal' && result.workflowId) {
+  } else if (result.answer === 'retry_parked' && result.workflowId) {
     try {
       await decideParked(deps, result.workflowId, { action: 'retry' });
     } catch (error) {
