@@ -29,7 +29,7 @@ import type { ApiDeps } from './deps';
  * The largest console frame a client may send (a paste, a burst of keys), below the 128 KiB
  * Proxmox's vncwebsocket takes from us; larger ones close with 1009.
  */
-export const MAX_CONSOLE_FRAME_FROM_CLIENT = 64 * 1024;
+const MAX_CONSOLE_FRAME_FROM_CLIENT = 64 * 1024;
 /** Above this many bytes queued towards one side, the other side is not read until it drains. */
 const HIGH_WATER = 1024 * 1024;
 /** termproxy wants a ping now and then. */

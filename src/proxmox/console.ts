@@ -16,8 +16,8 @@ export interface ConsoleTicket {
   password: string;
 }
 
-/** The largest message read from vncwebsocket: a full screen update of a large display. */
-const CONSOLE_MAX_INCOMING = 32 * 1024 * 1024;
+/** The largest console frame read from vncwebsocket: a full screen update of a large display. */
+const MAX_CONSOLE_FRAME_FROM_PROXMOX = 32 * 1024 * 1024;
 
 function ticketOf(path: string, data: unknown, withPassword: boolean): ConsoleTicket {
   const d = (data ?? {}) as Record<string, unknown>;
@@ -42,5 +42,5 @@ export async function termProxy(client: ProxmoxClient, node: string, vmid: numbe
 
 /** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing), as whoever asked for the ticket. */
 export function vncWebSocket(client: ProxmoxClient, node: string, vmid: number, ticket: ConsoleTicket, as: CallIdentity = 'token'): WebSocket {
-  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING, as);
+  return client.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, MAX_CONSOLE_FRAME_FROM_PROXMOX, as);
 }
