@@ -13,7 +13,7 @@ export type OrphanDestroyOutcome = 'removed' | 'absent' | 'not_orphan';
  * guest must still carry the same marker and its instance must still not be live, then stop,
  * destroy with purge, and the VMID must be gone from /cluster/resources.
  * Converges on retry: each Proxmox task's UPID is recorded on the orphan before it is polled and
- * is polled again instead of being issued twice; a guest already gone counts as removed.
+ * is polled again instead of being issued twice; a guest already gone counts as destroyed.
  */
 export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
   return async function destroyOrphanGuest({ orphanId }: { orphanId: string }): Promise<OrphanDestroyOutcome> {
@@ -73,7 +73,7 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
 
 /**
  * Ends an orphan's destroy: removed or absent → `destroyed`; no longer an orphan → `gone`; a
- * removal that failed → `open` again with the error, for another try or a decision by hand.
+ * destroy that failed → `open` again with the error, for another try or a decision by hand.
  * Converges on retry: conditional on the record still being `destroying`.
  */
 export function createSettleOrphanActivity(deps: ActivityDeps) {

@@ -237,7 +237,7 @@ async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connecti
     const instance = await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } });
     const reason = orphanReason(instance, guest.vmid, connectionId);
     if (!reason) continue;
-    // Read after the instance: a guest removed by a rollback that ended meanwhile is not an orphan.
+    // Read after the instance: a guest destroyed by a rollback that ended meanwhile is not an orphan.
     if ((await livePower(client, guest.node, guest.vmid).catch(() => null)) === null) continue;
     if (await upsertOrphan(deps, connectionId, guest, owner, reason)) orphansFound++;
   }
@@ -344,7 +344,7 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
   };
 }
 
-/** Database chores (see db/housekeeping) and snippets of servers that are gone. Converges on retry: conditional deletes and updates, and removing a removed file is a no-op. */
+/** Database chores (see db/housekeeping) and snippets of servers that are gone. Converges on retry: conditional deletes and updates, and deleting a deleted file is a no-op. */
 export function createHousekeepingActivity(deps: ActivityDeps) {
   return async function housekeeping(): Promise<HousekeepingResult & { snippetsRemoved: number }> {
     const result = await runHousekeeping(deps.db, new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);

@@ -53,7 +53,7 @@ const DESIRED: Partial<Record<Operation, DesiredState>> = {
 /** Still being made: a delete cancels the provisioning instead of waiting for it. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
 
-export async function lockInstance(tx: Tx, who: Principal, id: string) {
+async function lockInstance(tx: Tx, who: Principal, id: string) {
   await lockRow(tx, 'instances', id);
   const instance = await tx.instance.findFirst({
     where: { id, ...tenantScope(who) },

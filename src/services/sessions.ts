@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { recordAudit } from '../db/audit';
-import type { Db, Tx } from '../db/client';
+import { endSessions } from '../db/sessions';
 import { AppError, notFound } from '../domain/errors';
 import type { Session, User } from '../generated/prisma/client';
 import { newId } from '../security/ids';
@@ -82,15 +82,6 @@ export async function sessionPrincipal(deps: Deps, secret: string, request: { ch
   }
   // Rate limits and event streams count per session as they count per API token.
   return { userId: session.userId, tokenId: session.id, sessionId: session.id, role: session.user.role, tenantId: session.user.tenantId };
-}
-
-/**
- * Ends sessions (all of a user's, or one) that are still going; the count ended. Used on sign-out,
- * revocation, a password change and when a user is disabled.
- */
-export async function endSessions(db: Db | Tx, where: { userId: string; id?: string | { not: string } }): Promise<number> {
-  const { count } = await db.session.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
-  return count;
 }
 
 /** Sets the password an invite link was sent for; the link works once. */

@@ -1,8 +1,8 @@
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../domain/errors';
 import type { User } from '../generated/prisma/client';
 import { verifyUserPassword } from '../security/user-passwords';
+import type { ServiceDeps } from './deps';
 
 const minutesText = (seconds: number) => {
   const minutes = Math.ceil(seconds / 60);
@@ -26,7 +26,7 @@ async function unlockInSeconds(db: Db, where: object, limit: number, windowMs: n
  * LOGIN_LOCKOUT_MINUTES, sign-ins are refused with 429 SIGN_IN_LOCKED, without checking the
  * password and without counting the refused attempt (so the lockout ends on time).
  */
-export async function checkSignIn(deps: { db: Db; config: Config }, email: string, password: string, address: string): Promise<User> {
+export async function checkSignIn(deps: Pick<ServiceDeps, 'db' | 'config'>, email: string, password: string, address: string): Promise<User> {
   const { db, config } = deps;
   const now = new Date();
   const windowMs = config.LOGIN_LOCKOUT_MINUTES * 60_000;

@@ -11,7 +11,7 @@ import type { Principal } from './principal';
 /** Snapshots that hold a name and count against the plan's limit. */
 const LIVE: Prisma.SnapshotWhereInput = { status: { in: ['creating', 'available', 'deleting'] } };
 
-export const snapshotLiveKey = (instanceId: string, name: string) => `${instanceId}:${name}`;
+const snapshotLiveKey = (instanceId: string, name: string) => `${instanceId}:${name}`;
 
 async function liveSnapshot(tx: Tx, instanceId: string, name: string): Promise<Snapshot> {
   const row = await tx.snapshot.findUnique({ where: { liveKey: snapshotLiveKey(instanceId, name) } });

@@ -1,4 +1,5 @@
 import { recordAudit } from '../db/audit';
+import { endSessions } from '../db/sessions';
 import { AppError, notFound } from '../domain/errors';
 import type { Tenant, User } from '../generated/prisma/client';
 import { newId } from '../security/ids';
@@ -7,7 +8,6 @@ import { hashUserPassword, verifyUserPassword } from '../security/user-passwords
 import type { ServiceDeps } from './deps';
 import type { PageArgs } from './pages';
 import type { Principal } from './principal';
-import { endSessions } from './sessions';
 import { usageOf, type TenantWithUsage } from './tenants';
 
 type Deps = Pick<ServiceDeps, 'db'>;

@@ -12,7 +12,7 @@ export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
   /** Proxmox's own wait for an ACPI shutdown, in real seconds (not scaled). */
   shutdownTimeoutSeconds?: number;
-  /** A rebuild of a server whose last rebuild failed after removing its guest: there is no guest to check, only leftovers to clear. */
+  /** A rebuild of a server whose last rebuild failed after destroying its guest: there is no guest to check, only leftovers to clear. */
   afterFailedRebuild?: boolean;
   /** Set by continue-as-new: a delete parked for an operator, resumed where it waits. */
   parked?: { progress: ProvisionProgress };
@@ -42,7 +42,7 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
   if (operation === 'delete') {
     if (!input.parked) progress.rollback.state = 'running';
     const outcome = await destroyOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
-    // Deletes begun before backups existed have none to remove. A destroy that gives up keeps them:
+    // Deletes begun before backups existed have none to delete. A destroy that gives up keeps them:
     // the delete must not stop at its last step.
     if (patched('delete-removes-backups')) await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups").removeBackupsOfServer(ref).catch(() => undefined);
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });

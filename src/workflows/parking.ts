@@ -125,8 +125,8 @@ export interface DestroyContext {
 }
 
 /**
- * Removes the guest, or parks the instance in `rollback_failed` (every reservation kept) until
- * an operator retries (parking again on failure) or resolves (the guest was removed by hand).
+ * Destroys the guest, or parks the instance in `rollback_failed` (every reservation kept) until
+ * an operator retries (parking again on failure) or resolves (the guest was destroyed by hand).
  */
 export async function destroyGuestOrPark(ctx: DestroyContext): Promise<GuestDestroyOutcome | { note: string }> {
   const { ref, progress, gate, purpose } = ctx;

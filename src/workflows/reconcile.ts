@@ -55,7 +55,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   };
 }
 
-/** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
+/** An operator's destroy of an orphan guest: destroyed and confirmed gone, or back to `open` with the reason. */
 export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
   const orphanDestroy = proxyActivities<Activities>(activityOptions(BUDGETS.orphanDestroy, timeoutScale, 'destroy the orphan guest'));
   // Its record must not stay `destroying`: the settlement waits out any database outage.

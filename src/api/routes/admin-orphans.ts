@@ -39,7 +39,7 @@ registerRoute({
   errors: ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS'],
 });
 
-export function toOrphanView(row: OrphanGuest): z.infer<typeof orphanView> {
+function toOrphanView(row: OrphanGuest): z.infer<typeof orphanView> {
   return {
     id: row.id,
     connectionId: row.connectionId,

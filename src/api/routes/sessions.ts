@@ -10,7 +10,7 @@ import { clearSessionCookie, setSessionCookie } from '../session-auth';
 import { acceptInviteSchema, type sessionSchema, signInSchema, type signedInSchema } from '../schemas/sessions';
 import { userView } from './admin-identity';
 
-export const sessionView = (session: Session, deps: Pick<ApiDeps, 'config'>, who?: Principal): z.infer<typeof sessionSchema> => ({
+const sessionView = (session: Session, deps: Pick<ApiDeps, 'config'>, who?: Principal): z.infer<typeof sessionSchema> => ({
   id: session.id,
   current: session.id === who?.sessionId,
   userAgent: session.userAgent,
