@@ -83,6 +83,16 @@ describe('layers point one way', () => {
     expect(violations()).toEqual([]);
   });
 
+  it('no file of src/api reaches the database, Temporal or Proxmox through the dependencies it is handed: it calls services', () => {
+    // deps.db…, `const { db } = deps`, or a raw statement or transaction of Prisma's.
+    const reaching = /\bdeps\.(?:db|temporal|proxmox)\b|\{[^}]*\b(?:db|temporal|proxmox)\b[^}]*\}\s*=\s*deps\b|\.\$(?:transaction|queryRaw|executeRaw)\b/;
+    const offenders = sourceFiles(path.join(src, 'api'))
+      .filter((file) => !CATALOG_ROUTES_NOT_YET_SPLIT.includes(path.relative(root, file)))
+      .filter((file) => reaching.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
+    expect(offenders).toEqual([]);
+  });
+
   it('lint refuses an activity that imports the API', async () => {
     const errors = await layeringErrors('src/activities/deliberate.ts', "import { createApp } from '../api/app';\nexport const app = createApp;\n");
     expect(errors).toEqual([expect.stringContaining('Nothing imports src/api but src/server.ts')]);
