@@ -5,6 +5,7 @@ import { createApp } from '../src/api/app';
 import type { Config } from '../src/config';
 import { createDb } from '../src/db/client';
 import { createLogger } from '../src/logger';
+import { INTERACTIVE_TIMEOUT_MS, proxmoxClientFactory } from '../src/proxmox/factory';
 import { secretBoxOf } from '../src/security/secrets';
 import { connectTemporalClient } from '../src/temporal/connection';
 
@@ -17,7 +18,8 @@ export interface Api {
 export async function startApi(config: Config): Promise<Api> {
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const temporal = await connectTemporalClient(config);
-  const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets: secretBoxOf(config) });
+  const secrets = secretBoxOf(config);
+  const app = createApp({ db, temporal, config, logger: createLogger('api', config.LOG_LEVEL), secrets, proxmox: proxmoxClientFactory(secrets, INTERACTIVE_TIMEOUT_MS) });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
   });

@@ -9,6 +9,7 @@ import { ensureBootstrapAdmin } from './db/bootstrap';
 import { createDb } from './db/client';
 import { createLogger } from './logger';
 import { runUntilSignalled } from './main';
+import { INTERACTIVE_TIMEOUT_MS, proxmoxClientFactory } from './proxmox/factory';
 import { secretBoxOf } from './security/secrets';
 import { connectTemporalClient } from './temporal/connection';
 
@@ -52,7 +53,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (bootstrap.revokedPrevious) logger.info({ revoked: bootstrap.revokedPrevious }, 'BOOTSTRAP_ADMIN_TOKEN changed: the previous bootstrap token is revoked');
   const temporal = await connectTemporalClient(config);
   const stopping = new AbortController();
-  const deps = { db, temporal, config, logger, secrets: secretBoxOf(config), stopping: stopping.signal };
+  const secrets = secretBoxOf(config);
+  // The API's own Proxmox VE calls are the ones a person waits for.
+  const deps = { db, temporal, config, logger, secrets, proxmox: proxmoxClientFactory(secrets, INTERACTIVE_TIMEOUT_MS), stopping: stopping.signal };
   const app = createApp(deps);
   const server = await listen(app, config.PORT, config.HOST);
   const consoles = attachConsoleSockets(server, deps);

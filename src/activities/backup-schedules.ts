@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { requestBackup } from '../api/backups';
 import { AppError, type ErrorCode } from '../domain/errors';
-import { removeBackupSchedule } from '../temporal/schedules';
+import { deleteScheduleOf } from '../services/backup-schedules';
+import { requestBackup } from '../services/backups';
 import type { ActivityDeps } from './deps';
 
 export interface ScheduledBackupRequest {
@@ -12,7 +12,7 @@ export interface ScheduledBackupRequest {
 
 export interface ScheduledBackupOutcome {
   backupId: string | null;
-  /** Why the run made no backup: a refusal code, or `NO_SCHEDULE` when the schedule had been removed (and is removed from Temporal now). */
+  /** Why the run made no backup: a refusal code, or `NO_SCHEDULE` when the schedule had been deleted (and is deleted from Temporal now). */
   refusal: ErrorCode | 'NO_SCHEDULE' | null;
 }
 
@@ -23,23 +23,22 @@ const TRANSIENT: readonly ErrorCode[] = ['PROVIDER_UNAVAILABLE', 'SERVICE_UNAVAI
  * A backup schedule's run: asks for a backup exactly as POST /v1/instances/{id}/backups does,
  * as the user who set the schedule. A refusal (plan limit, server busy or not in a state to back
  * up) is recorded on the schedule, not raised: the next run comes as planned. A schedule whose
- * row is gone (removed, or its server deleted) removes itself from Temporal.
+ * row is gone (deleted, or its server deleted) deletes itself from Temporal.
  * Converges on retry: the backup id is the run's, so a backup already asked for is found, not asked for again.
  */
 export function createRequestScheduledBackupActivity(deps: ActivityDeps) {
   return async function requestScheduledBackup({ instanceId, backupId }: ScheduledBackupRequest): Promise<ScheduledBackupOutcome> {
-    const { client } = Context.current();
+    const services = { ...deps, temporal: Context.current().client };
     const schedule = await deps.db.backupSchedule.findUnique({ where: { instanceId }, include: { instance: { select: { status: true } } } });
     if (!schedule || schedule.instance.status === 'deleted') {
-      await removeBackupSchedule(client, instanceId);
-      await deps.db.backupSchedule.deleteMany({ where: { instanceId } });
+      await deleteScheduleOf(services, instanceId);
       return { backupId: null, refusal: 'NO_SCHEDULE' };
     }
     let outcome: ScheduledBackupOutcome = { backupId, refusal: null };
     if (!(await deps.db.backup.findUnique({ where: { id: backupId }, select: { id: true } }))) {
       const owner = { userId: schedule.createdByUserId, tokenId: 'backup-schedule', role: 'customer' as const, tenantId: schedule.tenantId };
       try {
-        await requestBackup({ ...deps, temporal: client }, owner, instanceId, { notes: 'scheduled backup' }, { backupId, keepLast: schedule.keepLast });
+        await requestBackup(services, owner, instanceId, { notes: 'scheduled backup' }, { backupId, keepLast: schedule.keepLast });
       } catch (error) {
         if (!(error instanceof AppError) || TRANSIENT.includes(error.code)) throw error;
         deps.logger.info({ instanceId, code: error.code }, 'a scheduled backup was refused');

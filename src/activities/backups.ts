@@ -2,11 +2,11 @@ import { Context } from '@temporalio/activity';
 import { isUniqueViolation } from '../db/errors';
 import { appendBackupEvent } from '../db/guest-data';
 import type { Backup } from '../generated/prisma/client';
-import { PRUNABLE } from '../api/backups';
 import { backupNotesMarker } from '../domain/snapshots';
 import { ProxmoxError, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
-import { removeBackupSchedule } from '../temporal/schedules';
+import { deleteScheduleOf } from '../services/backup-schedules';
+import { PRUNABLE } from '../services/backups';
 import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
@@ -150,7 +150,7 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
   };
 }
 
-/** Removes one archive of a server (a recorded provider call of its own; one no longer listed counts as removed) and marks its backup deleted. */
+/** Deletes one archive of a server (a recorded provider call of its own; one no longer listed counts as deleted) and marks its backup deleted. */
 async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: InstanceRef, phase: string, backup: Backup & { volid: string }): Promise<void> {
   const { volid } = backup;
   await runProviderCall(deps, client, {
@@ -202,16 +202,15 @@ export function createPruneScheduledBackupsActivity(deps: ActivityDeps) {
 }
 
 /**
- * delete, once the guest is gone: the server's backup schedule is removed, and its backups go
+ * delete, once the guest is gone: the server's backup schedule is deleted, and its backups go
  * with it unless the delete keeps them; protected and external ones, and any whose archive cannot
- * be removed now, are kept (`kept`, still listed, counted against the tenant) rather than holding
+ * be deleted now, are kept (`kept`, still listed, counted against the tenant) rather than holding
  * up the delete.
- * Converges on retry: a schedule already gone counts as removed; each archive is a recorded provider call of its own.
+ * Converges on retry: a schedule already gone counts as deleted; each archive is a recorded provider call of its own.
  */
-export function createRemoveBackupsOfServerActivity(deps: ActivityDeps) {
-  return async function removeBackupsOfServer(ref: InstanceRef): Promise<void> {
-    await removeBackupSchedule(Context.current().client, ref.instanceId);
-    await deps.db.backupSchedule.deleteMany({ where: { instanceId: ref.instanceId } });
+export function createDeleteBackupsOfServerActivity(deps: ActivityDeps) {
+  return async function deleteBackupsOfServer(ref: InstanceRef): Promise<void> {
+    await deleteScheduleOf({ ...deps, temporal: Context.current().client }, ref.instanceId);
     const { keepBackups } = await paramsOf(deps, ref.taskId);
     const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: 'available', kept: false } });
     if (backups.length === 0) return;

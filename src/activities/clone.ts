@@ -1,5 +1,5 @@
 import { provisioningStarted } from '../db/instance-state';
-import { MAX_QUARANTINED_PER_INSTANCE, quarantineVmid, type Stranger } from '../db/reservations';
+import { MAX_QUARANTINED_PER_INSTANCE, quarantineVmid, type Stranger } from '../db/ranges';
 import { guestDescription } from '../domain/ownership';
 import { isAlreadyExists, type ProxmoxClient } from '../proxmox';
 import { heartbeat, loadInstance, placement, type InstanceRef } from './context';

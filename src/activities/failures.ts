@@ -27,7 +27,7 @@ function isLockContention(error: ProxmoxError | ProxmoxTaskError): boolean {
  * | any other failed Proxmox task | PROVIDER_TASK_FAILED |
  * | any other refused write | PROVIDER_REJECTED |
  *
- * A stale `clone` lock is not told apart here: the removal finds it (GUEST_LOCKED, `qm unlock`).
+ * A stale `clone` lock is not told apart here: the destroy finds it (GUEST_LOCKED, `qm unlock`).
  */
 export function fromProxmoxError(error: unknown, context: Record<string, unknown>): unknown {
   if (error instanceof ProxmoxTaskError) {

@@ -5,13 +5,13 @@ import {
   createDeleteBackupArchiveActivity,
   createMakeBackupActivity,
   createPruneScheduledBackupsActivity,
-  createRemoveBackupsOfServerActivity,
+  createDeleteBackupsOfServerActivity,
   createRestoreGuestActivity,
 } from './backups';
 import { createRequestScheduledBackupActivity } from './backup-schedules';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
-import { createRestoreFromBackupActivity } from './restore-new';
+import { createRestoreAsNewActivity } from './restore-as-new';
 import { createCloudInitActivity } from './cloud-init';
 import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
@@ -42,31 +42,36 @@ import {
   createFailInstanceActivity,
   createParkInstanceActivity,
   createRecordOperatorNoteActivity,
-  createRemoveGuestActivity,
+  createDestroyGuestActivity,
 } from './rollback';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
-import { createDeleteSnapshotActivity, createRollbackSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
+import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
 /**
  * Every activity, built from its dependencies so tests can hand in real or fake ones. Those
  * wrapped in whileHeartbeating run under a short heartbeat timeout (see activity-options): a
- * reconcile pass, an orphan's removal and a webhook delivery are taken up again at once when
+ * reconcile pass, an orphan's destroy and a webhook delivery are taken up again at once when
  * their worker dies.
+ *
+ * The keys are the activity types workflows call and histories record, so they never change:
+ * `removeGuest` destroys the guest, `removeSnapshot` and `removeBackupsOfServer` delete,
+ * `restoreGuestFromBackup` is the restore-as-new, `rollbackToSnapshot` the revert to a snapshot
+ * (docs/architecture.md, glossary).
  */
 export function createActivities(deps: ActivityDeps) {
   const cpuBaselines = new CpuBaselineCache();
   return {
     cloneGuest: createCloneActivity(deps),
-    restoreGuestFromBackup: createRestoreFromBackupActivity(deps),
+    restoreGuestFromBackup: createRestoreAsNewActivity(deps),
     configureGuest: createConfigureActivity(deps, cpuBaselines),
     applyCloudInit: createCloudInitActivity(deps),
     attachNetwork: createNetworkActivity(deps),
     bootGuest: createBootActivity(deps),
     verifyGuest: createVerifyActivity(deps),
     finalizeInstance: createFinalizeActivity(deps),
-    removeGuest: createRemoveGuestActivity(deps),
+    removeGuest: createDestroyGuestActivity(deps),
     failInstance: createFailInstanceActivity(deps),
     parkInstance: createParkInstanceActivity(deps),
     recordOperatorNote: createRecordOperatorNoteActivity(deps),
@@ -92,13 +97,13 @@ export function createActivities(deps: ActivityDeps) {
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
-    rollbackToSnapshot: createRollbackSnapshotActivity(deps),
+    rollbackToSnapshot: createRevertToSnapshotActivity(deps),
     claimBackupSlot: createClaimBackupSlotActivity(deps),
     makeBackup: createMakeBackupActivity(deps),
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
-    removeBackupsOfServer: createRemoveBackupsOfServerActivity(deps),
+    removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
   };

@@ -231,7 +231,7 @@ export interface FinishOperationInput extends InstanceRef {
  * (running/stopped); what the operation held is committed on success and returned on failure
  * (unless told to hold it).
  * A guest that vanished leaves the instance `lost` (GUEST_LOST) with every reservation kept
- * for an operator; nothing is re-created. A rebuild that failed after removing the old guest
+ * for an operator; nothing is re-created. A rebuild that failed after destroying the old guest
  * leaves it `rebuild_failed`, holding everything, for the customer to rebuild again or delete.
  * Converges on retry: provider reads, then one transaction that does nothing once the task has ended.
  */
@@ -279,7 +279,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
 export interface CompleteDeletionInput extends InstanceRef {
   /** A guest we did not create sits on the VMID: keep it out of circulation. */
   keepVmid: boolean;
-  /** The operator's note, when the removal was resolved by hand. */
+  /** The operator's note, when the destroy was resolved by hand. */
   note?: string;
 }
 

@@ -6,17 +6,17 @@ import { ownerOfGuest } from './ownership';
 import { orphanReason } from './reconcile';
 import { recordAudit } from '../db/audit';
 
-export type OrphanRemoval = 'removed' | 'absent' | 'not_orphan';
+export type OrphanDestroyOutcome = 'removed' | 'absent' | 'not_orphan';
 
 /**
- * Removes an orphan guest an operator asked to destroy, with the discipline of a rollback: the
+ * Destroys an orphan guest an operator asked to destroy, with the discipline of a rollback: the
  * guest must still carry the same marker and its instance must still not be live, then stop,
  * destroy with purge, and the VMID must be gone from /cluster/resources.
  * Converges on retry: each Proxmox task's UPID is recorded on the orphan before it is polled and
- * is polled again instead of being issued twice; a guest already gone counts as removed.
+ * is polled again instead of being issued twice; a guest already gone counts as destroyed.
  */
 export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
-  return async function destroyOrphanGuest({ orphanId }: { orphanId: string }): Promise<OrphanRemoval> {
+  return async function destroyOrphanGuest({ orphanId }: { orphanId: string }): Promise<OrphanDestroyOutcome> {
     const orphan = await deps.db.orphanGuest.findUniqueOrThrow({ where: { id: orphanId }, include: { connection: true } });
     if (orphan.status === 'destroyed') return 'removed';
     if (orphan.status !== 'destroying') throw fail(FailureType.InconsistentState, `orphan ${orphanId} is ${orphan.status}, not destroying`);
@@ -73,11 +73,11 @@ export function createDestroyOrphanGuestActivity(deps: ActivityDeps) {
 
 /**
  * Ends an orphan's destroy: removed or absent → `destroyed`; no longer an orphan → `gone`; a
- * removal that failed → `open` again with the error, for another try or a decision by hand.
+ * destroy that failed → `open` again with the error, for another try or a decision by hand.
  * Converges on retry: conditional on the record still being `destroying`.
  */
 export function createSettleOrphanActivity(deps: ActivityDeps) {
-  return async function settleOrphan({ orphanId, outcome, error }: { orphanId: string; outcome: OrphanRemoval | 'failed'; error?: string }): Promise<void> {
+  return async function settleOrphan({ orphanId, outcome, error }: { orphanId: string; outcome: OrphanDestroyOutcome | 'failed'; error?: string }): Promise<void> {
     const done = outcome === 'removed' || outcome === 'absent';
     const data =
       outcome === 'failed'

@@ -4,14 +4,13 @@ import { isUniqueViolation } from '../db/errors';
 import { changedOutside, lost, migratedOutside } from '../db/instance-state';
 import { followGuest } from '../db/lifecycle';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
-import { lockUnstartedTask, markWorkflowStarted, recordSettledTask, recordStep } from '../db/tasks';
+import { recordSettledTask } from '../db/tasks';
 import { newId } from '../security/ids';
 import { GUEST_LOST_MESSAGE, rootFailureType } from '../domain/failure-types';
 import { mayBeOurs, ownerOf } from '../domain/ownership';
 import type { InstanceStatus, StepStatus } from '../generated/prisma/enums';
 import { isNotFound, parseExitStatus, ProxmoxError, type ClusterVmResource, type ProxmoxClient } from '../proxmox';
-import { readStartIntent, startTaskWorkflow } from '../temporal/start-intents';
-import { withinStartDeadline } from '../temporal/starts';
+import { startStrandedWorkflow } from '../services/workflow-starts';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { ownerOfGuest } from './ownership';
@@ -238,7 +237,7 @@ async function recordOrphans(deps: ActivityDeps, client: ProxmoxClient, connecti
     const instance = await deps.db.instance.findUnique({ where: { id: owner }, select: { status: true, vmid: true, connectionId: true } });
     const reason = orphanReason(instance, guest.vmid, connectionId);
     if (!reason) continue;
-    // Read after the instance: a guest removed by a rollback that ended meanwhile is not an orphan.
+    // Read after the instance: a guest destroyed by a rollback that ended meanwhile is not an orphan.
     if ((await livePower(client, guest.node, guest.vmid).catch(() => null)) === null) continue;
     if (await upsertOrphan(deps, connectionId, guest, owner, reason)) orphansFound++;
   }
@@ -300,36 +299,10 @@ export function createStartStrandedWorkflowsActivity(deps: ActivityDeps) {
       take: 100,
       select: { id: true },
     });
+    const services = { ...deps, temporal: Context.current().client };
     for (const { id } of stranded) {
-      await deps.db.$transaction(
-        async (tx) => {
-          const task = await lockUnstartedTask(tx, id);
-          if (!task?.workflowType) return;
-          const intent = readStartIntent(task);
-          if (!intent) {
-            deps.logger.warn({ taskId: id, workflowType: task.workflowType }, 'a task records a start intent this version cannot start; left alone');
-            return;
-          }
-          const instance = await tx.instance.findUniqueOrThrow({ where: { id: task.instanceId }, select: { status: true } });
-          const { client } = Context.current();
-          // The task's row stays locked meanwhile (the API may be deciding to give up on it): a short deadline.
-          const outcome = await withinStartDeadline(client, () =>
-            startTaskWorkflow(client, deps.config.TEMPORAL_TASK_QUEUE, {
-              ...intent,
-              workflowId: task.workflowId,
-              tenantId: task.tenantId,
-              status: instance.status,
-            }),
-          );
-          await markWorkflowStarted(tx, id);
-          if (outcome === 'started') {
-            await recordStep(tx, { taskId: id, step: 'reconcile > resumed', status: 'warning', message: 'The request was interrupted after it was accepted; its work has been resumed.' });
-          }
-          await recordAudit(tx, { action: 'task.workflow_started_late', tenantId: task.tenantId, instanceId: task.instanceId, details: { taskId: id, workflowId: task.workflowId, outcome } });
-          counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;
-        },
-        { maxWait: 10_000, timeout: 30_000 },
-      );
+      const outcome = await startStrandedWorkflow(services, id);
+      if (outcome) counts[outcome === 'started' ? 'started' : 'alreadyStarted']++;
     }
     return counts;
   };
@@ -371,7 +344,7 @@ export function createCloseFinishedOperationsActivity(deps: ActivityDeps) {
   };
 }
 
-/** Database chores (see db/housekeeping) and snippets of servers that are gone. Converges on retry: conditional deletes and updates, and removing a removed file is a no-op. */
+/** Database chores (see db/housekeeping) and snippets of servers that are gone. Converges on retry: conditional deletes and updates, and deleting a deleted file is a no-op. */
 export function createHousekeepingActivity(deps: ActivityDeps) {
   return async function housekeeping(): Promise<HousekeepingResult & { snippetsRemoved: number }> {
     const result = await runHousekeeping(deps.db, new Date(), deps.config.IDEMPOTENCY_KEY_TTL_HOURS);

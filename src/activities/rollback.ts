@@ -7,35 +7,35 @@ import { fail, FailureType } from './failures';
 import { guestAfterClone, waitForProxmoxTasksOnGuest } from './guest-lock';
 import { guestAt } from './ownership';
 import { runProviderCall } from './provider-call';
-import { restoredFromOwner } from './restore-new';
-import { removeSnippet } from './snippets';
+import { restoredFromOwner } from './restore-as-new';
+import { deleteSnippet } from './snippets';
 import { say } from './steps';
 import { recordAudit } from '../db/audit';
 
-export type RemovalOutcome = 'removed' | 'absent' | 'not_ours';
+export type GuestDestroyOutcome = 'removed' | 'absent' | 'not_ours';
 
-export interface RemoveGuestInput extends InstanceRef {
-  /** Names the provider calls of this removal, unique within the task. */
+export interface DestroyGuestInput extends InstanceRef {
+  /** Names the provider calls of this destroy, unique within the task. */
   purpose: 'rollback' | 'delete' | 'rebuild';
 }
 
 /**
- * Removes our guest and proves it: stop, destroy with purge, then the VMID must be gone from
+ * Destroys our guest and proves it: stop, destroy with purge, then the VMID must be gone from
  * /cluster/resources. A guest that is not provably ours (our VMID and our ownership marker, or
  * the legacy name) is never touched. The instance's user-data snippet, ours by its name, goes
  * once the guest is gone (a rebuild writes a new one).
- * Converges on retry: each call is a recorded provider call, a guest already gone counts as removed, and so does a missing snippet.
+ * Converges on retry: each call is a recorded provider call, a guest already gone counts as destroyed, and a missing snippet as deleted.
  */
-export function createRemoveGuestActivity(deps: ActivityDeps) {
-  return async function removeGuest({ instanceId, taskId, purpose }: RemoveGuestInput): Promise<RemovalOutcome> {
+export function createDestroyGuestActivity(deps: ActivityDeps) {
+  return async function destroyGuest({ instanceId, taskId, purpose }: DestroyGuestInput): Promise<GuestDestroyOutcome> {
     const instance = await loadInstance(deps.db, instanceId);
-    const outcome = await removeFromCluster(deps, instance, taskId, purpose);
-    await removeSnippet(instance.connection, instanceId);
+    const outcome = await destroyInCluster(deps, instance, taskId, purpose);
+    await deleteSnippet(instance.connection, instanceId);
     return outcome;
   };
 }
 
-async function removeFromCluster(deps: ActivityDeps, instance: LoadedInstance, taskId: string, purpose: RemoveGuestInput['purpose']): Promise<RemovalOutcome> {
+async function destroyInCluster(deps: ActivityDeps, instance: LoadedInstance, taskId: string, purpose: DestroyGuestInput['purpose']): Promise<GuestDestroyOutcome> {
   const instanceId = instance.id;
   if (instance.vmid === null) return 'absent';
   const vmid = instance.vmid;
@@ -121,7 +121,7 @@ export function createFailInstanceActivity(deps: ActivityDeps) {
   };
 }
 
-/** The removals that park for an operator instead of failing. */
+/** The destroys that park for an operator instead of failing. */
 export type ParkingPurpose = 'rollback' | 'delete';
 
 const PARKED_MESSAGES: Record<ParkingPurpose, string> = {
@@ -130,7 +130,7 @@ const PARKED_MESSAGES: Record<ParkingPurpose, string> = {
 };
 
 export interface ParkInput extends InstanceRef {
-  /** What the removal was for; a rollback unless said otherwise. */
+  /** What the destroy was for; a rollback unless said otherwise. */
   purpose?: ParkingPurpose;
   reason: string;
   /** Counts the parks of this task, so each one is its own line in the step thread. */

@@ -52,7 +52,7 @@ export function createTakeSnapshotActivity(deps: ActivityDeps) {
  * Converges on retry: a recorded UPID is polled again; a guest without that snapshot counts as done.
  */
 export function createDeleteSnapshotActivity(deps: ActivityDeps) {
-  return async function removeSnapshot(ref: InstanceRef): Promise<void> {
+  return async function deleteGuestSnapshot(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'snapshot_delete');
     const { client, node, vmid } = guest;
     const { name } = await snapshotParams(deps, ref.taskId);
@@ -65,14 +65,14 @@ export function createDeleteSnapshotActivity(deps: ActivityDeps) {
 }
 
 /**
- * rollback: a server that ran is stopped first and started again afterwards, unless the snapshot
+ * rollback, a revert to a snapshot: a server that ran is stopped first and started again afterwards, unless the snapshot
  * holds its RAM (Proxmox then resumes it itself).
  * Converges on retry: each call is a recorded provider call; the stop and start count as done on
  * a guest already in that state; a rollback whose answer was lost is sent again, which puts the
  * guest in the same state.
  */
-export function createRollbackSnapshotActivity(deps: ActivityDeps) {
-  return async function rollbackToSnapshot(ref: InstanceRef): Promise<void> {
+export function createRevertToSnapshotActivity(deps: ActivityDeps) {
+  return async function revertToSnapshot(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'rollback');
     const { client, node, vmid } = guest;
     const params = await paramsOf(deps, ref.taskId);

@@ -42,7 +42,7 @@ const unanswered = (what: string) => (error: unknown) => {
  * Whether Proxmox sees what the workers write to a snippets directory: the storage must take
  * snippets and be available on every node of the connection, and a probe file written here must
  * show in every node's own listing within the wait.
- * Converges on retry: the probe's name comes from the check's id, so an attempt rewrites the same file, and every attempt removes it.
+ * Converges on retry: the probe's name comes from the check's id, so an attempt rewrites the same file, and every attempt deletes it.
  */
 export function createCheckSnippetsStorageActivity(deps: ActivityDeps) {
   return async function checkSnippetsStorage(input: SnippetsCheckInput): Promise<SnippetsVerdict> {

@@ -97,8 +97,8 @@ export async function writeVisibleSnippet(client: ProxmoxClient, node: string, t
   }
 }
 
-/** Removes the instance's file; a missing file (or a connection without snippets) is nothing to do. */
-export async function removeSnippet(connection: ProxmoxConnection, instanceId: string): Promise<void> {
+/** Deletes the instance's file; a missing file (or a connection without snippets) is nothing to do. */
+export async function deleteSnippet(connection: ProxmoxConnection, instanceId: string): Promise<void> {
   if (!connection.snippetsDirectory) return;
   await rm(path.join(connection.snippetsDirectory, snippetFileName(instanceId)), { force: true });
 }
@@ -107,12 +107,12 @@ const SNIPPET_FILE = /^pvecp-(inst_[A-Za-z0-9_-]+)\.yaml$/;
 
 /**
  * Snippets whose server is gone (deleted, or failed with nothing left to boot) — e.g. left by a
- * parked removal an operator resolved by hand — are removed. Files of instances this database does
+ * parked destroy an operator resolved by hand — are deleted. Files of instances this database does
  * not know are left alone: another installation may share the storage.
  */
 export async function sweepSnippets(db: Db): Promise<number> {
   const connections = await db.proxmoxConnection.findMany({ where: { snippetsDirectory: { not: null } }, select: { snippetsDirectory: true } });
-  let removed = 0;
+  let deleted = 0;
   for (const { snippetsDirectory } of connections) {
     const directory = snippetsDirectory as string;
     const files = await readdir(directory).catch(() => [] as string[]);
@@ -124,8 +124,8 @@ export async function sweepSnippets(db: Db): Promise<number> {
     const gone = await db.instance.findMany({ where: { id: { in: [...byInstance.keys()] }, status: { in: ['deleted', 'failed'] } }, select: { id: true } });
     for (const { id } of gone) {
       await rm(path.join(directory, byInstance.get(id) as string), { force: true });
-      removed++;
+      deleted++;
     }
   }
-  return removed;
+  return deleted;
 }

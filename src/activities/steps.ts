@@ -5,7 +5,7 @@ import type { ActivityDeps } from './deps';
 
 /**
  * The line `<phase> > <what>` of the task's step thread. The phase is a provisioning stage, an
- * operation's name or a removal's purpose; a stage's `processing` line sets the task's progress.
+ * operation's name or a destroy's purpose; a stage's `processing` line sets the task's progress.
  */
 export function stepLine(taskId: string, phase: string, what: string, status: StepStatus, message: string): StepInput {
   const progress = status === 'processing' && isStage(phase) ? stageProgress(phase) : undefined;

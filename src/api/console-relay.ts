@@ -9,18 +9,29 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, WebSocket } from 'ws';
-import { recordAudit } from '../db/audit';
-import { endConsoleSession, redeemConsoleTicket, renewConsoleLeases } from '../db/console-sessions';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
-import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
-import type { CallIdentity, ConsoleTicket, ProxmoxClient } from '../proxmox';
-import type { ProxmoxConnection } from '../generated/prisma/client';
-import type { ApiDeps } from './deps';
-import { CONSOLE_SOCKET_PATH, consoleClientOf, hashConsoleTicket, serialConsoleCaller } from './guest-console';
 import { bareAnswer, parseRequestTarget } from '../net/request-target';
+import { ByteReader, RFB_VERSION, SECURITY_NONE, SECURITY_VNC_AUTH, vncAuthResponse } from '../net/vnc';
+import {
+  CONSOLE_SOCKET_PATH,
+  ConsoleUnavailable,
+  consoleEndReasonNow,
+  consoleInstance,
+  openUpstream,
+  recordConsoleEnded,
+  recordConsoleOpened,
+  redeemConsoleTicket,
+  renewConsoleLeases,
+  requestUpstreamTicket,
+  type UpstreamTicket,
+} from '../services/consoles';
+import type { ApiDeps } from './deps';
 
-/** The largest client message accepted (a paste, a burst of keys); larger ones close with 1009. */
-export const CONSOLE_MAX_MESSAGE = 64 * 1024;
+/**
+ * The largest console frame a client may send (a paste, a burst of keys), below the 128 KiB
+ * Proxmox's vncwebsocket takes from us; larger ones close with 1009.
+ */
+const MAX_CONSOLE_FRAME_FROM_CLIENT = 64 * 1024;
 /** Above this many bytes queued towards one side, the other side is not read until it drains. */
 const HIGH_WATER = 1024 * 1024;
 /** termproxy wants a ping now and then. */
@@ -100,7 +111,7 @@ async function greetVncClient(reader: ByteReader, client: WebSocket, serverInit:
 }
 
 /** termproxy's login line, answered `OK`. */
-async function authenticateTerm(reader: ByteReader, upstream: WebSocket, ticket: ConsoleTicket): Promise<void> {
+async function authenticateTerm(reader: ByteReader, upstream: WebSocket, ticket: UpstreamTicket): Promise<void> {
   upstream.send(`${ticket.user}:${ticket.ticket}\n`);
   if ((await reader.read(2)).toString('latin1') !== 'OK') throw new ConsoleEnd('console_unavailable');
 }
@@ -115,20 +126,6 @@ const resizeMessage = (text: string): { cols: number; rows: number } | undefined
   }
 };
 
-/** Whom the serial console is opened as: the token, or the console user logged in now (its ticket is this session's only). */
-async function serialIdentity(deps: ApiDeps, proxmox: ProxmoxClient, connection: ProxmoxConnection): Promise<CallIdentity> {
-  const caller = await serialConsoleCaller(proxmox, connection).catch(() => {
-    throw new ConsoleEnd('console_unavailable');
-  });
-  if (caller === 'token') return 'token';
-  if (caller === 'unsupported' || !connection.consoleUsername || !connection.consoleUserPasswordCipher) throw new ConsoleEnd('console_unavailable');
-  const password = deps.secrets.open(connection.consoleUserPasswordCipher, connection.id);
-  return proxmox.access.ticket(connection.consoleUsername, password).catch((error: unknown) => {
-    deps.logger.warn({ connectionId: connection.id, status: (error as { status?: number }).status }, 'Proxmox VE refused the console user of this connection: check its username and password');
-    throw new ConsoleEnd('console_unavailable');
-  });
-}
-
 export interface ConsoleSockets {
   /** Consoles open in this process. */
   readonly open: number;
@@ -138,12 +135,12 @@ export interface ConsoleSockets {
 
 /** Serves the console WebSocket on the API's HTTP server. */
 export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_MAX_MESSAGE, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME_FROM_CLIENT, perMessageDeflate: false });
   /** The consoles this process relays, by session id, each with its end. */
   const sessions = new Map<string, (reason: ConsoleCloseReason) => Promise<void>>();
   const log = deps.logger.child({ component: 'console' });
   const renewal = setInterval(
-    () => void renewConsoleLeases(deps.db, deps.config, [...sessions.keys()]).catch((error: unknown) => log.warn({ err: error }, 'console leases not renewed')),
+    () => void renewConsoleLeases(deps, [...sessions.keys()]).catch((error: unknown) => log.warn({ err: error }, 'console leases not renewed')),
     (deps.config.CONSOLE_LEASE_SECONDS * 1000) / 3,
   );
   renewal.unref();
@@ -203,7 +200,7 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       else early.push({ data: buf, binary });
     });
 
-    const session = ticket ? await redeemConsoleTicket(deps.db, deps.config, hashConsoleTicket(ticket)) : null;
+    const session = await redeemConsoleTicket(deps, ticket);
     if (!session) {
       client.close(CONSOLE_CLOSE_CODES.ticket_invalid, 'ticket_invalid');
       return;
@@ -221,35 +218,29 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       if (client.readyState === WebSocket.OPEN) client.close(CONSOLE_CLOSE_CODES[reason], reason);
       else if (client.readyState !== WebSocket.CLOSED) client.terminate();
       upstream?.terminate();
-      const seconds = Math.round((Date.now() - startedAt) / 1000);
-      if (await endConsoleSession(deps.db, session.id, reason)) {
-        await recordAudit(deps.db, { action: 'console.closed', actorUserId: session.userId, tenantId: session.tenantId ?? '', instanceId: session.instanceId, details: { type: session.type, seconds, reason } });
-      }
+      await recordConsoleEnded(deps, session, reason, Math.round((Date.now() - startedAt) / 1000));
     };
     const endSession = (reason: ConsoleCloseReason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
     sessions.set(session.id, endSession);
 
     try {
-      const instance = await deps.db.instance.findUnique({ where: { id: session.instanceId }, include: { connection: true } });
+      const instance = await consoleInstance(deps, session.instanceId);
       const node = instance?.node;
       const vmid = instance?.vmid;
       const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
       if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
-      await recordAudit(deps.db, { action: 'console.opened', actorUserId: session.userId, tenantId: instance.tenantId, instanceId: instance.id, details: { type: session.type } });
+      await recordConsoleOpened(deps, session, instance);
 
       // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
-      const reasonNow = async (): Promise<ConsoleCloseReason | undefined> => {
-        const row = await deps.db.instance.findUnique({ where: { id: instance.id }, select: { status: true, node: true, vmid: true, deletedAt: true } });
-        return consoleEndReason(row, { node, vmid });
-      };
+      const reasonNow = (): Promise<ConsoleCloseReason | undefined> => consoleEndReasonNow(deps, instance.id, { node, vmid });
+
       try {
-        const proxmox = consoleClientOf(deps, instance.connection);
-        const caller = session.type === 'vnc' ? 'token' : await serialIdentity(deps, proxmox, instance.connection);
-        const upstreamTicket = await (session.type === 'vnc' ? proxmox.consoles.vncProxy(node, vmid) : proxmox.consoles.termProxy(node, vmid, caller)).catch(() => {
-          throw new ConsoleEnd('console_unavailable');
+        const guest = { ...instance, node, vmid };
+        const upstreamTicket = await requestUpstreamTicket(deps, guest, session.type).catch((error: unknown) => {
+          throw error instanceof ConsoleUnavailable ? new ConsoleEnd('console_unavailable') : error;
         });
         if (ended) return;
-        upstream = proxmox.consoles.vncWebSocket(node, vmid, upstreamTicket, caller);
+        upstream = openUpstream(deps, guest, upstreamTicket);
         const up = upstream;
         up.on('error', (error: Error & { code?: string }) => log.debug({ code: error.code }, 'console upstream failed'));
         // Everything Proxmox sends (the RFB greeting comes with the upgrade) is read here until both sides are authenticated, then relayed.

@@ -6,6 +6,8 @@ import { principal } from './auth';
 import { afterCursor, type Cursor, listQuerySchema, newestFirst, pageOf } from './openapi';
 import { adminListQuerySchema } from './schemas/catalog-fields';
 
+export type { PageArgs } from '../db/pages';
+
 /** The success envelope: `{ data, meta }`. */
 export function send(res: Response, data: unknown, meta: Record<string, unknown> = {}, status = 200): void {
   res.status(status).json({ data, meta });
@@ -41,14 +43,13 @@ export function pathParam(req: Request, name: string): string {
   return value;
 }
 
-
 type ListQuery = z.infer<typeof listQuerySchema>;
 
 /**
- * A GET handler for a keyset-paginated list, newest first: `fetch` reads the rows with the page
- * arguments (adding its own filters or includes), `view` renders each one.
+ * A GET handler for a keyset-paginated list, newest first: `fetch` asks a service for the rows
+ * of the page (with the query's filters), `view` renders each one.
  *
- *     router.get('/plans', listHandler((page) => db.plan.findMany(page), planView));
+ *     router.get('/tenants', listHandler((page) => listTenants(deps, page), tenantView));
  */
 export function listHandler<Row extends Cursor, Q extends ListQuery = ListQuery>(
   fetch: (page: PageArgs, query: Q) => Promise<Row[]>,

@@ -119,8 +119,10 @@ export function newestFirst(): [{ createdAt: 'desc' }, { id: 'desc' }] {
 /**
  * Cuts a page from rows fetched with `take: limit + 1`: the extra row only tells that more remain.
  *
- *     const rows = await db.plan.findMany({ where: afterCursor(q.cursor), orderBy: newestFirst(), take: q.limit + 1 });
+ *     const rows = await listTenants(deps, { where: afterCursor(q.cursor), orderBy: newestFirst(), take: q.limit + 1 });
  *     const { items, meta } = pageOf(rows, q.limit);
+ *
+ * (listHandler in http.ts does exactly this.)
  */
 export function pageOf<T extends Cursor>(rows: T[], limit: number): { items: T[]; meta: { nextCursor?: string } } {
   if (rows.length <= limit) return { items: rows, meta: {} };

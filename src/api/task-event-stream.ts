@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import { AppError } from '../domain/errors';
-import { newId } from '../security/ids';
+import type { ServiceDeps } from '../services/deps';
+import { readTaskProgress, releaseStreamLease, renewStreamLease, takeStreamLease } from '../services/event-streams';
 import { parse } from './http';
 import { sequenceSchema } from './openapi';
 
@@ -13,39 +11,10 @@ const POLL_MS = 250;
 /** Why a stream ended, in its `event: close`; every reason but `task_ended` and `parked` invites a reconnect with Last-Event-ID. */
 export type CloseReason = 'task_ended' | 'parked' | 'max_duration' | 'shutting_down';
 
-export interface StreamDeps {
-  db: Db;
-  config: Config;
+export interface StreamDeps extends Pick<ServiceDeps, 'db' | 'config'> {
   /** Aborted when the process is stopping: open streams end with reason `shutting_down`. */
   stopping?: AbortSignal;
 }
-
-/**
- * Takes one of the token's stream slots, counted in PostgreSQL so the limit holds across API
- * replicas (an advisory lock per token serializes the count). A full house is 429 RATE_LIMITED;
- * Retry-After says when the oldest of the token's streams reaches its maximum duration.
- */
-async function acquireStreamLease(deps: StreamDeps, tokenId: string): Promise<string> {
-  const { EVENT_STREAMS_PER_TOKEN: limit, EVENT_STREAM_MAX_SECONDS: maxSeconds } = deps.config;
-  return deps.db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`event-stream:${tokenId}`}))`;
-    const now = new Date();
-    await tx.eventStreamLease.deleteMany({ where: { tokenId, expiresAt: { lte: now } } });
-    const open = await tx.eventStreamLease.findMany({ where: { tokenId }, orderBy: { startedAt: 'asc' }, select: { startedAt: true } });
-    if (open.length >= limit) {
-      const oldest = open[0]?.startedAt.getTime() ?? now.getTime();
-      throw new AppError('RATE_LIMITED', `At most ${limit} event streams may be open at once for one token.`, {
-        retryAfterSeconds: Math.max(1, Math.ceil((oldest + maxSeconds * 1000 - now.getTime()) / 1000)),
-      });
-    }
-    const id = newId('sse');
-    await tx.eventStreamLease.create({ data: { id, tokenId, startedAt: now, expiresAt: leaseExpiry(deps.config) } });
-    return id;
-  });
-}
-
-/** A lease is renewed every heartbeat interval and outlives a few missed renewals; one left by a process that died expires soon after. */
-const leaseExpiry = (config: Config) => new Date(Date.now() + 3 * config.EVENT_STREAM_HEARTBEAT_SECONDS * 1000);
 
 /** `Last-Event-ID`: the `id:` of the last step the client saw (a bigint, as the step's sequence). */
 export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.optional() });
@@ -60,10 +29,10 @@ export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.opti
  * or the API is shutting down.
  */
 export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId: string, req: Request, res: Response): Promise<void> {
-  const { db, config } = deps;
+  const { config } = deps;
   // A bad header is the caller's mistake: answered 400 before the stream (and its lease) starts.
   const resumeFrom = parse(lastEventIdHeader, { 'Last-Event-ID': req.header('last-event-id') }, 'Last-Event-ID header')['Last-Event-ID'];
-  const leaseId = await acquireStreamLease(deps, tokenId);
+  const leaseId = await takeStreamLease(deps, tokenId);
   const ended = new AbortController();
   const end = () => ended.abort();
   res.on('close', end);
@@ -92,8 +61,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
         break;
       }
       if (ended.signal.aborted) break;
-      const task = await db.task.findUnique({ where: { id: taskId }, select: { status: true, instance: { select: { status: true } } } });
-      const steps = await db.taskStep.findMany({ where: { taskId, id: { gt: lastId } }, orderBy: { id: 'asc' } });
+      const { task, steps } = await readTaskProgress(deps, taskId, lastId);
       for (const step of steps) {
         res.write(`id: ${step.id}\ndata: ${JSON.stringify({ step: step.step, status: step.status, message: step.message })}\n\n`);
         lastId = step.id;
@@ -117,7 +85,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
         nextPing = Date.now() + heartbeatMs;
       }
       if (Date.now() >= nextRenewal) {
-        await db.eventStreamLease.updateMany({ where: { id: leaseId }, data: { expiresAt: leaseExpiry(config) } });
+        await renewStreamLease(deps, leaseId);
         nextRenewal = Date.now() + heartbeatMs;
       }
       await sleep(POLL_MS, undefined, { signal: ended.signal }).catch(() => undefined);
@@ -125,7 +93,7 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
   } finally {
     res.off('close', end);
     deps.stopping?.removeEventListener('abort', end);
-    await db.eventStreamLease.delete({ where: { id: leaseId } }).catch(() => undefined);
+    await releaseStreamLease(deps, leaseId);
     res.end();
   }
 }

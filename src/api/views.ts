@@ -1,18 +1,8 @@
 import type { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
+import type { InstanceRow } from '../services/instances';
 import type { adminInstanceView, adminTaskView, instanceView, taskView } from './schemas/instances';
 
-/** What every instance read loads: enough for both views, in one query. */
-export const instanceInclude = {
-  plan: true,
-  location: true,
-  image: true,
-  connection: true,
-  addresses: true,
-  tasks: { orderBy: { createdAt: 'desc' }, take: 1, include: { steps: { orderBy: { id: 'asc' } } } },
-} satisfies Prisma.InstanceInclude;
-
-export type InstanceRow = Prisma.InstanceGetPayload<{ include: typeof instanceInclude }>;
 type TaskRow = Prisma.TaskGetPayload<{ include: { steps: true } }>;
 
 export function toTaskView(task: TaskRow): z.infer<typeof taskView> {

@@ -184,3 +184,8 @@ function retryReadsOnLostConnections(pool: pg.Pool, connectionString: string): v
   pool.query = ((config: unknown, ...rest: unknown[]) =>
     typeof config === 'object' && config !== null && rest.length === 0 ? retrying(config as pg.QueryConfig) : query(config, ...rest)) as typeof pool.query;
 }
+
+/** Answers when PostgreSQL answers a statement (readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}

@@ -195,7 +195,7 @@ export function provisionFailed(tx: Tx, instanceId: string, failure: Failure, ca
   });
 }
 
-/** A removal could not be confirmed: every reservation is kept until an operator decides. Parking again is recorded each time. */
+/** A destroy could not be confirmed: every reservation is kept until an operator decides. Parking again is recorded each time. */
 export function parked(tx: Tx, instanceId: string, o: { message: string; reason: string; cause: Record<string, unknown> }) {
   return apply(tx, instanceId, {
     to: 'rollback_failed',
@@ -285,7 +285,7 @@ export function deleteDuringProvision(tx: Tx, instanceId: string, o: { actorUser
 
 /**
  * An operation ended. `status` is what the provider shows now (running/stopped), or
- * `rebuild_failed` (the guest was removed on purpose and not remade), or `lost` (the guest vanished).
+ * `rebuild_failed` (the guest was destroyed on purpose and not remade), or `lost` (the guest vanished).
  */
 export function operationFinished(
   tx: Tx,
@@ -376,7 +376,7 @@ export function migratedOutside(tx: Tx, instanceId: string, o: { from: 'running'
   });
 }
 
-/** A delete was asked while the instance is parked: the parked removal, once it ends, deletes it. */
+/** A delete was asked while the instance is parked: the parked destroy, once it ends, deletes it. */
 export async function deletionDesired(tx: Tx, instanceId: string, o: { actorUserId: string; during: InstanceStatus; tenantId: string }): Promise<void> {
   await tx.instance.update({ where: { id: instanceId }, data: { desiredState: 'deleted' } });
   await recordAudit(tx, { action: 'instance.delete', actorUserId: o.actorUserId, tenantId: o.tenantId, instanceId, details: { during: o.during } });

@@ -83,3 +83,13 @@ export async function moveToNode(tx: Queryable, instanceId: string, node: string
   if (!instance) throw new Error(`instance ${instanceId} does not exist`);
   return instance;
 }
+
+/**
+ * The plan's sizes and archive date, its row share-locked until commit: an admin's PATCH of the
+ * plan either sees the new server or finished before this read. Null for a plan that is gone.
+ */
+export async function lockPlanForCreate(tx: Queryable, planId: string): Promise<Pick<Plan, 'vcpus' | 'memoryMiB' | 'diskGiB' | 'archivedAt'> | null> {
+  const [plan] = await runSql<Pick<Plan, 'vcpus' | 'memoryMiB' | 'diskGiB' | 'archivedAt'>>(tx, Prisma.sql`
+    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${planId} FOR KEY SHARE`);
+  return plan ?? null;
+}

@@ -7,7 +7,7 @@ import { recordStepSql, type StepInput } from './tasks';
 export interface ProviderCallKey {
   instanceId: string;
   taskId: string;
-  /** The step-line prefix the call belongs to: a provisioning stage, an operation's name or a removal's purpose. */
+  /** The step-line prefix the call belongs to: a provisioning stage, an operation's name or a destroy's purpose. */
   phase: string;
   /** What was asked of Proxmox, unique within a task: `clone`, `config`, `resize`, `start`, ... */
   kind: string;

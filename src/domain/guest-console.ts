@@ -9,7 +9,7 @@ export type ConsoleType = (typeof CONSOLE_TYPES)[number];
 
 /** States whose guest keeps running where it runs: a console may open (and stay open). */
 export const CONSOLE_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['running', 'rebooting', 'snapshotting', 'backing_up']);
-/** States of an operation that replaces, moves or removes the guest: INSTANCE_BUSY rather than "not running". */
+/** States of an operation that replaces, moves or destroys the guest: INSTANCE_BUSY rather than "not running". */
 export const CONSOLE_BUSY_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['pending', 'scheduling', 'provisioning', 'rebuilding', 'migrating', 'restoring', 'rolling_back', 'deleting']);
 
 /** Every reason a console ends, with the WebSocket close code it is sent with. */

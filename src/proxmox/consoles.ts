@@ -18,7 +18,7 @@ export interface ConsoleTicket {
 }
 
 /** The largest message read from vncwebsocket: a full screen update of a large display. */
-const CONSOLE_MAX_INCOMING = 32 * 1024 * 1024;
+const MAX_CONSOLE_FRAME_FROM_PROXMOX = 32 * 1024 * 1024;
 
 function ticketOf(path: string, data: unknown, withPassword: boolean): ConsoleTicket {
   const d = (data ?? {}) as Record<string, unknown>;
@@ -46,6 +46,6 @@ export class ConsolesApi {
 
   /** The WebSocket relaying to a console listener (raw RFB, or termproxy's framing), as whoever asked for the ticket. */
   vncWebSocket(node: string, vmid: number, ticket: ConsoleTicket, as: CallIdentity = 'token'): WebSocket {
-    return this.http.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, CONSOLE_MAX_INCOMING, as);
+    return this.http.openWebSocket('/nodes/{node}/qemu/{vmid}/vncwebsocket', guestParams(node, vmid), { port: ticket.port, vncticket: ticket.ticket }, MAX_CONSOLE_FRAME_FROM_PROXMOX, as);
   }
 }

@@ -5,6 +5,9 @@ import { ProxmoxClient } from './client';
 /** A client for a connection row: what activities, services and the console relay reach Proxmox VE through. */
 export type ProxmoxClientFactory = (connection: ProxmoxConnection) => ProxmoxClient;
 
+/** How long a call may take that a person waits for (usage graphs, consoles): a few seconds at most. */
+export const INTERACTIVE_TIMEOUT_MS = 5_000;
+
 /** How a connection reaches Proxmox VE, but for its token secret. */
 export type ProxmoxReach = Pick<ProxmoxConnection, 'url' | 'tokenId' | 'caCert' | 'insecureTls' | 'plaintextLab'>;
 

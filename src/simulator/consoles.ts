@@ -24,8 +24,8 @@ const FIRST_PORT = 5900;
 const LAST_PORT = 5999;
 /** How often an open console looks whether its guest still runs where it ran. */
 const GUEST_WATCH_MS = 200;
-/** Proxmox's vncwebsocket refuses larger client frames. */
-export const MAX_CONSOLE_FRAME = 128 * 1024;
+/** Proxmox's vncwebsocket refuses larger console frames from its client. */
+const MAX_CONSOLE_FRAME_TO_PROXMOX = 128 * 1024;
 
 export type ConsoleKind = 'vnc' | 'term';
 
@@ -350,4 +350,4 @@ export function handleConsoleUpgrade(
 }
 
 /** The WebSocket server vncwebsocket upgrades to (frames bounded as Proxmox bounds them). */
-export const consoleWebSocketServer = (): WebSocketServer => new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME });
+export const consoleWebSocketServer = (): WebSocketServer => new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME_TO_PROXMOX });

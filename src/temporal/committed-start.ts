@@ -1,10 +1,20 @@
-import type { Tx } from '../db/client';
-import { finishTask } from '../db/tasks';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Db, Tx } from '../db/client';
+import { finishTask, lockUnstartedTask, markWorkflowStarted } from '../db/tasks';
 import { AppError } from '../domain/errors';
-import type { ApiDeps } from '../api/deps';
-import { lockUnstartedTask, markWorkflowStarted } from '../db/tasks';
+import type { Logger } from '../logger';
 import { startTaskWorkflow, type StartIntent } from './start-intents';
 import { withinStartDeadline } from './starts';
+
+export interface CommittedStartDeps {
+  db: Db;
+  temporal: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>;
+  logger: Logger;
+  /** Runs between the task's commit and its workflow start (tests stop there, as a crash would). */
+  afterCommit?: (taskId: string) => Promise<void>;
+}
 
 export interface CommittedTask {
   instanceId: string;
@@ -28,7 +38,7 @@ export interface CommittedTask {
  * caller gets PROVIDER_UNAVAILABLE — unless the reconciler started the workflow meanwhile (both
  * decide under the task's row lock), in which case the request succeeded after all.
  */
-export async function startCommittedWorkflow(deps: ApiDeps, task: CommittedTask): Promise<void> {
+export async function startCommittedWorkflow(deps: CommittedStartDeps, task: CommittedTask): Promise<void> {
   await deps.afterCommit?.(task.taskId);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {

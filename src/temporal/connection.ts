@@ -47,3 +47,8 @@ function readSetting(variable: string, file: string): Buffer {
     throw new Error(`${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }
+
+/** Answers when the Temporal frontend answers (readiness). */
+export async function pingTemporal(client: Client): Promise<void> {
+  await client.workflowService.getSystemInfo({});
+}

@@ -106,8 +106,8 @@ export async function upsertBackupSchedule(client: Client, config: Pick<Config, 
   }
 }
 
-/** Removes a server's backup schedule from Temporal; one already gone counts as removed. */
-export async function removeBackupSchedule(client: Client, instanceId: string): Promise<void> {
+/** Deletes a server's backup schedule from Temporal; one already gone counts as deleted. */
+export async function deleteTemporalBackupSchedule(client: Client, instanceId: string): Promise<void> {
   try {
     await client.schedule.getHandle(backupScheduleId(instanceId)).delete();
   } catch (error) {

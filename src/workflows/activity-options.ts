@@ -30,15 +30,15 @@ export const BUDGETS = {
   /** Reading the guest's status until it reports running: each attempt is one short look, retried. */
   guestStatusCheck: { budget: 300, attempt: 30 },
   /** Stopping and destroying a guest, then proving its VMID gone. */
-  guestRemoval: { budget: 300, attempt: 120, heartbeat: 30 },
+  guestDestroy: { budget: 300, attempt: 120, heartbeat: 30 },
   /** A resize may grow disks on slow storage: longer than a config write. */
   resize: { budget: 600, attempt: 300, heartbeat: 30 },
   /** An online migration copies memory (and local disks): hours on a big guest. */
   migration: { budget: 4 * 3600, attempt: 2 * 3600, heartbeat: 30 },
   /** Listing a snippets storage on every node, plus the wait for a probe file to show (extendedBy): an admin waits for the answer. */
   snippetsCheck: { budget: 45, attempt: 20, heartbeat: 10 },
-  /** An operator's destroy of an orphan guest: a guest removal, taken up again soon after its worker died. */
-  orphanRemoval: { budget: 300, attempt: 120, heartbeat: LIVENESS_HEARTBEAT_SECONDS },
+  /** An operator's destroy of an orphan guest: a guest destroy, taken up again soon after its worker died. */
+  orphanDestroy: { budget: 300, attempt: 120, heartbeat: LIVENESS_HEARTBEAT_SECONDS },
   /**
    * One part of a reconcile pass (a cluster listing and the instances on it, or database chores):
    * three attempts. The schedule skips runs while one is going, so an attempt lost with its worker

@@ -58,8 +58,8 @@ export function describeFailure(error: unknown, stage: string | null): Described
   };
 }
 
-/** A short operator-facing reason for a failed removal. */
-export function removalReason(error: unknown): string {
+/** A short operator-facing reason for a failure (a destroy that did not go through, a reconcile pass that failed). */
+export function operatorReason(error: unknown): string {
   const { application } = readFailure(error, {});
   return application?.message ?? (error instanceof Error ? error.message : String(error));
 }

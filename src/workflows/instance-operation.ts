@@ -12,7 +12,7 @@ export interface OperationInput extends InstanceWorkflowInput {
   operation: Operation;
   /** Proxmox's own wait for an ACPI shutdown, in real seconds (not scaled). */
   shutdownTimeoutSeconds?: number;
-  /** A rebuild of a server whose last rebuild failed after removing its guest: there is no guest to check, only leftovers to clear. */
+  /** A rebuild of a server whose last rebuild failed after destroying its guest: there is no guest to check, only leftovers to clear. */
   afterFailedRebuild?: boolean;
   /** Set by continue-as-new: a delete parked for an operator, resumed where it waits. */
   parked?: { progress: ProvisionProgress };
@@ -27,12 +27,12 @@ export interface OperationResult {
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
  * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
- * whose removal cannot be proven parks in `rollback_failed` for an operator, like a rollback.
+ * whose destroy cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
 export async function InstanceOperation(input: OperationInput): Promise<OperationResult> {
   const { operation } = input;
   const progress: ProvisionProgress = input.parked?.progress ?? { stage: operation, completedStages: [], status: OPERATION_STATUS[operation], rollback: { state: 'none', parkedTimes: 0 } };
-  const { scale, ref, removal, bookkeeping, show, setStatus, runStages, removeOrPark } = stagePipeline(input, progress, `${operation}: remove the guest`);
+  const { scale, ref, guestDestroy, bookkeeping, show, setStatus, runStages, destroyOrPark } = stagePipeline(input, progress, `${operation}: remove the guest`);
   const proxy = (budget: Budget, summary: string) => proxyActivities<Activities>(activityOptions(budget, scale, summary));
   const power = proxy(BUDGETS.guestPower, `${operation}: ask Proxmox`);
 
@@ -41,8 +41,8 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
 
   if (operation === 'delete') {
     if (!input.parked) progress.rollback.state = 'running';
-    const outcome = await removeOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
-    // Deletes begun before backups existed have none to remove. A removal that gives up keeps them:
+    const outcome = await destroyOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
+    // Deletes begun before backups existed have none to delete. A destroy that gives up keeps them:
     // the delete must not stop at its last step.
     if (patched('delete-removes-backups')) await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups").removeBackupsOfServer(ref).catch(() => undefined);
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });
@@ -106,12 +106,12 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         if (input.afterFailedRebuild) {
           guestRemoved = true;
           // Whatever the failed rebuild left on the VMID (a half-made clone) goes; a stranger's guest is never touched.
-          if ((await removal.removeGuest({ ...ref, purpose: 'rebuild' })) === 'not_ours') {
+          if ((await guestDestroy.removeGuest({ ...ref, purpose: 'rebuild' })) === 'not_ours') {
             throw ApplicationFailure.create({ type: FailureType.GuestConflict, message: 'a guest that is not ours sits on the VMID', nonRetryable: true });
           }
         } else {
           await power.checkGuest(ref);
-          await removal.removeGuest({ ...ref, purpose: 'rebuild' });
+          await guestDestroy.removeGuest({ ...ref, purpose: 'rebuild' });
           guestRemoved = true;
         }
         await bookkeeping('rebuild: discard the old credential').discardCredential(ref);

@@ -23,7 +23,7 @@ const DONE: Record<Operation, string> = {
 /**
  * Maps a lifecycle operation's failure to a customer-safe code and message; the provider's words
  * stay in `cause`. `phase`: where it failed (the operation, or a rebuild's stage);
- * `guestRemoved`: a rebuild failed after its old disk was destroyed.
+ * `guestRemoved` (the name finishOperation's recorded input carries): a rebuild failed after its old disk was destroyed.
  */
 export function describeOperationFailure(error: unknown, operation: Operation, { phase = operation, guestRemoved = false }: { phase?: string; guestRemoved?: boolean } = {}): DescribedFailure {
   const { links, application, cause } = readFailure(error, { operation, phase });

@@ -1,6 +1,6 @@
 import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ParkingPurpose, RemovalOutcome } from '../activities/rollback';
+import type { ParkingPurpose, GuestDestroyOutcome } from '../activities/rollback';
 import {
   resolveRollbackSignal,
   resolveRollbackUpdate,
@@ -8,7 +8,7 @@ import {
   retryRollbackUpdate,
   type ProvisionProgress,
 } from './definitions';
-import { removalReason } from './failure';
+import { operatorReason } from './failure';
 
 /**
  * Parks one run may take: past it, a parked workflow continues as new, carrying its state, so its
@@ -106,14 +106,14 @@ export function parkedDetails(purpose: ParkingPurpose, progress: ProvisionProgre
   ].join('\n');
 }
 
-export interface RemovalContext {
+export interface DestroyContext {
   ref: { instanceId: string; taskId: string };
   purpose: ParkingPurpose;
   progress: ProvisionProgress;
   gate: OperatorGate;
   setStatus: (status: string) => void;
-  /** Proxied with the removal's budget. */
-  removal: Pick<Activities, 'removeGuest'>;
+  /** Proxied with the guest destroy's budget. */
+  guestDestroy: Pick<Activities, 'removeGuest'>;
   /** Database-only activities, proxied with the given summary. */
   bookkeeping: (summary: string) => Pick<Activities, 'parkInstance' | 'recordOperatorNote'>;
   /** Writes the workflow's current details. */
@@ -125,10 +125,10 @@ export interface RemovalContext {
 }
 
 /**
- * Removes the guest, or parks the instance in `rollback_failed` (every reservation kept) until
- * an operator retries (parking again on failure) or resolves (the guest was removed by hand).
+ * Destroys the guest, or parks the instance in `rollback_failed` (every reservation kept) until
+ * an operator retries (parking again on failure) or resolves (the guest was destroyed by hand).
  */
-export async function removeGuestOrPark(ctx: RemovalContext): Promise<RemovalOutcome | { note: string }> {
+export async function destroyGuestOrPark(ctx: DestroyContext): Promise<GuestDestroyOutcome | { note: string }> {
   const { ref, progress, gate, purpose } = ctx;
   let parksThisRun = 0;
   let attempt = !ctx.resumeParked;
@@ -136,9 +136,9 @@ export async function removeGuestOrPark(ctx: RemovalContext): Promise<RemovalOut
     if (attempt) {
       ctx.show(`Removing the guest (${purpose}).`);
       try {
-        return await ctx.removal.removeGuest({ ...ref, purpose });
+        return await ctx.guestDestroy.removeGuest({ ...ref, purpose });
       } catch (error) {
-        const reason = removalReason(error);
+        const reason = operatorReason(error);
         progress.rollback = { state: 'parked', reason, parkedTimes: progress.rollback.parkedTimes + 1 };
         ctx.setStatus('rollback_failed');
         await ctx.bookkeeping(`${purpose}: park for an operator`).parkInstance({ ...ref, purpose, reason, attempt: progress.rollback.parkedTimes, cause: { stage: progress.stage } });

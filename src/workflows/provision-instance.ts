@@ -3,7 +3,7 @@ import type { ProvisionProgress } from './definitions';
 import { describeFailure, type DescribedFailure } from './failure';
 import { stagePipeline, type InstanceWorkflowInput } from './stage-pipeline';
 
-/** Compensations, pushed as stages begin and run in reverse. */
+/** Compensations, pushed as stages begin and run in reverse (`removeGuest` destroys the guest: the value is recorded in parked runs' input, so it stays). */
 type Compensation = 'release' | 'removeGuest';
 
 /** A rollback parked for an operator, carried into the next run by continue-as-new. */
@@ -11,7 +11,7 @@ export interface ParkedRollback {
   progress: ProvisionProgress;
   /** The failure being compensated. */
   failure: DescribedFailure;
-  /** The compensations still to run, the parked removal first. */
+  /** The compensations still to run, the parked destroy first. */
   compensations: Compensation[];
 }
 
@@ -37,7 +37,7 @@ export interface ProvisionResult {
  */
 export async function ProvisionInstance(input: ProvisionInput): Promise<ProvisionResult> {
   const progress: ProvisionProgress = input.parked?.progress ?? { stage: null, completedStages: [], status: 'provisioning', rollback: { state: 'none', parkedTimes: 0 } };
-  const { ref, bookkeeping, show, setStatus, runStages, removeOrPark } = stagePipeline(input, progress, 'rollback: remove the guest');
+  const { ref, bookkeeping, show, setStatus, runStages, destroyOrPark } = stagePipeline(input, progress, 'rollback: remove the guest');
 
   if (input.parked) return CancellationScope.nonCancellable(() => rollBack(input.parked!.failure, input.parked!.compensations, true));
 
@@ -71,7 +71,7 @@ export async function ProvisionInstance(input: ProvisionInput): Promise<Provisio
     const cause: Record<string, unknown> = { ...failure.cause };
     for (const [index, compensation] of remaining.entries()) {
       if (compensation === 'removeGuest') {
-        const outcome = await removeOrPark('rollback', resumeParked, () =>
+        const outcome = await destroyOrPark('rollback', resumeParked, () =>
           continueAsNew<typeof ProvisionInstance>({ ...input, parked: { progress, failure, compensations: remaining.slice(index) } }),
         );
         keepVmid = outcome === 'not_ours';

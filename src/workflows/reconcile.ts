@@ -3,7 +3,7 @@ import type { Activities } from '../activities';
 import type { ReconcileInput } from '../activities/reconcile';
 import { activityOptions, bookkeepingOptions, BUDGETS, RECONCILE_PASS_OPTIONS } from './activity-options';
 import { FailureType, rootFailureType } from '../domain/failure-types';
-import { removalReason } from './failure';
+import { operatorReason } from './failure';
 
 export type { ReconcileInput } from '../activities/reconcile';
 
@@ -41,7 +41,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);
-    throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => removalReason(f.reason)).join('; ')}`, denied ? FailureType.ProviderPermissionDenied : 'RECONCILE_FAILED');
+    throw ApplicationFailure.nonRetryable(`reconcile failed: ${failures.map((f) => operatorReason(f.reason)).join('; ')}`, denied ? FailureType.ProviderPermissionDenied : 'RECONCILE_FAILED');
   }
   const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
   return {
@@ -55,17 +55,17 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   };
 }
 
-/** An operator's destroy of an orphan guest: removed and confirmed gone, or back to `open` with the reason. */
+/** An operator's destroy of an orphan guest: destroyed and confirmed gone, or back to `open` with the reason. */
 export async function DestroyOrphan({ orphanId, timeoutScale = 1 }: { orphanId: string; timeoutScale?: number }): Promise<string> {
-  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.orphanRemoval, timeoutScale, 'destroy the orphan guest'));
+  const orphanDestroy = proxyActivities<Activities>(activityOptions(BUDGETS.orphanDestroy, timeoutScale, 'destroy the orphan guest'));
   // Its record must not stay `destroying`: the settlement waits out any database outage.
   const { settleOrphan } = proxyActivities<Activities>(bookkeepingOptions(timeoutScale, 'record the outcome'));
   try {
-    const outcome = await removal.destroyOrphanGuest({ orphanId });
+    const outcome = await orphanDestroy.destroyOrphanGuest({ orphanId });
     await settleOrphan({ orphanId, outcome });
     return outcome;
   } catch (error) {
-    await settleOrphan({ orphanId, outcome: 'failed', error: removalReason(error) });
+    await settleOrphan({ orphanId, outcome: 'failed', error: operatorReason(error) });
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import { activityOptions, bookkeepingOptions, BUDGETS, type Budget } from './act
 import { InstanceStatusKey, ProvisionStageKey } from '../temporal/search-attributes';
 import { progressQuery, type ProvisionProgress } from './definitions';
 import { detailsWriter } from './details';
-import { operatorGate, removeGuestOrPark } from './parking';
+import { operatorGate, destroyGuestOrPark } from './parking';
 
 /** Each stage's activity: a provision runs them in order, a rebuild runs them again on the new disk. */
 const STAGE_ACTIVITIES = {
@@ -63,13 +63,13 @@ export interface InstanceWorkflowInput {
 
 /**
  * What provisioning and instance operations share: the progress query and the operator's
- * updates (installed here, at the workflow's start), the status, the stages, and the removal of
+ * updates (installed here, at the workflow's start), the status, the stages, and the guestDestroy of
  * the guest that parks for an operator when it cannot be proven gone.
  */
-export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionProgress, removalSummary: string) {
+export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionProgress, destroySummary: string) {
   const scale = input.timeoutScale ?? 1;
   const ref = { instanceId: input.instanceId, taskId: input.taskId };
-  const removal = proxyActivities<Activities>(activityOptions(BUDGETS.guestRemoval, scale, removalSummary));
+  const guestDestroy = proxyActivities<Activities>(activityOptions(BUDGETS.guestDestroy, scale, destroySummary));
   const bookkeeping = (summary: string) => proxyActivities<Activities>(bookkeepingOptions(scale, summary));
   const show = detailsWriter(input.summary);
   setHandler(progressQuery, () => progress);
@@ -98,8 +98,8 @@ export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionP
   }
 
   /** `resumeParked`: the run was continued while parked; `continueAsNew` carries the workflow's state. */
-  const removeOrPark = (purpose: ParkingPurpose, resumeParked: boolean, continueAsNew: () => Promise<never>) =>
-    removeGuestOrPark({ ref, purpose, progress, gate, setStatus, removal, bookkeeping, show, resumeParked, continueAsNew });
+  const destroyOrPark = (purpose: ParkingPurpose, resumeParked: boolean, continueAsNew: () => Promise<never>) =>
+    destroyGuestOrPark({ ref, purpose, progress, gate, setStatus, guestDestroy, bookkeeping, show, resumeParked, continueAsNew });
 
-  return { scale, ref, removal, bookkeeping, show, setStatus, runStages, removeOrPark };
+  return { scale, ref, guestDestroy, bookkeeping, show, setStatus, runStages, destroyOrPark };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAST_USED_RESOLUTION_MS } from '../../src/api/auth';
+import { LAST_USED_RESOLUTION_MS } from '../../src/services/authentication';
 import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
 import { hashToken } from '../../src/security/secrets';
 import { startTestApi, useTestApiWithCustomer } from '../support/api';

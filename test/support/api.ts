@@ -12,6 +12,7 @@ import { ensureBootstrapAdmin } from '../../src/db/bootstrap';
 import type { Db } from '../../src/db/client';
 import { seedDemoCatalog, type DemoProxmox, type SeedResult } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';
+import { INTERACTIVE_TIMEOUT_MS, proxmoxClientFactory } from '../../src/proxmox/factory';
 import { secretBoxOf } from '../../src/security/secrets';
 import { connectTemporalClient } from '../../src/temporal/connection';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -125,12 +126,14 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const ownsTemporal = !options.deps?.temporal;
   const temporal = options.deps?.temporal ?? (await connectTemporalClient(config));
 
+  const secrets = options.deps?.secrets ?? secretBoxOf(config);
   const deps: ApiDeps = {
     db: database.db,
     temporal,
     config,
     logger: createLogger('api-test', config.LOG_LEVEL),
-    secrets: secretBoxOf(config),
+    secrets,
+    proxmox: proxmoxClientFactory(secrets, INTERACTIVE_TIMEOUT_MS),
     ...options.deps,
   };
   await ensureBootstrapAdmin(database.db, config.BOOTSTRAP_ADMIN_TOKEN);

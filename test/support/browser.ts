@@ -1,10 +1,15 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install chromium`); `.ci/run` installs it when it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'images');
+/**
+ * Where screenshots go: the documentation's pictures (docs/images) only when UPDATE_SCREENSHOTS=1
+ * (`npm run screenshots`); otherwise a directory outside the checkout, so a test run changes no file of it.
+ */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs', 'images') : path.join(os.tmpdir(), 'pvecp-screenshots');
 
 export function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`browser tests need Chromium at ${CHROMIUM} (apt-get install chromium)`);
@@ -37,7 +42,7 @@ export async function openConsole(browser: Browser, baseUrl: string, options: { 
   return { context, page, errors };
 }
 
-/** A screenshot of the whole page into docs/images/<name>.png, for the documentation. */
+/** A screenshot of the whole page as <name>.png (see SCREENSHOTS), for the documentation. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure, type RetryState } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { FailureType } from '../../src/domain/failure-types';
-import { describeFailure, removalReason } from '../../src/workflows/failure';
+import { describeFailure, operatorReason } from '../../src/workflows/failure';
 
 const PROVIDER_TEXT = 'VM 101 qmp command failed - unable to open /dev/zvol/rpool/data/vm-101-disk-0 on pve-node-3';
 
@@ -133,9 +133,9 @@ describe('describeFailure', () => {
   });
 });
 
-describe('removalReason', () => {
+describe('operatorReason', () => {
   it('is the message of the application failure behind the activity failure', () => {
-    expect(removalReason(activityFailure('NON_RETRYABLE_FAILURE', application(FailureType.GuestLocked, true, 'VM 101 is locked (clone)')))).toBe(
+    expect(operatorReason(activityFailure('NON_RETRYABLE_FAILURE', application(FailureType.GuestLocked, true, 'VM 101 is locked (clone)')))).toBe(
       'VM 101 is locked (clone)',
     );
   });
@@ -143,18 +143,18 @@ describe('removalReason', () => {
   it('finds the application failure under a timeout', () => {
     const timeout = new TimeoutFailure('activity ScheduleToClose timeout', undefined, 'SCHEDULE_TO_CLOSE');
     Object.defineProperty(timeout, 'cause', { value: application('ProxmoxError', false, '500 proxy loop detected') });
-    expect(removalReason(activityFailure('TIMEOUT', timeout, 'destroyGuest'))).toBe('500 proxy loop detected');
+    expect(operatorReason(activityFailure('TIMEOUT', timeout, 'destroyGuest'))).toBe('500 proxy loop detected');
   });
 
   it('falls back to the message of the error itself', () => {
-    expect(removalReason(activityFailure('TIMEOUT', new TimeoutFailure('activity StartToClose timeout', undefined, 'START_TO_CLOSE')))).toBe(
+    expect(operatorReason(activityFailure('TIMEOUT', new TimeoutFailure('activity StartToClose timeout', undefined, 'START_TO_CLOSE')))).toBe(
       'Activity task failed',
     );
-    expect(removalReason(new Error('connection refused'))).toBe('connection refused');
+    expect(operatorReason(new Error('connection refused'))).toBe('connection refused');
   });
 
   it('turns anything that is not an error into text', () => {
-    expect(removalReason('plain text')).toBe('plain text');
-    expect(removalReason(42)).toBe('42');
+    expect(operatorReason('plain text')).toBe('plain text');
+    expect(operatorReason(42)).toBe('42');
   });
 });

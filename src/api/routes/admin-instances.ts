@@ -1,14 +1,12 @@
 import { Router } from 'express';
-import { AppError } from '../../domain/errors';
+import { readProviderSide } from '../../services/instances';
+import { decideParkedRollback } from '../../services/parked-rollbacks';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
-import { decideParked, type ParkedDecision } from '../parked';
 import { registerRoute } from '../openapi';
 import { adminInstanceView, rollbackResolveBody } from '../schemas/instances';
 import { toAdminInstanceView } from '../views';
-import { findInstance } from '../instance-lookup';
-import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: instances'];
 registerRoute({ method: 'get', path: '/v1/admin/instances/:id', summary: 'Get a server with its provider coordinates', tags, admin: true, response: adminInstanceView, errors: ['NOT_FOUND'] });
@@ -38,39 +36,24 @@ export function adminInstancesRouter(deps: ApiDeps): Router {
   const router = Router();
 
   const adminView = async (id: string) => {
-    const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
-    const providerCalls = await deps.db.providerCall.findMany({ where: { instanceId: id }, orderBy: { createdAt: 'asc' } });
-    const task = row.tasks[0];
-    return toAdminInstanceView(row, providerCalls, task?.workflowId ?? '');
+    const { instance, providerCalls } = await readProviderSide(deps, id);
+    return toAdminInstanceView(instance, providerCalls, instance.tasks[0]?.workflowId ?? '');
   };
 
   router.get('/instances/:id', async (req, res) => {
     send(res, await adminView(pathParam(req, 'id')));
   });
 
-  /** Sends the decision to the workflow of the instance's latest task; the workflow accepts it only while parked. Returns the instance's tenant, for the audit row. */
-  const decide = async (id: string, decision: ParkedDecision): Promise<string> => {
-    const row = await findInstance(deps.db, { userId: '', role: 'admin', tenantId: null }, id);
-    const task = row.tasks[0];
-    if (row.status !== 'rollback_failed' || !task) {
-      throw new AppError('INVALID_STATE', 'Only a server in rollback_failed waits for an operator.', { status: row.status });
-    }
-    await decideParked(deps, task.workflowId, decision);
-    return row.tenantId;
-  };
-
   router.post('/instances/:id/rollback/retry', async (req, res) => {
     const id = pathParam(req, 'id');
-    const tenantId = await decide(id, { action: 'retry' });
-    await recordAudit(deps.db, { action: 'rollback.retry_requested', actorUserId: principal(req).userId, tenantId, instanceId: id });
+    await decideParkedRollback(deps, principal(req), id, { action: 'retry' });
     send(res, await adminView(id), {}, 202);
   });
 
   router.post('/instances/:id/rollback/resolve', async (req, res) => {
     const id = pathParam(req, 'id');
     const { note } = parseBody(rollbackResolveBody, req);
-    const tenantId = await decide(id, { action: 'resolve', note });
-    await recordAudit(deps.db, { action: 'rollback.resolve_requested', actorUserId: principal(req).userId, tenantId, instanceId: id, details: { note } });
+    await decideParkedRollback(deps, principal(req), id, { action: 'resolve', note });
     send(res, await adminView(id), {}, 202);
   });
 

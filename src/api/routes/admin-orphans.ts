@@ -1,15 +1,12 @@
 import { Router } from 'express';
 import type { z } from 'zod';
-import { AppError, notFound } from '../../domain/errors';
 import type { OrphanGuest } from '../../generated/prisma/client';
-import { startDestroyOrphan } from '../../temporal/starts';
-import { destroyOrphanWorkflowId } from '../../temporal/workflow-ids';
+import { destroyOrphan, forgetOrphan, listOrphans } from '../../services/orphans';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { listOrphansQuery, orphanView } from '../schemas/reconcile';
-import { recordAudit, type PlatformAuditAction } from '../../db/audit';
 
 const tags = ['admin: orphans'];
 registerRoute({
@@ -42,7 +39,7 @@ registerRoute({
   errors: ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS'],
 });
 
-export function toOrphanView(row: OrphanGuest): z.infer<typeof orphanView> {
+function toOrphanView(row: OrphanGuest): z.infer<typeof orphanView> {
   return {
     id: row.id,
     connectionId: row.connectionId,
@@ -63,71 +60,12 @@ export function toOrphanView(row: OrphanGuest): z.infer<typeof orphanView> {
 /** Orphan guests found by the reconciler, and the two things an operator can decide about one. */
 export function adminOrphansRouter(deps: ApiDeps): Router {
   const router = Router();
-  const { db } = deps;
-
-  router.get(
-    '/orphans',
-    listHandler(
-      (page, query) =>
-        db.orphanGuest.findMany({ ...page, where: { AND: [page.where, { ...(query.status ? { status: query.status } : {}), ...(query.connectionId ? { connectionId: query.connectionId } : {}) }] } }),
-      toOrphanView,
-      listOrphansQuery,
-    ),
-  );
-
-  /** Moves an open orphan on under its row lock; the answer says what it was when it could not. */
-  const transition = (id: string, decide: (row: OrphanGuest) => Partial<OrphanGuest> | null, action: PlatformAuditAction, actorUserId: string) =>
-    db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM orphan_guests WHERE id = ${id} FOR UPDATE`;
-      const row = await tx.orphanGuest.findUnique({ where: { id } });
-      if (!row) throw notFound('orphan');
-      const change = decide(row);
-      if (!change) return { row, changed: false };
-      const updated = await tx.orphanGuest.update({ where: { id }, data: change });
-      await recordAudit(tx, { action, actorUserId, details: { orphanId: id, connectionId: row.connectionId, vmid: row.vmid, ownerInstanceId: row.ownerInstanceId } });
-      return { row: updated, changed: true };
-    });
-
-  const notOpen = (row: OrphanGuest) => new AppError('INVALID_STATE', `This orphan is ${row.status}.`, { status: row.status });
-
+  router.get('/orphans', listHandler((page, query) => listOrphans(deps, page, query), toOrphanView, listOrphansQuery));
   router.post('/orphans/:id/destroy', async (req, res) => {
-    const id = pathParam(req, 'id');
-    const workflowId = destroyOrphanWorkflowId(id);
-    const { row, changed } = await transition(
-      id,
-      (row) => {
-        if (row.status === 'destroying') return null;
-        if (row.status !== 'open') throw notOpen(row);
-        return { status: 'destroying', workflowId, lastError: null };
-      },
-      'orphan.destroy_requested',
-      principal(req).userId,
-    );
-    if (changed) {
-      try {
-        await startDestroyOrphan(deps.temporal, deps.config, id);
-      } catch (error) {
-        deps.logger.error({ err: error, orphanId: id }, 'could not start the orphan destroy');
-        await db.orphanGuest.updateMany({ where: { id, status: 'destroying' }, data: { status: 'open', workflowId: null } });
-        throw new AppError('PROVIDER_UNAVAILABLE', 'The service that removes guests is unavailable; nothing was changed. Please try again.');
-      }
-    }
-    send(res, toOrphanView(row), {}, 202);
+    send(res, toOrphanView(await destroyOrphan(deps, principal(req), pathParam(req, 'id'))), {}, 202);
   });
-
   router.post('/orphans/:id/forget', async (req, res) => {
-    const { row } = await transition(
-      pathParam(req, 'id'),
-      (row) => {
-        if (row.status === 'destroying') throw new AppError('OPERATION_IN_PROGRESS', 'This orphan is being destroyed.', { status: row.status });
-        if (row.status !== 'open') throw notOpen(row);
-        return { status: 'forgotten', openKey: null, resolvedAt: new Date(), resolvedBy: principal(req).userId };
-      },
-      'orphan.forgotten',
-      principal(req).userId,
-    );
-    send(res, toOrphanView(row));
+    send(res, toOrphanView(await forgetOrphan(deps, principal(req), pathParam(req, 'id'))));
   });
-
   return router;
 }

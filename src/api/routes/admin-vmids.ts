@@ -1,13 +1,12 @@
 import { Router } from 'express';
 import type { z } from 'zod';
-import { AppError } from '../../domain/errors';
 import type { VmidReservation } from '../../generated/prisma/client';
+import { listQuarantinedVmids, releaseQuarantinedVmid } from '../../services/quarantined-vmids';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { quarantinedVmidQuerySchema, quarantinedVmidSchema } from '../schemas/vmids';
-import { recordAudit } from '../../db/audit';
 
 const tags = ['admin: VMIDs'];
 registerRoute({
@@ -40,34 +39,12 @@ const quarantinedVmidView = (row: VmidReservation): z.infer<typeof quarantinedVm
   quarantinedAt: row.quarantinedAt?.toISOString() ?? null,
 });
 
-/**
- * Quarantined VMIDs: the clone stage sets them aside when a guest we did not create sits on them.
- * Releasing one does not touch Proxmox: if the stranger is still there, the next clone that meets
- * it quarantines it again.
- */
+/** Quarantined VMIDs: the clone stage sets them aside when a guest we did not create sits on them. */
 export function adminVmidsRouter(deps: ApiDeps): Router {
   const router = Router();
-
-  router.get(
-    '/quarantined-vmids',
-    listHandler(
-      (page, query) => deps.db.vmidReservation.findMany({ ...page, where: { ...page.where, state: 'quarantined', ...(query.connectionId ? { connectionId: query.connectionId } : {}) } }),
-      quarantinedVmidView,
-      quarantinedVmidQuerySchema,
-    ),
-  );
-
+  router.get('/quarantined-vmids', listHandler((page, query) => listQuarantinedVmids(deps, page, query), quarantinedVmidView, quarantinedVmidQuerySchema));
   router.post('/quarantined-vmids/:id/release', async (req, res) => {
-    const id = pathParam(req, 'id');
-    const released = await deps.db.$transaction(async (tx) => {
-      const row = await tx.vmidReservation.findFirst({ where: { id, state: 'quarantined' } });
-      if (!row) throw new AppError('NOT_FOUND', 'No quarantined VMID has this id.');
-      await tx.vmidReservation.update({ where: { id }, data: { state: 'free', strangerNode: null, strangerName: null, quarantinedFor: null, quarantinedAt: null } });
-      await recordAudit(tx, { action: 'vmid.released', actorUserId: principal(req).userId, details: { connectionId: row.connectionId, vmid: row.vmid } });
-      return row;
-    });
-    send(res, quarantinedVmidView(released));
+    send(res, quarantinedVmidView(await releaseQuarantinedVmid(deps, principal(req), pathParam(req, 'id'))));
   });
-
   return router;
 }

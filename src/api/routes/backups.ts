@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { Backup, BackupSchedule } from '../../generated/prisma/client';
+import { deleteBackupSchedule, getBackupSchedule, putBackupSchedule } from '../../services/backup-schedules';
+import { findBackup, listBackupsOf, requestBackup, requestBackupDelete, requestRestore } from '../../services/backups';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
-import { findBackup, listBackupsOf, requestBackup, requestBackupDelete, requestRestore, toBackupView } from '../backups';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
-import { backupScheduleView, backupView, createBackupBody, putBackupScheduleBody } from '../schemas/backups';
-import { deleteBackupSchedule, getBackupSchedule, putBackupSchedule, toBackupScheduleView } from '../backup-schedules';
+import { backupScheduleView, backupView, createBackupBody, putBackupScheduleBody, type BackupScheduleBody } from '../schemas/backups';
 import { instanceView } from '../schemas/instances';
 import { emptyBody, operationMeta } from '../schemas/lifecycle';
 import { toInstanceView } from '../views';
@@ -82,6 +83,33 @@ registerRoute({
   errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'],
 });
 
+const toBackupView = (b: Backup): z.infer<typeof backupView> => ({
+  id: b.id,
+  instanceId: b.instanceId,
+  status: b.status,
+  notes: b.notes,
+  protected: b.protected,
+  external: b.external,
+  sizeBytes: b.sizeBytes === null ? null : Number(b.sizeBytes),
+  createdAt: b.createdAt.toISOString(),
+  completedAt: b.completedAt?.toISOString() ?? null,
+  failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage ?? '' } : null,
+});
+
+const toBackupScheduleView = (s: BackupSchedule): z.infer<typeof backupScheduleView> => ({
+  instanceId: s.instanceId,
+  frequency: s.frequency,
+  time: s.time,
+  timezone: s.timezone,
+  weekday: (s.weekday as BackupScheduleBody['weekday']) ?? null,
+  keepLast: s.keepLast,
+  lastRunAt: s.lastRunAt?.toISOString() ?? null,
+  lastBackupId: s.lastBackupId,
+  lastRefusal: s.lastRefusalCode,
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+});
+
 /** Backups: customers on their own servers, admins on any. */
 export function backupsRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -94,7 +122,7 @@ export function backupsRouter(deps: ApiDeps): Router {
     send(res, (await listBackupsOf(deps, principal(req), pathParam(req, 'id'))).map(toBackupView));
   });
   router.get('/backups/:id', async (req, res) => {
-    send(res, toBackupView(await findBackup(deps.db, principal(req), pathParam(req, 'id'))));
+    send(res, toBackupView(await findBackup(deps, principal(req), pathParam(req, 'id'))));
   });
   router.delete('/backups/:id', rateLimited(deps, 'operation'), async (req, res) => {
     const result = await requestBackupDelete(deps, principal(req), pathParam(req, 'id'));

@@ -1,7 +1,7 @@
 import { Router } from 'express';
+import { requestConsole } from '../../services/consoles';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
-import { requestConsole } from '../guest-console';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';

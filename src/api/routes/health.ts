@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { AppError } from '../../domain/errors';
+import { checkReadiness } from '../../services/health';
 import type { ApiDeps } from '../deps';
 import { errorHandler, notFoundRoute } from '../errors';
 import { metricsRegistry } from '../../metrics';
@@ -10,20 +11,6 @@ import { registerRoute } from '../openapi';
 
 /** How long one readiness probe may take before it counts as failed. */
 export const READINESS_TIMEOUT_MS = 2_000;
-
-type CheckResult = 'ok' | 'failed' | 'timeout';
-
-async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  try {
-    return await Promise.race([check().then((): CheckResult => 'ok', (): CheckResult => 'failed'), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const checkSchema = z.enum(['ok', 'failed', 'timeout']);
 const readinessSchema = z
@@ -95,12 +82,8 @@ export function healthRouter(deps: ApiDeps, options: { timeoutMs?: number } = {}
   });
 
   router.get('/readyz', async (_req, res) => {
-    const [database, temporal] = await Promise.all([
-      probe(() => deps.db.$queryRaw`SELECT 1`, timeoutMs),
-      probe(() => deps.temporal.workflowService.getSystemInfo({}), timeoutMs),
-    ]);
+    const { database, temporal } = await checkReadiness(deps, timeoutMs);
     const ready = database === 'ok' && temporal === 'ok';
-    if (!ready) deps.logger.warn({ database, temporal }, 'readiness check failed');
     res.setHeader('Cache-Control', 'no-store');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: { database, temporal } });
   });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { InstanceEvent } from '../../generated/prisma/client';
+import { listEvents } from '../../services/events';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseQuery, send } from '../http';
@@ -30,22 +31,8 @@ const eventView = (row: InstanceEvent): z.infer<typeof instanceEventSchema> => (
 export function instanceEventsRouter(deps: ApiDeps): Router {
   const router = Router();
   router.get('/events', async (req, res) => {
-    const who = principal(req);
-    const query = parseQuery(eventListQuerySchema, req);
-    const tenantId = who.tenantId ?? query.tenantId;
-    const rows = await deps.db.instanceEvent.findMany({
-      where: {
-        ...(tenantId ? { tenantId } : {}),
-        ...(query.type ? { type: query.type } : {}),
-        ...(query.instanceId ? { instanceId: query.instanceId } : {}),
-        ...(query.cursor ? { seq: { lt: BigInt(query.cursor) } } : {}),
-      },
-      orderBy: { seq: 'desc' },
-      take: query.limit + 1,
-    });
-    const items = rows.slice(0, query.limit);
-    const last = items[items.length - 1];
-    send(res, items.map(eventView), rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {});
+    const { events, nextCursor } = await listEvents(deps, principal(req), parseQuery(eventListQuerySchema, req));
+    send(res, events.map(eventView), nextCursor ? { nextCursor } : {});
   });
   return router;
 }

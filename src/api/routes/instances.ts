@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../domain/errors';
+import { createInstance } from '../../services/create-instance';
+import { revealCredential } from '../../services/credentials';
+import { findInstance, listInstances } from '../../services/instances';
 import type { ApiDeps } from '../deps';
 import { principal, requireCustomer } from '../auth';
-import { createInstance } from '../create-instance';
-import { findInstance, tenantScope } from '../instance-lookup';
-import { parse, parseBody, parseQuery, pathParam, send } from '../http';
-import { afterCursor, newestFirst, pageOf, registerReads, registerRoute } from '../openapi';
+import { listHandler, parse, parseBody, pathParam, send } from '../http';
+import { registerReads, registerRoute } from '../openapi';
 import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
-import { instanceInclude, toInstanceView } from '../views';
+import { toInstanceView } from '../views';
 import { lastEventIdHeader, streamTaskEvents } from '../task-event-stream';
-import { revealCredential } from '../reveal';
 
 const tags = ['instances'];
 registerRoute({
@@ -80,32 +80,21 @@ export function instancesRouter(deps: ApiDeps): Router {
     send(res, toInstanceView(result.instance), meta, result.replay ? 200 : 202);
   });
 
-  router.get('/instances', async (req, res) => {
-    const query = parseQuery(listInstancesQuery, req);
-    const rows = await deps.db.instance.findMany({
-      where: { ...tenantScope(principal(req)), ...(query.state ? { status: query.state } : {}), ...afterCursor(query.cursor) },
-      orderBy: newestFirst(),
-      take: query.limit + 1,
-      include: instanceInclude,
-    });
-    const { items, meta } = pageOf(rows, query.limit);
-    send(res, items.map(toInstanceView), meta);
-  });
+  router.get('/instances', (req, res) => listHandler((page, query) => listInstances(deps, principal(req), page, query), toInstanceView, listInstancesQuery)(req, res));
 
   router.get('/instances/:id', async (req, res) => {
-    send(res, toInstanceView(await findInstance(deps.db, principal(req), pathParam(req, 'id'))));
+    send(res, toInstanceView(await findInstance(deps, principal(req), pathParam(req, 'id'))));
   });
 
   router.get('/instances/:id/events', async (req, res) => {
-    const instance = await findInstance(deps.db, principal(req), pathParam(req, 'id'));
+    const instance = await findInstance(deps, principal(req), pathParam(req, 'id'));
     const task = instance.tasks[0];
     if (!task) throw new AppError('NOT_FOUND', 'This server has no task to follow.');
     await streamTaskEvents(deps, principal(req).tokenId, task.id, req, res);
   });
 
   router.post('/instances/:id/credentials/reveal', requireCustomer, async (req, res) => {
-    const instance = await findInstance(deps.db, principal(req), pathParam(req, 'id'));
-    send(res, await revealCredential(deps, instance));
+    send(res, await revealCredential(deps, principal(req), pathParam(req, 'id')));
   });
 
   return router;

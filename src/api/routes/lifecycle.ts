@@ -1,12 +1,14 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors';
+import { providerCallsOf } from '../../services/instances';
+import { requestDelete, requestMigration, requestPowerOperation, requestRebuild, requestResize, type OperationAnswer } from '../../services/operations';
+import type { Principal } from '../../services/principal';
 import type { ApiDeps } from '../deps';
-import { principal, type Principal } from '../auth';
+import { principal } from '../auth';
 import { parseBody, parseQuery, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
-import { requestDelete, requestMigration, requestPowerOperation, requestRebuild, requestResize, type OperationAnswer } from '../operations';
 import { deleteQuery, emptyBody, migrateBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
 import { adminInstanceView, instanceView } from '../schemas/instances';
 import { toAdminInstanceView, toInstanceView } from '../views';
@@ -108,7 +110,7 @@ export function adminLifecycleRouter(deps: ApiDeps): Router {
   router.post('/instances/:id/migrate', rateLimited(deps, 'operation'), async (req, res) => {
     const { node } = parseBody(migrateBody, req);
     const result = await requestMigration(deps, principal(req), pathParam(req, 'id'), node);
-    const providerCalls = await deps.db.providerCall.findMany({ where: { instanceId: result.instance.id }, orderBy: { createdAt: 'asc' } });
+    const providerCalls = await providerCallsOf(deps, result.instance.id);
     send(res, toAdminInstanceView(result.instance, providerCalls, result.instance.tasks[0]?.workflowId ?? ''), { taskId: result.taskId }, result.httpStatus);
   });
   return router;

@@ -1,15 +1,16 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import type { Snapshot } from '../../generated/prisma/client';
+import { findSnapshot, listSnapshotsOf, requestSnapshot, requestSnapshotDelete, requestSnapshotRevert } from '../../services/snapshots';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parse, parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
-import { findSnapshot, listSnapshotsOf, requestRollback, requestSnapshot, requestSnapshotDelete, toSnapshotView } from '../snapshots';
 import { emptyBody, operationMeta } from '../schemas/lifecycle';
 import { instanceView } from '../schemas/instances';
 import { createSnapshotBody, snapshotNameSchema, snapshotPathParams, snapshotView } from '../schemas/snapshots';
 import { toInstanceView } from '../views';
-import { z } from 'zod';
 
 const tags = ['snapshots'];
 const busy = ['NOT_FOUND', 'INVALID_STATE', 'OPERATION_IN_PROGRESS', 'BACKUP_IN_PROGRESS', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED'] as const;
@@ -45,6 +46,8 @@ registerRoute({
   errors: [...busy, 'SNAPSHOTS_UNSUPPORTED'],
 });
 
+const toSnapshotView = (s: Snapshot): z.infer<typeof snapshotView> => ({ name: s.name, description: s.description, includesMemory: s.vmstate, status: s.status, createdAt: s.createdAt.toISOString() });
+
 const nameOf = (req: Parameters<typeof pathParam>[0]) => parse(z.object({ name: snapshotNameSchema }), { name: pathParam(req, 'name') }, 'path').name;
 
 /** A server's snapshots: customers on their own servers, admins on any. */
@@ -67,7 +70,7 @@ export function snapshotsRouter(deps: ApiDeps): Router {
   });
   router.post('/instances/:id/snapshots/:name/rollback', rateLimited(deps, 'operation'), async (req, res) => {
     parseBody(emptyBody, req);
-    const result = await requestRollback(deps, principal(req), pathParam(req, 'id'), nameOf(req));
+    const result = await requestSnapshotRevert(deps, principal(req), pathParam(req, 'id'), nameOf(req));
     send(res, toInstanceView(result.instance), { taskId: result.taskId }, 202);
   });
   return router;

@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { notFound } from '../../domain/errors';
+import { OPERATOR } from '../../services/principal';
+import { findTask } from '../../services/tasks';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { adminTaskView, taskView } from '../schemas/instances';
 import { toAdminTaskView, toTaskView } from '../views';
-import { tenantScope } from '../instance-lookup';
 
 registerRoute({ method: 'get', path: '/v1/tasks/:id', summary: 'Get a task and its step thread', tags: ['tasks'], response: taskView, errors: ['NOT_FOUND'] });
 registerRoute({
@@ -19,14 +19,10 @@ registerRoute({
   errors: ['NOT_FOUND'],
 });
 
-const withSteps = { steps: { orderBy: { id: 'asc' } } } as const;
-
 export function tasksRouter(deps: ApiDeps): Router {
   const router = Router();
   router.get('/tasks/:id', async (req, res) => {
-    const task = await deps.db.task.findFirst({ where: { id: pathParam(req, 'id'), ...tenantScope(principal(req)) }, include: withSteps });
-    if (!task) throw notFound('task');
-    send(res, toTaskView(task));
+    send(res, toTaskView(await findTask(deps, principal(req), pathParam(req, 'id'))));
   });
   return router;
 }
@@ -35,9 +31,7 @@ export function tasksRouter(deps: ApiDeps): Router {
 export function adminTasksRouter(deps: ApiDeps): Router {
   const router = Router();
   router.get('/tasks/:id', async (req, res) => {
-    const task = await deps.db.task.findUnique({ where: { id: pathParam(req, 'id') }, include: withSteps });
-    if (!task) throw notFound('task');
-    send(res, toAdminTaskView(task));
+    send(res, toAdminTaskView(await findTask(deps, OPERATOR, pathParam(req, 'id'))));
   });
   return router;
 }

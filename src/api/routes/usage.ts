@@ -1,8 +1,10 @@
 import { Router } from 'express';
+import type { z } from 'zod';
+import type { VmRrdPoint } from '../../proxmox';
+import { readUsage } from '../../services/usage';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseQuery, pathParam, send } from '../http';
-import { metricsReader } from '../usage';
 import { registerRoute } from '../openapi';
 import { metricsQuery, metricsView } from '../schemas/usage';
 
@@ -18,12 +20,27 @@ registerRoute({
   errors: ['NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
 });
 
+const orNull = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? null : value);
+
+function toMetricsPoint(point: VmRrdPoint): z.infer<typeof metricsView>['points'][number] {
+  return {
+    time: new Date(point.time * 1000).toISOString(),
+    cpu: orNull(point.cpu),
+    memoryBytes: orNull(point.mem),
+    memoryTotalBytes: orNull(point.maxmem),
+    netInBytesPerSecond: orNull(point.netin),
+    netOutBytesPerSecond: orNull(point.netout),
+    diskReadBytesPerSecond: orNull(point.diskread),
+    diskWriteBytesPerSecond: orNull(point.diskwrite),
+  };
+}
+
 export function usageRouter(deps: ApiDeps): Router {
   const router = Router();
-  const read = metricsReader(deps);
   router.get('/instances/:id/metrics', async (req, res) => {
     const { timeframe } = parseQuery(metricsQuery, req);
-    send(res, await read(principal(req), pathParam(req, 'id'), timeframe));
+    const usage = await readUsage(deps, principal(req), pathParam(req, 'id'), timeframe);
+    send(res, { timeframe: usage.timeframe, stepSeconds: usage.stepSeconds, points: usage.points.map(toMetricsPoint) });
   });
   return router;
 }

@@ -1,16 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
 import type { InstanceEventType } from '../../domain/events';
-import { AppError, notFound } from '../../domain/errors';
-import { newId } from '../../security/ids';
-import type { Prisma, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client';
-import { startDeliveryWorkflow } from '../../temporal/starts';
-import { webhookTargetPolicy } from '../../webhooks/policy';
-import { generateWebhookSecret } from '../../webhooks/signing';
-import { assertPublic, checkWebhookUrl, resolveTarget, WebhookTargetError } from '../../webhooks/targets';
+import type { WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client';
+import { createWebhook, deleteWebhook, findWebhook, listDeliveries, listWebhooks, redeliver, updateWebhook } from '../../services/webhooks';
 import type { ApiDeps } from '../deps';
-import { principal, type Principal } from '../auth';
+import { principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
 import { registerReads, registerRoute, registry } from '../openapi';
 import { instanceEventSchema } from '../schemas/events';
@@ -23,7 +17,6 @@ import {
   webhookListQuery,
   webhookView,
 } from '../schemas/webhooks';
-import { recordAudit } from '../../db/audit';
 
 const tags = ['webhooks'];
 registerRoute({
@@ -127,127 +120,43 @@ function toDeliveryView(row: WebhookDelivery): z.infer<typeof webhookDeliveryVie
   };
 }
 
-/** Customers see their tenant's endpoints only; admins see every endpoint. */
-const visibleTo = (who: Principal): Prisma.WebhookEndpointWhereInput => (who.role === 'admin' ? {} : { tenantId: who.tenantId ?? '-' });
-
-async function findEndpoint(db: Db, who: Principal, id: string): Promise<WebhookEndpoint> {
-  const row = await db.webhookEndpoint.findFirst({ where: { id, ...visibleTo(who) } });
-  if (!row) throw notFound('webhook');
-  return row;
-}
-
-const invalidUrl = (reason: string) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { url: reason } });
-
 /** Webhook endpoints: registration (secret shown once), enable/disable, deliveries and redelivery. */
 export function webhooksRouter(deps: ApiDeps): Router {
   const router = Router();
-  const { db } = deps;
-  const policy = webhookTargetPolicy(deps.config);
-
-  /** Starts the endpoint × instance delivery workflow now rather than at the dispatcher's next round. */
-  const kick = (endpointId: string, instanceId: string) =>
-    startDeliveryWorkflow(deps.temporal, deps.config, { endpointId, instanceId }).catch((error: unknown) => deps.logger.warn({ err: error, endpointId }, 'delivery workflow start deferred to the dispatcher'));
 
   router.post('/webhooks', async (req, res) => {
     const who = principal(req);
-    const body = parseBody(createWebhookSchema, req);
-    if (body.tenantId !== undefined && who.role !== 'admin') throw new AppError('FORBIDDEN', 'Only administrators choose the tenant of an endpoint.');
-    const tenantId = who.role === 'admin' ? (body.tenantId ?? null) : who.tenantId;
-    if (tenantId && !(await db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) throw notFound('tenant');
-    try {
-      const url = checkWebhookUrl(body.url, policy);
-      // A name that does not resolve yet is accepted: every delivery checks the addresses it connects to.
-      const addresses = await resolveTarget(url).catch(() => []);
-      assertPublic(addresses, policy);
-    } catch (error) {
-      if (error instanceof WebhookTargetError) throw invalidUrl(error.message);
-      throw error;
-    }
-    const id = newId('whk');
-    const secret = generateWebhookSecret();
-    const row = await db.$transaction(async (tx) => {
-      const created = await tx.webhookEndpoint.create({
-        data: { id, tenantId, url: body.url, eventTypes: body.eventTypes, secretCipher: deps.secrets.seal(secret, id), createdBy: who.userId },
-      });
-      await recordAudit(tx, { action: 'webhook.created', actorUserId: who.userId, tenantId, details: { webhookId: id, url: body.url } });
-      return created;
-    });
-    send(res, { ...toWebhookView(row), secret }, {}, 201);
+    const { endpoint, secret } = await createWebhook(deps, who, parseBody(createWebhookSchema, req));
+    send(res, { ...toWebhookView(endpoint), secret }, {}, 201);
   });
 
   router.get('/webhooks', (req, res) => {
     const who = principal(req);
-    return listHandler(
-      (page, query) => db.webhookEndpoint.findMany({ ...page, where: { AND: [page.where, visibleTo(who), query.tenantId ? { tenantId: query.tenantId } : {}] } }),
-      toWebhookView,
-      webhookListQuery,
-    )(req, res);
+    return listHandler((page, query) => listWebhooks(deps, who, page, query), toWebhookView, webhookListQuery)(req, res);
   });
 
   router.get('/webhooks/:id', async (req, res) => {
-    send(res, toWebhookView(await findEndpoint(db, principal(req), pathParam(req, 'id'))));
+    send(res, toWebhookView(await findWebhook(deps, principal(req), pathParam(req, 'id'))));
   });
 
   router.patch('/webhooks/:id', async (req, res) => {
     const who = principal(req);
-    const endpoint = await findEndpoint(db, who, pathParam(req, 'id'));
-    const body = parseBody(updateWebhookSchema, req);
-    const enabling = body.enabled === true && endpoint.status === 'disabled';
-    const row = await db.$transaction(async (tx) => {
-      const updated = await tx.webhookEndpoint.update({
-        where: { id: endpoint.id },
-        data: {
-          ...(body.eventTypes ? { eventTypes: body.eventTypes } : {}),
-          ...(enabling ? { status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null } : {}),
-          ...(body.enabled === false && endpoint.status === 'enabled' ? { status: 'disabled', disabledReason: 'Disabled through the API.', disabledAt: new Date() } : {}),
-        },
-      });
-      // Deliveries kept while it was disabled go out again, each with a fresh retry window.
-      if (enabling) await tx.webhookDelivery.updateMany({ where: { endpointId: endpoint.id, status: 'pending' }, data: { nextAttemptAt: null, retryUntil: null } });
-      if (body.enabled !== undefined && updated.status !== endpoint.status) {
-        await recordAudit(tx, { action: `webhook.${updated.status}`, actorUserId: who.userId, tenantId: endpoint.tenantId, details: { webhookId: endpoint.id } });
-      }
-      return updated;
-    });
-    send(res, toWebhookView(row));
+    const endpoint = await findWebhook(deps, who, pathParam(req, 'id'));
+    send(res, toWebhookView(await updateWebhook(deps, who, endpoint, parseBody(updateWebhookSchema, req))));
   });
 
   router.delete('/webhooks/:id', async (req, res) => {
-    const who = principal(req);
-    const endpoint = await findEndpoint(db, who, pathParam(req, 'id'));
-    await db.$transaction(async (tx) => {
-      await tx.webhookEndpoint.delete({ where: { id: endpoint.id } });
-      await recordAudit(tx, { action: 'webhook.deleted', actorUserId: who.userId, tenantId: endpoint.tenantId, details: { webhookId: endpoint.id, url: endpoint.url } });
-    });
+    await deleteWebhook(deps, principal(req), pathParam(req, 'id'));
     res.status(204).end();
   });
 
   router.get('/webhooks/:id/deliveries', async (req, res) => {
-    const endpoint = await findEndpoint(db, principal(req), pathParam(req, 'id'));
-    await listHandler(
-      (page, query) =>
-        db.webhookDelivery.findMany({
-          ...page,
-          where: { AND: [page.where, { endpointId: endpoint.id }, query.status ? { status: query.status } : {}, query.instanceId ? { instanceId: query.instanceId } : {}] },
-        }),
-      toDeliveryView,
-      deliveryListQuery,
-    )(req, res);
+    const endpoint = await findWebhook(deps, principal(req), pathParam(req, 'id'));
+    await listHandler((page, query) => listDeliveries(deps, endpoint, page, query), toDeliveryView, deliveryListQuery)(req, res);
   });
 
   router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
-    const endpoint = await findEndpoint(db, principal(req), pathParam(req, 'id'));
-    const deliveryId = pathParam(req, 'deliveryId');
-    if (endpoint.status !== 'enabled') throw new AppError('INVALID_STATE', 'This endpoint is disabled: enable it first.', { status: endpoint.status });
-    const reset = await db.webhookDelivery.updateMany({
-      where: { id: deliveryId, endpointId: endpoint.id, status: { in: ['succeeded', 'failed'] } },
-      data: { status: 'pending', nextAttemptAt: null, retryUntil: null, deliveredAt: null },
-    });
-    const row = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: endpoint.id } });
-    if (!row) throw notFound('delivery');
-    if (reset.count === 0) throw new AppError('INVALID_STATE', 'This delivery is still pending.', { status: row.status });
-    await kick(endpoint.id, row.instanceId);
-    send(res, toDeliveryView(row), {}, 202);
+    send(res, toDeliveryView(await redeliver(deps, principal(req), pathParam(req, 'id'), pathParam(req, 'deliveryId'))), {}, 202);
   });
 
   return router;

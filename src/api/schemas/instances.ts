@@ -48,7 +48,6 @@ export const createInstanceBody = z.strictObject({
   if (body.backupId === undefined && body.locationId === undefined) ctx.addIssue({ code: 'custom', path: ['locationId'], message: 'required unless restoring a backup' });
   // `when`: runs beside the fields' own checks, so one answer names every missing field.
 }, { when: (payload) => typeof payload.value === 'object' && payload.value !== null });
-export type CreateInstanceBody = z.infer<typeof createInstanceBody>;
 
 export const createInstanceMeta = z.object({
   taskId: z.string().openapi({ description: 'The provisioning task: follow it on `GET /v1/tasks/{id}` or the server\'s event stream.' }),

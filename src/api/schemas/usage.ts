@@ -31,5 +31,3 @@ export const metricsView = z
   })
   .openapi('InstanceMetrics');
 
-export type MetricsTimeframe = (typeof METRICS_TIMEFRAMES)[number];
-export type MetricsView = z.infer<typeof metricsView>;

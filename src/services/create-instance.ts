@@ -1,23 +1,41 @@
 import { createHash } from 'node:crypto';
-import { runSql, type Db, type Queryable } from '../db/client';
+import type { Db, Queryable } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { idempotencyCutoff } from '../db/idempotency';
+import { claimIdempotencyKey, idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
-import { assertQuota, planPlacement, releaseReservations, reserveAddress, reserveVmid, reservingTransaction } from '../db/reservations';
-import { insertPendingInstance, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
+import { insertPendingInstance, lockPlanForCreate, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
+import { countCreate } from '../db/rate-limits';
+import { assertQuota, planPlacement, releaseReservations } from '../db/reservations';
+import { reserveAddress, reserveVmid, reservingTransaction } from '../db/ranges';
 import { openTask } from '../db/tasks';
+import { assertNotArchived } from '../domain/archived';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError } from '../domain/errors';
-import { Prisma, type Backup } from '../generated/prisma/client';
+import type { Backup } from '../generated/prisma/client';
+import type { CredentialType } from '../generated/prisma/enums';
 import { newId } from '../security/ids';
-import { provisionWorkflowId } from '../temporal/workflow-ids';
-import type { ApiDeps } from './deps';
-import type { Principal } from './auth';
-import { countCreate } from './rate-limit';
-import type { CreateInstanceBody } from './schemas/instances';
-import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
 import { startCommittedWorkflow } from '../temporal/committed-start';
-import { instanceInclude, type InstanceRow } from './views';
+import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
+import { provisionWorkflowId } from '../temporal/workflow-ids';
+import type { ServiceDeps } from './deps';
+import { instanceInclude, type InstanceRow } from './instances';
+import type { Principal } from './principal';
+
+type Deps = Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger' | 'afterCommit'>;
+
+/** A create: an image to install (`imageId`), or one of the caller's backups to restore as a new server (`backupId`). */
+export interface CreateInstanceRequest {
+  planId: string;
+  /** Required with `imageId`; with `backupId` it defaults to the backup's location. */
+  locationId?: string;
+  imageId?: string;
+  backupId?: string;
+  hostname: string;
+  username?: string;
+  sshKeys?: string[];
+  userData?: string;
+  credentialType?: CredentialType;
+}
 
 export interface CreateResult {
   instance: InstanceRow;
@@ -58,29 +76,15 @@ class IdempotencyKeyHeld extends AppError {
   }
 }
 
-/**
- * Records the key for this create in one statement; false while an earlier request's key is
- * alive (a concurrent one is waited for). A key past its lifetime is taken over.
- */
-async function claimIdempotencyKey(tx: Queryable, o: { userId: string; key: string; requestHash: string; instanceId: string; expiredBefore: Date }): Promise<boolean> {
-  const claimed = await runSql(tx, Prisma.sql`
-    INSERT INTO idempotency_keys (id, "userId", key, "requestHash", "instanceId", "createdAt")
-    VALUES (${newId('idem')}, ${o.userId}, ${o.key}, ${o.requestHash}, ${o.instanceId}, ${new Date()})
-    ON CONFLICT ("userId", key) DO UPDATE
-      SET id = EXCLUDED.id, "requestHash" = EXCLUDED."requestHash", "instanceId" = EXCLUDED."instanceId", "createdAt" = EXCLUDED."createdAt"
-      WHERE idempotency_keys."createdAt" < ${o.expiredBefore}
-    RETURNING id`);
-  return claimed.length === 1;
-}
-
 /** The first line of a create's step thread, written with the task. */
 const RESERVED_STEP = { step: 'schedule > reserving resources', message: 'Capacity, addresses and an ID were reserved.', progress: 5 };
 
 /**
  * Validates a create request and commits every reservation in one transaction (no provider
- * call inside), then starts the provisioning workflow.
+ * call inside), then starts the provisioning workflow. With `backupId` it is a restore-as-new:
+ * the same reservations, a disk written from the backup's archive instead of an image.
  */
-export async function createInstance(deps: ApiDeps, who: Principal, body: CreateInstanceBody, idempotencyKey?: string): Promise<CreateResult> {
+export async function createInstance(deps: Deps, who: Principal, body: CreateInstanceRequest, idempotencyKey?: string): Promise<CreateResult> {
   const { db } = deps;
   const tenantId = who.tenantId;
   if (!tenantId) throw new AppError('FORBIDDEN', 'Only customers create servers.');
@@ -226,23 +230,11 @@ function assertRestorableHere(backup: Backup & { instance: { locationId: string;
 }
 
 /**
- * Archived catalog objects keep serving what uses them but take no new use: each field named
- * with an archive date is refused, 422 ARCHIVED.
- */
-export function assertNotArchived(archivedAt: Record<string, Date | null>): void {
-  const archived = Object.fromEntries(Object.entries(archivedAt).flatMap(([field, at]) => (at ? [[field, 'archived']] : [])));
-  if (Object.keys(archived).length > 0) {
-    throw new AppError('ARCHIVED', 'The request names something that is no longer offered.', { fields: archived });
-  }
-}
-
-/**
  * The plan as read before the transaction still holds: its row is share-locked until commit, so
  * an admin's PATCH either sees this server (and keeps the sizes) or finished first and is seen here.
  */
 async function assertPlanUnchanged(tx: Queryable, plan: { id: string; vcpus: number; memoryMiB: number; diskGiB: number }): Promise<void> {
-  const [now] = await runSql<{ vcpus: number; memoryMiB: number; diskGiB: number; archivedAt: Date | null }>(tx, Prisma.sql`
-    SELECT vcpus, "memoryMiB", "diskGiB", "archivedAt" FROM plans WHERE id = ${plan.id} FOR KEY SHARE`);
+  const now = await lockPlanForCreate(tx, plan.id);
   if (!now) return;
   assertNotArchived({ planId: now.archivedAt });
   if (now.vcpus !== plan.vcpus || now.memoryMiB !== plan.memoryMiB || now.diskGiB !== plan.diskGiB) {
@@ -250,7 +242,7 @@ async function assertPlanUnchanged(tx: Queryable, plan: { id: string; vcpus: num
   }
 }
 
-function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: string; summary: string; fromBackup?: true }): StartIntent {
+function provisionIntent(deps: Pick<ServiceDeps, 'config'>, args: { instanceId: string; taskId: string; summary: string; fromBackup?: true }): StartIntent {
   return { workflowType: 'ProvisionInstance', workflowArgs: { ...args, timeoutScale: deps.config.STAGE_TIMEOUT_SCALE } };
 }
 
@@ -259,7 +251,7 @@ function provisionIntent(deps: ApiDeps, args: { instanceId: string; taskId: stri
  * tries the reservations are released, so nothing is stranded, and the Idempotency-Key is
  * forgotten, so the same request can be sent again.
  */
-function startProvisioning(deps: ApiDeps, tenantId: string, created: { instanceId: string; taskId: string; intent: StartIntent }): Promise<void> {
+function startProvisioning(deps: Deps, tenantId: string, created: { instanceId: string; taskId: string; intent: StartIntent }): Promise<void> {
   const { instanceId } = created;
   const message = 'The provisioning service is unavailable; nothing was kept. Please try again.';
   return startCommittedWorkflow(deps, {

@@ -1,10 +1,19 @@
-import { AppError } from '../domain/errors';
-import type { ApiDeps } from './deps';
-import type { InstanceRow } from './views';
 import { recordAudit } from '../db/audit';
+import { lockCredentialOf, shareLockInstanceStatus } from '../db/locks';
+import { AppError } from '../domain/errors';
+import type { ServiceDeps } from './deps';
+import { findInstance } from './instances';
+import type { Principal } from './principal';
 
 /** States with no operation under way: the stored credential is the one of the disk the server runs. */
 const REVEALABLE_STATUSES = ['running', 'stopped'];
+
+export interface RevealedCredential {
+  username: string;
+  password?: string;
+  sshKeys?: string[];
+  expiresAt: string;
+}
 
 /**
  * Reveal-once: one transaction locks the credential row, marks it revealed and erases the
@@ -12,14 +21,15 @@ const REVEALABLE_STATUSES = ['running', 'stopped'];
  * Only a `running` or `stopped` server reveals: its instance row is share-locked, so an
  * operation (a rebuild minting a new credential) cannot begin in between.
  */
-export async function revealCredential(deps: ApiDeps, instance: InstanceRow) {
+export async function revealCredential(deps: Pick<ServiceDeps, 'db' | 'secrets'>, who: Principal, instanceId: string): Promise<RevealedCredential> {
+  const instance = await findInstance(deps, who, instanceId);
   return deps.db.$transaction(async (tx) => {
-    const [current] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM instances WHERE id = ${instance.id} FOR SHARE`;
-    if (!current || !REVEALABLE_STATUSES.includes(current.status)) {
+    const status = await shareLockInstanceStatus(tx, instance.id);
+    if (!status || !REVEALABLE_STATUSES.includes(status)) {
       throw new AppError('INVALID_STATE', 'The credential can be revealed while the server is running or stopped.');
     }
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM credentials WHERE "instanceId" = ${instance.id} FOR UPDATE`;
-    const credential = locked ? await tx.credential.findUnique({ where: { id: locked.id } }) : null;
+    const locked = await lockCredentialOf(tx, instance.id);
+    const credential = locked ? await tx.credential.findUnique({ where: { id: locked } }) : null;
     if (!credential) throw new AppError('NOT_FOUND', 'This server has no credential to reveal.');
     if (credential.revealedAt) throw new AppError('CREDENTIAL_ALREADY_REVEALED', 'This credential was already revealed.');
     if (credential.expiresAt.getTime() <= Date.now()) throw new AppError('CREDENTIAL_EXPIRED', 'This credential has expired.');

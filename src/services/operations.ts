@@ -10,23 +10,26 @@ import {
   type OperationParams,
   type PreviousState,
 } from '../db/lifecycle';
+import { lockRow } from '../db/locks';
 import { openTask } from '../db/tasks';
+import { assertNotArchived } from '../domain/archived';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
 import { newId } from '../security/ids';
 import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
-import { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
 import { operationWorkflowId, provisionWorkflowId } from '../temporal/workflow-ids';
-import type { ApiDeps } from './deps';
-import type { Principal } from './auth';
-import { decideParked } from './parked';
-import { findInstance, tenantScope } from './instance-lookup';
 import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
-import { assertNotArchived } from './create-instance';
 import { startCommittedWorkflow } from '../temporal/committed-start';
-import type { InstanceRow } from './views';
 import type { OperationInput } from '../workflows/instance-operation';
+import type { ServiceDeps } from './deps';
+import { findInstance, type InstanceRow } from './instances';
+import { decideParked } from './parked-rollbacks';
+import { tenantScope, type Principal } from './principal';
+
+/** What an operation's request needs: the transaction, the workflow start, and the answer's read. */
+export type OperationDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger' | 'afterCommit'>;
 
 export interface OperationAnswer {
   instance: InstanceRow;
@@ -50,8 +53,8 @@ const DESIRED: Partial<Record<Operation, DesiredState>> = {
 /** Still being made: a delete cancels the provisioning instead of waiting for it. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
 
-export async function lockInstance(tx: Tx, who: Principal, id: string) {
-  await tx.$queryRaw`SELECT id FROM instances WHERE id = ${id} FOR UPDATE`;
+async function lockInstance(tx: Tx, who: Principal, id: string) {
+  await lockRow(tx, 'instances', id);
   const instance = await tx.instance.findFirst({
     where: { id, ...tenantScope(who) },
     include: { plan: true, volumes: true, tasks: { orderBy: { createdAt: 'desc' }, take: 1 } },
@@ -78,7 +81,7 @@ export interface Preparation {
 
 /** An answer found under the lock that needs no new task (deletes only). */
 interface Shortcut {
-  answer: 'done' | 'joined' | 'cancel_provisioning' | 'retry_removal';
+  answer: 'done' | 'joined' | 'cancel_provisioning' | 'retry_parked';
   taskId: string | null;
   workflowId?: string;
 }
@@ -95,7 +98,7 @@ export interface OperationRequest {
  * replica fails with OPERATION_IN_PROGRESS too), then starts its workflow. If the workflow
  * cannot start, the instance returns to what it was and everything held is given back.
  */
-export async function requestOperation(deps: ApiDeps, who: Principal, instanceId: string, request: OperationRequest): Promise<Shortcut | { taskId: string }> {
+export async function requestOperation(deps: OperationDeps, who: Principal, instanceId: string, request: OperationRequest): Promise<Shortcut | { taskId: string }> {
   const { operation } = request;
   const taskId = newId('task');
   const workflowId = operationWorkflowId(operation, instanceId, taskId);
@@ -192,7 +195,7 @@ const CANCEL_DEADLINE_MS = 5_000;
  * changes nothing. When Temporal cannot take the cancel, the delete stays recorded and the
  * caller is told to send it again (which sends the cancel again).
  */
-async function cancelProvisioning(deps: ApiDeps, instanceId: string): Promise<void> {
+async function cancelProvisioning(deps: OperationDeps, instanceId: string): Promise<void> {
   try {
     await deps.temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(provisionWorkflowId(instanceId)).cancel());
   } catch (error) {
@@ -202,18 +205,18 @@ async function cancelProvisioning(deps: ApiDeps, instanceId: string): Promise<vo
   }
 }
 
-export async function answer(deps: ApiDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
-  return { instance: await findInstance(deps.db, who, instanceId), taskId, httpStatus };
+export async function answer(deps: OperationDeps, who: Principal, instanceId: string, taskId: string | null, httpStatus: 200 | 202): Promise<OperationAnswer> {
+  return { instance: await findInstance(deps, who, instanceId), taskId, httpStatus };
 }
 
 /** start, stop (forced), shutdown (ACPI, then forced after the timeout), reboot. */
-export async function requestPowerOperation(deps: ApiDeps, who: Principal, instanceId: string, operation: 'start' | 'stop' | 'shutdown' | 'reboot'): Promise<OperationAnswer> {
+export async function requestPowerOperation(deps: OperationDeps, who: Principal, instanceId: string, operation: 'start' | 'stop' | 'shutdown' | 'reboot'): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, { operation })) as { taskId: string };
   return answer(deps, who, instanceId, taskId, 202);
 }
 
 /** resize: stopped servers only; the growth is charged to quota and node first, the disk only grows. */
-export async function requestResize(deps: ApiDeps, who: Principal, instanceId: string, planId: string): Promise<OperationAnswer> {
+export async function requestResize(deps: OperationDeps, who: Principal, instanceId: string, planId: string): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'resize',
     prepare: async (tx, instance) => {
@@ -232,7 +235,7 @@ export async function requestResize(deps: ApiDeps, who: Principal, instanceId: s
  * rebuild: a new disk from the image (the same or another), a new credential; VMID, addresses,
  * MAC and name stay. After a failed rebuild (`rebuild_failed`) it is how the server comes back.
  */
-export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: string, imageId: string | undefined): Promise<OperationAnswer> {
+export async function requestRebuild(deps: OperationDeps, who: Principal, instanceId: string, imageId: string | undefined): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'rebuild',
     prepare: async (tx, instance) => {
@@ -266,7 +269,7 @@ export async function requestRebuild(deps: ApiDeps, who: Principal, instanceId: 
 }
 
 /** migrate (operators): to another enabled node of the cluster, capacity reserved there first. */
-export async function requestMigration(deps: ApiDeps, who: Principal, instanceId: string, node: string): Promise<OperationAnswer> {
+export async function requestMigration(deps: OperationDeps, who: Principal, instanceId: string, node: string): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'migrate',
     prepare: async (tx, instance) => ({ params: { migrate: await reserveMigration(tx, instance, node) } }),
@@ -284,7 +287,7 @@ export async function requestMigration(deps: ApiDeps, who: Principal, instanceId
  *   cleanup, which then ends the instance as `deleted` (202 with that task);
  * - otherwise a delete task: stop, destroy, confirm, release everything (202).
  */
-export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: string, keepBackups = false): Promise<OperationAnswer> {
+export async function requestDelete(deps: OperationDeps, who: Principal, instanceId: string, keepBackups = false): Promise<OperationAnswer> {
   const result = await requestOperation(deps, who, instanceId, {
     operation: 'delete',
     prepare: async () => ({ params: { keepBackups } }),
@@ -301,7 +304,7 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
       }
       if (instance.status === 'rollback_failed' && latest) {
         await deletionDesired(tx, instanceId, { actorUserId: who.userId, during: instance.status, tenantId: instance.tenantId });
-        return { answer: 'retry_removal', taskId: latest.id, workflowId: latest.workflowId };
+        return { answer: 'retry_parked', taskId: latest.id, workflowId: latest.workflowId };
       }
       return null;
     },
@@ -310,7 +313,7 @@ export async function requestDelete(deps: ApiDeps, who: Principal, instanceId: s
 
   if (result.answer === 'cancel_provisioning') {
     await cancelProvisioning(deps, instanceId);
-  } else if (result.answer === 'retry_removal' && result.workflowId) {
+  } else if (result.answer === 'retry_parked' && result.workflowId) {
     try {
       await decideParked(deps, result.workflowId, { action: 'retry' });
     } catch (error) {

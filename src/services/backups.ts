@@ -1,13 +1,14 @@
 import type { Tx } from '../db/client';
 import { appendBackupEvent } from '../db/guest-data';
+import { lockRow } from '../db/locks';
 import { AppError } from '../domain/errors';
 import { assertWithinPlanLimit } from '../domain/snapshots';
 import type { Backup, Prisma } from '../generated/prisma/client';
 import { newId } from '../security/ids';
-import type { Principal } from './auth';
-import type { ApiDeps } from './deps';
-import { findInstance, tenantScope } from './instance-lookup';
-import { answer, requestOperation, type OperationAnswer } from './operations';
+import type { ServiceDeps } from './deps';
+import { findInstance } from './instances';
+import { answer, requestOperation, type OperationAnswer, type OperationDeps } from './operations';
+import { tenantScope, type Principal } from './principal';
 
 /** Backups that exist or are being made: they count against the plan's limit. */
 const HELD: Prisma.BackupWhereInput = { status: { in: ['pending', 'running', 'available', 'deleting'] }, external: false };
@@ -15,19 +16,6 @@ const HELD: Prisma.BackupWhereInput = { status: { in: ['pending', 'running', 'av
 export const PRUNABLE = { scheduled: true, status: 'available', protected: false, kept: false, volid: { not: null } } satisfies Prisma.BackupWhereInput;
 /** Backups a customer still sees. */
 const SHOWN: Prisma.BackupWhereInput = { status: { not: 'deleted' } };
-
-export const toBackupView = (b: Backup) => ({
-  id: b.id,
-  instanceId: b.instanceId,
-  status: b.status,
-  notes: b.notes,
-  protected: b.protected,
-  external: b.external,
-  sizeBytes: b.sizeBytes === null ? null : Number(b.sizeBytes),
-  createdAt: b.createdAt.toISOString(),
-  completedAt: b.completedAt?.toISOString() ?? null,
-  failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage ?? '' } : null,
-});
 
 /**
  * The scheduled backups a schedule's retention deletes once its next backup is written: they make
@@ -49,7 +37,7 @@ export interface BackupAnswer extends OperationAnswer {
  * A schedule's run names its backup (so a retried run finds the one it made) and marks it scheduled.
  */
 export async function requestBackup(
-  deps: ApiDeps,
+  deps: OperationDeps,
   who: Principal,
   instanceId: string,
   body: { notes?: string; protected?: boolean },
@@ -87,19 +75,19 @@ export async function requestBackup(
 }
 
 /** A backup the caller may see: another tenant's is NOT_FOUND. */
-export async function findBackup(db: ApiDeps['db'], who: Principal, backupId: string): Promise<Backup> {
-  const row = await db.backup.findFirst({ where: { id: backupId, ...tenantScope(who), ...SHOWN } });
+export async function findBackup(deps: Pick<ServiceDeps, 'db'>, who: Principal, backupId: string): Promise<Backup> {
+  const row = await deps.db.backup.findFirst({ where: { id: backupId, ...tenantScope(who), ...SHOWN } });
   if (!row) throw new AppError('NOT_FOUND', 'The backup was not found.');
   return row;
 }
 
 async function lockBackup(tx: Tx, backupId: string): Promise<Backup> {
-  await tx.$queryRaw`SELECT id FROM backups WHERE id = ${backupId} FOR UPDATE`;
+  await lockRow(tx, 'backups', backupId);
   return tx.backup.findUniqueOrThrow({ where: { id: backupId } });
 }
 
-export async function listBackupsOf(deps: ApiDeps, who: Principal, instanceId: string): Promise<Backup[]> {
-  await findInstance(deps.db, who, instanceId);
+export async function listBackupsOf(deps: Pick<ServiceDeps, 'db'>, who: Principal, instanceId: string): Promise<Backup[]> {
+  await findInstance(deps, who, instanceId);
   return deps.db.backup.findMany({ where: { instanceId, ...SHOWN }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
@@ -107,8 +95,8 @@ export async function listBackupsOf(deps: ApiDeps, who: Principal, instanceId: s
  * Deletes a backup: its archive by an operation of its server (202), or, for a backup that has
  * no archive (failed, lost), the record alone (200). Customers cannot delete a protected backup.
  */
-export async function requestBackupDelete(deps: ApiDeps, who: Principal, backupId: string): Promise<{ backup: Backup; taskId: string | null; httpStatus: 200 | 202 }> {
-  const found = await findBackup(deps.db, who, backupId);
+export async function requestBackupDelete(deps: OperationDeps, who: Principal, backupId: string): Promise<{ backup: Backup; taskId: string | null; httpStatus: 200 | 202 }> {
+  const found = await findBackup(deps, who, backupId);
   if (found.protected && who.role !== 'admin') throw new AppError('BACKUP_PROTECTED', 'This backup is protected; ask an operator to delete it.');
   if (found.status === 'failed' || found.status === 'lost') {
     const backup = await deps.db.$transaction(async (tx) => {
@@ -133,8 +121,8 @@ export async function requestBackupDelete(deps: ApiDeps, who: Principal, backupI
 }
 
 /** Restores a server from one of its available backups, in place: an operation of the server (status `restoring`). */
-export async function requestRestore(deps: ApiDeps, who: Principal, backupId: string): Promise<OperationAnswer> {
-  const found = await findBackup(deps.db, who, backupId);
+export async function requestRestore(deps: OperationDeps, who: Principal, backupId: string): Promise<OperationAnswer> {
+  const found = await findBackup(deps, who, backupId);
   const { taskId } = (await requestOperation(deps, who, found.instanceId, {
     operation: 'restore',
     prepare: async (tx) => {

@@ -1,19 +1,17 @@
+import type { Tx } from '../db/client';
 import { AppError } from '../domain/errors';
 import { assertWithinPlanLimit } from '../domain/snapshots';
 import type { Prisma, Snapshot } from '../generated/prisma/client';
 import { newId } from '../security/ids';
-import type { Principal } from './auth';
-import type { ApiDeps } from './deps';
-import { findInstance } from './instance-lookup';
-import { answer, requestOperation, type LockedInstance, type OperationAnswer } from './operations';
-import type { Tx } from '../db/client';
+import type { ServiceDeps } from './deps';
+import { findInstance } from './instances';
+import { answer, requestOperation, type LockedInstance, type OperationAnswer, type OperationDeps } from './operations';
+import type { Principal } from './principal';
 
 /** Snapshots that hold a name and count against the plan's limit. */
 const LIVE: Prisma.SnapshotWhereInput = { status: { in: ['creating', 'available', 'deleting'] } };
 
-export const snapshotLiveKey = (instanceId: string, name: string) => `${instanceId}:${name}`;
-
-export const toSnapshotView = (s: Snapshot) => ({ name: s.name, description: s.description, includesMemory: s.vmstate, status: s.status, createdAt: s.createdAt.toISOString() });
+const snapshotLiveKey = (instanceId: string, name: string) => `${instanceId}:${name}`;
 
 async function liveSnapshot(tx: Tx, instanceId: string, name: string): Promise<Snapshot> {
   const row = await tx.snapshot.findUnique({ where: { liveKey: snapshotLiveKey(instanceId, name) } });
@@ -44,7 +42,7 @@ export interface SnapshotAnswer extends OperationAnswer {
  * A snapshot, checked before Proxmox is asked anything: the location's storage can snapshot, the
  * plan's `snapshotLimit` leaves room, the name is free on this server.
  */
-export async function requestSnapshot(deps: ApiDeps, who: Principal, instanceId: string, body: SnapshotRequest): Promise<SnapshotAnswer> {
+export async function requestSnapshot(deps: OperationDeps, who: Principal, instanceId: string, body: SnapshotRequest): Promise<SnapshotAnswer> {
   const snapshotId = newId('snap');
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'snapshot',
@@ -74,7 +72,7 @@ export async function requestSnapshot(deps: ApiDeps, who: Principal, instanceId:
 }
 
 /** Deletes an available snapshot. */
-export async function requestSnapshotDelete(deps: ApiDeps, who: Principal, instanceId: string, name: string): Promise<SnapshotAnswer> {
+export async function requestSnapshotDelete(deps: OperationDeps, who: Principal, instanceId: string, name: string): Promise<SnapshotAnswer> {
   let snapshotId = '';
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'snapshot_delete',
@@ -89,8 +87,8 @@ export async function requestSnapshotDelete(deps: ApiDeps, who: Principal, insta
   return { ...(await answer(deps, who, instanceId, taskId, 202)), snapshot };
 }
 
-/** Rolls the server back to an available snapshot: an operation of its own (status `rolling_back`). */
-export async function requestRollback(deps: ApiDeps, who: Principal, instanceId: string, name: string): Promise<OperationAnswer> {
+/** Reverts the server to an available snapshot: an operation of its own (`rollback`, status `rolling_back`). */
+export async function requestSnapshotRevert(deps: OperationDeps, who: Principal, instanceId: string, name: string): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'rollback',
     prepare: async (tx, instance) => {
@@ -103,13 +101,13 @@ export async function requestRollback(deps: ApiDeps, who: Principal, instanceId:
 }
 
 /** The server's snapshots that exist or are being made, oldest first. */
-export async function listSnapshotsOf(deps: ApiDeps, who: Principal, instanceId: string): Promise<Snapshot[]> {
-  await findInstance(deps.db, who, instanceId);
+export async function listSnapshotsOf(deps: Pick<ServiceDeps, 'db'>, who: Principal, instanceId: string): Promise<Snapshot[]> {
+  await findInstance(deps, who, instanceId);
   return deps.db.snapshot.findMany({ where: { instanceId, ...LIVE }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export async function findSnapshot(deps: ApiDeps, who: Principal, instanceId: string, name: string): Promise<Snapshot> {
-  await findInstance(deps.db, who, instanceId);
+export async function findSnapshot(deps: Pick<ServiceDeps, 'db'>, who: Principal, instanceId: string, name: string): Promise<Snapshot> {
+  await findInstance(deps, who, instanceId);
   const row = await deps.db.snapshot.findUnique({ where: { liveKey: snapshotLiveKey(instanceId, name) } });
   if (!row) throw new AppError('NOT_FOUND', 'The snapshot was not found.');
   return row;

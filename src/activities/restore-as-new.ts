@@ -21,15 +21,15 @@ export async function restoredFromOwner(deps: ActivityDeps, instance: { restored
 }
 
 /**
- * clone, for a server restored from a backup as a new server: Proxmox restores the backup's
+ * clone, for a restore-as-new (a create from a backup): Proxmox restores the backup's
  * archive to our reserved VMID on the host holding it (stopped; new MAC addresses and ids:
  * `unique`), then the guest is named after the customer's hostname and marked as ours. The later
  * stages give it its size, our identity, its own network and credentials as for any provision.
  * Converges on retry: a recorded UPID is polled again; a guest at our VMID carrying our marker or
  * its original's counts as restored; the mark is a config write that is done once applied.
  */
-export function createRestoreFromBackupActivity(deps: ActivityDeps) {
-  return async function restoreGuestFromBackup({ instanceId, taskId }: InstanceRef): Promise<void> {
+export function createRestoreAsNewActivity(deps: ActivityDeps) {
+  return async function restoreAsNew({ instanceId, taskId }: InstanceRef): Promise<void> {
     const instance = await loadInstance(deps.db, instanceId);
     const backup = instance.restoredFromBackupId ? await deps.db.backup.findUnique({ where: { id: instance.restoredFromBackupId } }) : null;
     const archive = backup?.volid;
