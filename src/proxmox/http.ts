@@ -8,16 +8,46 @@
  *   connection surfaces as a ProxmoxError whose `outcomeUnknown` is true;
  * - GETs are retried a few times with backoff on transient failures;
  * - TLS trust is per client (own https.Agent, keep-alive), never process-wide;
+ * - an idle kept-alive connection is closed by us before pveproxy closes it, so no call is sent
+ *   into a connection the server is closing;
  * - https only, unless the connection is a plaintext lab endpoint (plaintextLab);
  * - an answer is read up to a size cap, never buffered whole beyond it;
  * - the token secret never appears in an error or a log line.
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { delay } from './delay';
 import { ProxmoxError } from './errors';
 import { isUpid } from './upid';
+
+/**
+ * pveproxy closes a kept-alive connection idle for 5 s (PVE::APIServer::AnyEvent's `timeout`) and
+ * announces no `Keep-Alive: timeout=` hint; a call written into one it is closing meets ECONNRESET.
+ * Ours go after 3 s idle: a margin of two seconds for a busy event loop.
+ */
+const IDLE_CONNECTION_MS = 3_000;
+
+/** Keeps connections alive between calls, but never idle for longer than IDLE_CONNECTION_MS. */
+function closingIdle<A extends http.Agent>(agent: A): A {
+  // Node types keepSocketAlive as void; it answers whether the socket may be kept.
+  const keep = agent.keepSocketAlive.bind(agent) as unknown as (socket: Socket) => boolean;
+  const keepBriefly = (socket: Socket): boolean => {
+    const kept = keep(socket);
+    // A free socket that times out is destroyed by the agent.
+    if (kept) socket.setTimeout(socket.timeout ? Math.min(socket.timeout, IDLE_CONNECTION_MS) : IDLE_CONNECTION_MS);
+    return kept;
+  };
+  agent.keepSocketAlive = keepBriefly as unknown as A['keepSocketAlive'];
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket, req) => {
+    // In use again: its calls have deadlines of their own.
+    (socket as Socket).setTimeout(0);
+    reuse(socket, req);
+  };
+  return agent;
+}
 
 export interface ProxmoxClientOptions {
   /** e.g. https://pve1.example.net:8006 (the client appends /api2/json). */
@@ -150,14 +180,16 @@ export class ProxmoxHttp {
     this.tls = base.protocol === 'https:' ? { ...(opts.caCert ? { ca: opts.caCert } : {}), rejectUnauthorized: !opts.insecureTls } : {};
     if (base.protocol === 'https:') {
       this.transport = https;
-      this.agent = new https.Agent({
-        keepAlive: true,
-        ...(opts.caCert ? { ca: opts.caCert } : {}),
-        rejectUnauthorized: !opts.insecureTls,
-      });
+      this.agent = closingIdle(
+        new https.Agent({
+          keepAlive: true,
+          ...(opts.caCert ? { ca: opts.caCert } : {}),
+          rejectUnauthorized: !opts.insecureTls,
+        }),
+      );
     } else {
       this.transport = http;
-      this.agent = new http.Agent({ keepAlive: true });
+      this.agent = closingIdle(new http.Agent({ keepAlive: true }));
     }
   }
 

@@ -4,7 +4,7 @@ import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
 import { consoleSlotsHeld } from '../../src/db/console-sessions';
 import { consoleOffer } from '../support/console-client';
 import { frame, MALFORMED_FRAMES, rawExchange, upgradeRequest } from '../support/hostile-websocket';
-import { runningServer, setTaskMs } from '../support/lifecycle';
+import { runningServer } from '../support/lifecycle';
 import { openEventStream, spawnAppProcess, type AppProcess, type EventStream } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';
 
@@ -50,16 +50,19 @@ async function noSlotHeld(): Promise<void> {
   await expect.poll(() => consoleSlotsHeld(stack.api.db, { userId: stack.customer.userId }), { timeout: 10_000, interval: 50 }).toBe(0);
 }
 
+let slowId: string;
+
 beforeAll(async () => {
-  stack = await startStack({ env: { CONSOLE_SESSIONS_PER_USER: '3' } });
+  stack = await startStack({ worker: false, env: { CONSOLE_SESSIONS_PER_USER: '3' } });
+  const worker = await stack.startWorker();
   serverId = await runningServer(stack, { hostname: 'hostile-target' });
-  // A provision whose clone takes minutes keeps its task, and so its event stream, open throughout.
-  await stack.sim.options({ taskMsByType: { qmclone: 600_000 } });
-  const slow = await stack.create({ hostname: 'stream-kept-open' });
+  // With no worker left, the next provision never moves: its task, and so its event stream, stay open throughout.
+  await worker.shutdown();
+  slowId = (await stack.create({ hostname: 'stream-kept-open' })).body.data.id;
   api = spawnAppProcess('server', stack.api.config, { PORT: '0', LOG_LEVEL: 'debug' });
   port = ((await api.logLine('API listening')) as { port: number }).port;
   pid = api.child.pid;
-  streamPath = `/v1/instances/${slow.body.data.id}/events`;
+  streamPath = `/v1/instances/${slowId}/events`;
   stream = await openEventStream(`http://127.0.0.1:${port}${streamPath}`, stack.customer.token);
   expect(stream.status).toBe(200);
   void stream.ended.then(() => (streamOpen = false));
@@ -68,7 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stream?.cancel();
   await api?.kill();
-  if (stack) await setTaskMs(stack, 20);
+  if (slowId) await stack.api.temporal.workflow.getHandle(`provision-${slowId}`).terminate('test over').catch(() => undefined);
   await stack?.close();
 });
 

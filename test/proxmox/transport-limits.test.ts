@@ -131,3 +131,37 @@ describe('the cap against the simulator', () => {
     }
   });
 });
+
+describe('kept-alive connections', () => {
+  /**
+   * A server that, like pveproxy, keeps connections alive without announcing for how long
+   * (no `Keep-Alive: timeout=` hint) and would close them after 5 s idle: it records when the
+   * client hangs up first.
+   */
+  let server: http.Server;
+  let url = '';
+  const closedByClientAfterMs: number[] = [];
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' });
+      res.end('{"data":{"version":"9.2.3"}}');
+      const answeredAt = Date.now();
+      res.socket?.once('end', () => closedByClientAfterMs.push(Date.now() - answeredAt));
+    });
+    server.keepAliveTimeout = 0;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("are closed by the client once idle, before pveproxy's five seconds could close them under a call", async () => {
+    const client = new ProxmoxClient({ baseUrl: url, ...token, plaintextLab: true });
+    try {
+      await client.cluster.version();
+      await expect.poll(() => closedByClientAfterMs.length, { timeout: 6_000, interval: 100 }).toBe(1);
+      expect(closedByClientAfterMs[0]).toBeLessThan(5_000);
+    } finally {
+      client.close();
+    }
+  });
+});

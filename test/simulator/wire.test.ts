@@ -152,12 +152,11 @@ describe('answer typing', () => {
   });
 });
 
-describe('throughput', () => {
-  it('serves hundreds of calls per second', async () => {
-    const t0 = Date.now();
-    const n = 300;
-    await Promise.all(Array.from({ length: n }, () => h.client.guests.status('pve1', 9000)));
-    const perSecond = n / ((Date.now() - t0) / 1000);
-    expect(perSecond).toBeGreaterThan(100);
+describe('many calls at once', () => {
+  // How fast is the bench's business (bench/README.md); here, that none is dropped or mixed up.
+  it('answers 300 concurrent calls, each with its own guest', async () => {
+    const vmids = [9000, 9001, 9002];
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => h.client.guests.status('pve1', vmids[i % 3] as number)));
+    expect(answers.map((answer) => answer.vmid)).toEqual(Array.from({ length: 300 }, (_, i) => vmids[i % 3]));
   });
 });

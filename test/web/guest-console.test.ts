@@ -106,7 +106,7 @@ describe('the guest console pages', () => {
     const opened = context.waitForEvent('page');
     await control.getByRole('button', { name: 'Serial' }).click();
     const consoleTab = await opened;
-    await expect.poll(() => consoleTab.url()).toMatch(new RegExp(`/console/serial\\?instance=${id}$`));
+    await expect.poll(() => consoleTab.url(), { timeout: 15_000 }).toMatch(new RegExp(`/console/serial\\?instance=${id}$`));
     await expect.poll(() => terminalText(consoleTab), { timeout: 15_000 }).toContain('control-1 login:');
     await consoleTab.close();
   });
