@@ -33,7 +33,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** The page address of a fresh console offer, on the test API's own origin (PUBLIC_URL names the default port). */
+/** The page address of a fresh console offer (on the test API's own origin, its PUBLIC_URL). */
 async function consolePage(id: string, type: 'vnc' | 'serial'): Promise<string> {
   const offer = await consoleOffer(stack, id, type);
   expect(offer.status).toBe(201);
