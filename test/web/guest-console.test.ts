@@ -110,4 +110,19 @@ describe('the guest console pages', () => {
     await expect.poll(() => terminalText(consoleTab), { timeout: 15_000 }).toContain('control-1 login:');
     await consoleTab.close();
   });
+
+  it('a console opened from the server page closes when its person signs out, and says so', async () => {
+    const id = await runningServer(stack, { hostname: 'sign-out-1', imageId: seededId(stack.seed.images, 'ubuntu-24.04') });
+    const { page, context, errors } = tab;
+    await page.goto(`/servers/${id}`);
+    const opened = context.waitForEvent('page');
+    await page.getByRole('group', { name: 'Console' }).getByRole('button', { name: 'Serial' }).click();
+    const consoleTab = await opened;
+    await expect.poll(() => terminalText(consoleTab), { timeout: 15_000 }).toContain('sign-out-1 login:');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => statusLine(consoleTab).textContent(), { timeout: 15_000 }).toBe('You were signed out, so the console closed. Sign in again to reconnect.');
+    await consoleTab.close();
+    expect(errors).toEqual([]);
+  });
 });
