@@ -2145,7 +2145,7 @@ export interface components {
         ConsoleOffer: {
             /** @description Opens the console page in a browser: `/console/{type}?instance=<id>#ticket=…` (the ticket rides in the fragment). */
             url: string;
-            /** @description The same session for other clients: RFB 3.8 with security type None (vnc), or the terminal bytes as binary frames both ways plus text frames `{"type":"resize","cols":N,"rows":M}` (serial). */
+            /** @description The same session for other clients: RFB 3.8 with security type None (vnc), or the terminal bytes as binary frames both ways plus text frames `{"type":"resize","cols":N,"rows":M}` (serial). A browser page may open it only from PUBLIC_URL's origin (another `Origin` is refused with 403); clients that send no `Origin` are let in. The close reason says why the console ended; it also ends within seconds once the session or token that asked for it no longer signs requests in. */
             websocketUrl: string;
             /**
              * Format: date-time

@@ -4,7 +4,8 @@
  * listener, connects to vncwebsocket itself, authenticates there (VNC password or termproxy
  * ticket) and relays. The client sees plain RFB 3.8 with security type None, or the terminal's
  * bytes; never a Proxmox ticket, password, node, address or VMID. No database connection is held
- * while bytes flow: the session reads its server's row every CONSOLE_WATCH_SECONDS.
+ * while bytes flow: every CONSOLE_WATCH_SECONDS one statement reads, for all the consoles of this
+ * process, their servers' rows and whether whoever opened each may still hold it.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,6 +18,7 @@ import {
   ConsoleUnavailable,
   consoleEndReasonNow,
   consoleInstance,
+  consolesToEnd,
   openUpstream,
   recordConsoleEnded,
   recordConsoleOpened,
@@ -24,6 +26,7 @@ import {
   renewConsoleLeases,
   requestUpstreamTicket,
   type UpstreamTicket,
+  type WatchedConsole,
 } from '../services/consoles';
 import type { ApiDeps } from './deps';
 
@@ -126,6 +129,20 @@ const resizeMessage = (text: string): { cols: number; rows: number } | undefined
   }
 };
 
+/**
+ * Whether an upgrade comes from the console's own pages. A browser names the page's origin in
+ * `Origin` (`Sec-WebSocket-Origin` in the old version 8 handshake) and lets any page open a
+ * WebSocket anywhere, so a page of another site holding a leaked ticket is refused here; a client
+ * that names no origin is not a browser page, and is not asked.
+ */
+function fromConsoleOrigin(req: IncomingMessage, publicUrl: string): boolean {
+  const consoleOrigin = new URL(publicUrl).origin;
+  return [req.headers.origin, req.headers['sec-websocket-origin']].every((named) => named === undefined || named === consoleOrigin);
+}
+
+/** A console this process relays: its end, and where its guest was when it opened (once known). */
+type RelayedConsole = Omit<WatchedConsole, 'sessionId'> & { end: (reason: ConsoleCloseReason) => Promise<void> };
+
 export interface ConsoleSockets {
   /** Consoles open in this process. */
   readonly open: number;
@@ -136,14 +153,25 @@ export interface ConsoleSockets {
 /** Serves the console WebSocket on the API's HTTP server. */
 export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME_FROM_CLIENT, perMessageDeflate: false });
-  /** The consoles this process relays, by session id, each with its end. */
-  const sessions = new Map<string, (reason: ConsoleCloseReason) => Promise<void>>();
+  /** The consoles this process relays, by session id. */
+  const sessions = new Map<string, RelayedConsole>();
   const log = deps.logger.child({ component: 'console' });
   const renewal = setInterval(
     () => void renewConsoleLeases(deps, [...sessions.keys()]).catch((error: unknown) => log.warn({ err: error }, 'console leases not renewed')),
     (deps.config.CONSOLE_LEASE_SECONDS * 1000) / 3,
   );
   renewal.unref();
+  // One statement per tick for every console of this process; a tick still waiting for its answer is not overtaken.
+  let watching = false;
+  const watch = setInterval(() => {
+    if (watching || sessions.size === 0) return;
+    watching = true;
+    consolesToEnd(deps, [...sessions].map(([sessionId, { opened }]) => ({ sessionId, opened })))
+      .then((ending) => Promise.all([...ending].map(([sessionId, reason]) => sessions.get(sessionId)?.end(reason))))
+      .catch((error: unknown) => log.debug({ err: error }, 'consoles not watched this time'))
+      .finally(() => (watching = false));
+  }, deps.config.CONSOLE_WATCH_SECONDS * 1000);
+  watch.unref();
 
   // Every byte of an upgrade is the client's to choose: nothing in here may throw past this guard,
   // and every socket gets an error listener before anything can fail on it.
@@ -165,6 +193,12 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
     }
     if (target.path !== CONSOLE_SOCKET_PATH) {
       socket.end(bareAnswer(404, 'Not Found'));
+      return;
+    }
+    // Before the ticket is looked at: a page of another site learns nothing, and spends no ticket.
+    if (!fromConsoleOrigin(req, deps.config.PUBLIC_URL)) {
+      log.info('console upgrade from a page of another origin refused');
+      socket.end(bareAnswer(403, 'Forbidden'));
       return;
     }
     const ticket = target.query.get('ticket') ?? '';
@@ -221,18 +255,23 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       await recordConsoleEnded(deps, session, reason, Math.round((Date.now() - startedAt) / 1000));
     };
     const endSession = (reason: ConsoleCloseReason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
-    sessions.set(session.id, endSession);
+    const relayed: RelayedConsole = { end: endSession };
+    sessions.set(session.id, relayed);
 
     try {
+      // A ticket asked for by a session signed out (or a token revoked) since opens nothing.
+      const refused = await consoleEndReasonNow(deps, { sessionId: session.id });
+      if (refused) return endSession(refused);
       const instance = await consoleInstance(deps, session.instanceId);
       const node = instance?.node;
       const vmid = instance?.vmid;
       const notYet = instance ? consoleEndReason(instance, { node: node ?? '', vmid: vmid ?? -1 }) : 'instance_deleted';
       if (!instance || !node || !vmid || notYet) return endSession(notYet ?? 'instance_stopped');
+      relayed.opened = { node, vmid };
       await recordConsoleOpened(deps, session, instance);
 
-      // Why the upstream ended: the server's own state says it, else Proxmox dropped the console.
-      const reasonNow = (): Promise<ConsoleCloseReason | undefined> => consoleEndReasonNow(deps, instance.id, { node, vmid });
+      // Why the upstream ended: the server's own state (or its opener's) says it, else Proxmox dropped the console.
+      const reasonNow = (): Promise<ConsoleCloseReason | undefined> => consoleEndReasonNow(deps, { sessionId: session.id, opened: { node, vmid } });
 
       try {
         const guest = { ...instance, node, vmid };
@@ -284,7 +323,6 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
         restartIdle();
         client.on('message', restartIdle);
         timers.push(setTimeout(() => void endSession('max_duration'), deps.config.CONSOLE_MAX_SECONDS * 1000));
-        timers.push(setInterval(() => void reasonNow().then((reason) => reason && endSession(reason), () => undefined), deps.config.CONSOLE_WATCH_SECONDS * 1000));
         await Promise.race([upstreamClosed, closedByClient]);
       } catch (error) {
         if (!(error instanceof ConsoleEnd)) throw error;
@@ -305,7 +343,8 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
     },
     async close() {
       clearInterval(renewal);
-      await Promise.all([...sessions.values()].map((end) => end('shutting_down')));
+      clearInterval(watch);
+      await Promise.all([...sessions.values()].map(({ end }) => end('shutting_down')));
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -4,8 +4,10 @@
  * dies (crash, kill, lost host) stops renewing, so its consoles stop counting within one lease.
  */
 import type { Config } from '../config';
-import type { ConsoleSession } from '../generated/prisma/client';
-import type { Db, Tx } from './client';
+import type { ConsoleOpenerNow } from '../domain/guest-console';
+import { Prisma, type ConsoleSession } from '../generated/prisma/client';
+import type { InstanceStatus } from '../generated/prisma/enums';
+import { runSql, type Db, type Tx } from './client';
 import { recordAudit } from './audit';
 
 /** Why a session ended that no process was left to close: recorded, never sent (nobody holds its socket). */
@@ -34,6 +36,41 @@ export async function redeemConsoleTicket(db: Db, config: Pick<Config, 'CONSOLE_
 export async function renewConsoleLeases(db: Db, config: Pick<Config, 'CONSOLE_LEASE_SECONDS'>, sessionIds: string[]): Promise<void> {
   if (sessionIds.length === 0) return;
   await db.consoleSession.updateMany({ where: { id: { in: sessionIds }, endedAt: null }, data: { leaseExpiresAt: leaseUntil(config) } });
+}
+
+/** A console session's server and opener as they are now: what the relay's watch decides on. */
+export interface ConsoleSessionNow extends ConsoleOpenerNow {
+  id: string;
+  /** The server's status, node, VMID and deletion (status null when its row is gone). */
+  status: InstanceStatus | null;
+  node: string | null;
+  vmid: number | null;
+  deletedAt: Date | null;
+}
+
+/**
+ * Reads, for every console session named, its server's state and whether whoever opened it still
+ * signs requests in (session or token, user enabled, password unchanged since, server still their
+ * tenant's), in one statement: a relaying process asks this once per watch for all its consoles.
+ * A session row deleted by housekeeping (a day past its expiry) counts as ended.
+ */
+export async function consoleSessionsNow(db: Db, sessionIds: string[], now = new Date()): Promise<ConsoleSessionNow[]> {
+  if (sessionIds.length === 0) return [];
+  return runSql<ConsoleSessionNow>(db, Prisma.sql`
+    SELECT cs.id, i.status::text AS status, i.node, i.vmid, i."deletedAt",
+      u."disabledAt" IS NOT NULL AS "userDisabled",
+      CASE WHEN cs."openedBySessionId" IS NULL THEN NULL
+        ELSE s.id IS NULL OR s."revokedAt" IS NOT NULL OR s."expiresAt" <= ${now} END AS "sessionEnded",
+      CASE WHEN cs."openedByTokenId" IS NULL THEN NULL
+        ELSE t.id IS NULL OR t."revokedAt" IS NOT NULL OR t."expiresAt" <= ${now} END AS "tokenEnded",
+      COALESCE(u."passwordChangedAt" > cs."createdAt", false) AS "passwordChangedSinceOpened",
+      u.role = 'admin' OR i.id IS NULL OR i."tenantId" IS NOT DISTINCT FROM u."tenantId" AS "mayAccessServer"
+    FROM console_sessions cs
+    JOIN users u ON u.id = cs."userId"
+    LEFT JOIN sessions s ON s.id = cs."openedBySessionId"
+    LEFT JOIN api_tokens t ON t.id = cs."openedByTokenId"
+    LEFT JOIN instances i ON i.id = cs."instanceId"
+    WHERE cs.id = ANY(${sessionIds}::text[])`);
 }
 
 /** Ends a session once with its reason; a second end (or one already ended as relay_lost) changes nothing. */

@@ -25,6 +25,11 @@ export const CONSOLE_CLOSE_CODES = {
   idle_timeout: 4007,
   console_unavailable: 4008,
   protocol_error: 4009,
+  signed_out: 4010,
+  credentials_changed: 4011,
+  user_disabled: 4012,
+  token_revoked: 4013,
+  access_lost: 4014,
 } as const;
 export type ConsoleCloseReason = keyof typeof CONSOLE_CLOSE_CODES;
 
@@ -34,5 +39,31 @@ export function consoleEndReason(now: { status: InstanceStatus; node: string | n
   if (now.status === 'rebuilding' || now.status === 'rebuild_failed' || now.status === 'restoring' || now.status === 'rolling_back') return 'instance_rebuilt';
   if (now.status === 'migrating' || now.node !== opened.node || now.vmid !== opened.vmid) return 'instance_migrated';
   if (!CONSOLE_STATES.has(now.status)) return 'instance_stopped';
+  return undefined;
+}
+
+/** Whether the one who opened a console may still hold it, as the relay's watch reads it. */
+export interface ConsoleOpenerNow {
+  userDisabled: boolean;
+  /** The session that opened it was signed out, revoked or expired; null when a token opened it. */
+  sessionEnded: boolean | null;
+  /** The token that opened it was revoked or expired; null when a session opened it. */
+  tokenEnded: boolean | null;
+  /** The user's password was changed (by them or an administrator) after the console opened. */
+  passwordChangedSinceOpened: boolean;
+  /** The server is still theirs to see: their tenant's, or they are an administrator. */
+  mayAccessServer: boolean;
+}
+
+/**
+ * Why a console must end because its opener lost the right to it; undefined while it may go on.
+ * A session ended by a password change (every session but the one that made the change) ends its
+ * consoles as `credentials_changed`; API tokens outlive password changes, and so do their consoles.
+ */
+export function consoleOpenerEndReason(opener: ConsoleOpenerNow): ConsoleCloseReason | undefined {
+  if (opener.userDisabled) return 'user_disabled';
+  if (opener.sessionEnded) return opener.passwordChangedSinceOpened ? 'credentials_changed' : 'signed_out';
+  if (opener.tokenEnded) return 'token_revoked';
+  if (!opener.mayAccessServer) return 'access_lost';
   return undefined;
 }

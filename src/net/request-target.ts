@@ -31,7 +31,7 @@ export function parseRequestTarget(raw: string | undefined): RequestTarget | und
 }
 
 /** A complete HTTP/1.1 answer with no body, for a socket no HTTP response object stands for; the connection closes after it. */
-export const bareAnswer = (status: 400 | 404 | 405 | 500, reason: string, extra = ''): string =>
+export const bareAnswer = (status: 400 | 403 | 404 | 405 | 500, reason: string, extra = ''): string =>
   `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`;
 
 /**

@@ -8,10 +8,10 @@
 import crypto from 'node:crypto';
 import type WebSocket from 'ws';
 import { recordAudit } from '../db/audit';
-import { consoleSlotsHeld, endConsoleSession, redeemConsoleTicket as redeemTicket, renewConsoleLeases as renewLeases } from '../db/console-sessions';
+import { consoleSessionsNow, consoleSlotsHeld, endConsoleSession, redeemConsoleTicket as redeemTicket, renewConsoleLeases as renewLeases } from '../db/console-sessions';
 import { lockKey } from '../db/locks';
 import { AppError } from '../domain/errors';
-import { CONSOLE_BUSY_STATES, CONSOLE_STATES, consoleEndReason, type ConsoleCloseReason, type ConsoleType } from '../domain/guest-console';
+import { CONSOLE_BUSY_STATES, CONSOLE_STATES, consoleEndReason, consoleOpenerEndReason, type ConsoleCloseReason, type ConsoleType } from '../domain/guest-console';
 import type { ConsoleSession, Instance, ProxmoxConnection } from '../generated/prisma/client';
 import { ProxmoxError, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
 import { hashToken } from '../security/secrets';
@@ -78,8 +78,10 @@ export async function requestConsole(deps: Pick<ServiceDeps, 'db' | 'config' | '
     if (open >= deps.config.CONSOLE_SESSIONS_PER_USER) {
       throw new AppError('CONSOLE_LIMIT', `You have ${open} consoles open; close one to open another.`, { limit: deps.config.CONSOLE_SESSIONS_PER_USER });
     }
+    // Who asked is kept: the console ends once that session or token no longer signs requests in.
+    const openedBy = who.sessionId ? { openedBySessionId: who.sessionId } : { openedByTokenId: who.tokenId };
     await tx.consoleSession.create({
-      data: { id: newId('cons'), ticketHash: hashConsoleTicket(ticket), instanceId: instance.id, tenantId: instance.tenantId, userId: who.userId, type, expiresAt },
+      data: { id: newId('cons'), ticketHash: hashConsoleTicket(ticket), instanceId: instance.id, tenantId: instance.tenantId, userId: who.userId, type, expiresAt, ...openedBy },
     });
   });
   const base = deps.config.PUBLIC_URL;
@@ -115,10 +117,33 @@ export function consoleInstance(deps: Pick<ServiceDeps, 'db'>, instanceId: strin
   return deps.db.instance.findUnique({ where: { id: instanceId }, include: { connection: true } });
 }
 
-/** Why a console opened on `opened` must end now, read from its server's row; undefined while it may go on. */
-export async function consoleEndReasonNow(deps: Pick<ServiceDeps, 'db'>, instanceId: string, opened: { node: string; vmid: number }): Promise<ConsoleCloseReason | undefined> {
-  const row = await deps.db.instance.findUnique({ where: { id: instanceId }, select: { status: true, node: true, vmid: true, deletedAt: true } });
-  return consoleEndReason(row, opened);
+/** A console a process relays, as its watch checks it: its session, and where the guest was when it opened (once known). */
+export interface WatchedConsole {
+  sessionId: string;
+  opened?: { node: string; vmid: number };
+}
+
+/**
+ * Why each of these consoles must end now, read in one statement for all of them: its opener lost
+ * the right to it (signed out, password changed, user disabled, token revoked, server no longer
+ * theirs), or its server stopped, moved or went. Consoles that may go on are not in the answer.
+ */
+export async function consolesToEnd(deps: Pick<ServiceDeps, 'db'>, consoles: WatchedConsole[]): Promise<Map<string, ConsoleCloseReason>> {
+  const now = new Map((await consoleSessionsNow(deps.db, consoles.map((c) => c.sessionId))).map((row) => [row.id, row]));
+  const ending = new Map<string, ConsoleCloseReason>();
+  for (const { sessionId, opened } of consoles) {
+    const row = now.get(sessionId);
+    if (!row) continue;
+    const server = row.status === null ? null : { ...row, status: row.status };
+    const reason = consoleOpenerEndReason(row) ?? (opened ? consoleEndReason(server, opened) : undefined);
+    if (reason) ending.set(sessionId, reason);
+  }
+  return ending;
+}
+
+/** Why one console must end now (see consolesToEnd); undefined while it may go on. */
+export async function consoleEndReasonNow(deps: Pick<ServiceDeps, 'db'>, watched: WatchedConsole): Promise<ConsoleCloseReason | undefined> {
+  return (await consolesToEnd(deps, [watched])).get(watched.sessionId);
 }
 
 export function recordConsoleOpened(deps: Pick<ServiceDeps, 'db'>, session: ConsoleSession, instance: Instance): Promise<unknown> {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
 import { secretBoxOf } from '../../src/security/secrets';
-import { consoleOffer, onTestApi, requestFrame, rfbHandshake } from '../support/console-client';
+import { consoleOffer, requestFrame, rfbHandshake } from '../support/console-client';
 import { connectConsole, type ConsoleConnection } from '../support/console-socket';
 import { guestOf, runOperation, runningServer, suiteStack } from '../support/lifecycle';
 import type { Stack } from '../support/stack';
@@ -14,7 +14,7 @@ import type { Stack } from '../support/stack';
 async function openConsole(stack: Stack, id: string, type: 'vnc' | 'serial'): Promise<ConsoleConnection> {
   const offer = await consoleOffer(stack, id, type);
   expect(offer.status).toBe(201);
-  return connectConsole(onTestApi(stack, offer.body.data.websocketUrl));
+  return connectConsole(offer.body.data.websocketUrl);
 }
 
 async function serialPrompt(c: ConsoleConnection, hostname: string): Promise<void> {
@@ -39,7 +39,7 @@ describe('guest consoles', () => {
     const guest = (await guestOf(stack, id))!;
     expect(JSON.stringify(offer.body)).not.toMatch(new RegExp(`pve\\d|PVEVNC|${guest.vmid}|5900`));
 
-    const c = await connectConsole(onTestApi(stack, websocketUrl));
+    const c = await connectConsole(websocketUrl);
     const init = await rfbHandshake(c);
     expect(init).toEqual({ width: 640, height: 400, name: 'con-vnc' });
     const pixels = await requestFrame(c, init.width, init.height);
@@ -67,7 +67,7 @@ describe('guest consoles', () => {
   it('a ticket works once, and not after it expired', async () => {
     const id = await runningServer(stack, { hostname: 'con-once' });
     const offer = await consoleOffer(stack, id, 'serial');
-    const url = onTestApi(stack, offer.body.data.websocketUrl);
+    const url = offer.body.data.websocketUrl;
     const first = await connectConsole(url);
     await serialPrompt(first, 'con-once');
     await closedWith(await connectConsole(url), 'ticket_invalid');
@@ -75,8 +75,8 @@ describe('guest consoles', () => {
 
     const late = await consoleOffer(stack, id, 'serial');
     await stack.api.db.consoleSession.updateMany({ where: { instanceId: id, redeemedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await closedWith(await connectConsole(onTestApi(stack, late.body.data.websocketUrl)), 'ticket_invalid');
-    await closedWith(await connectConsole(onTestApi(stack, offer.body.data.websocketUrl.replace(/ticket=.*/, 'ticket=made-up'))), 'ticket_invalid');
+    await closedWith(await connectConsole(late.body.data.websocketUrl), 'ticket_invalid');
+    await closedWith(await connectConsole(offer.body.data.websocketUrl.replace(/ticket=.*/, 'ticket=made-up')), 'ticket_invalid');
   });
 
   it('the serial line: login prompt, echo, resize frames reaching Proxmox', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE_CODES } from '../../src/domain/guest-console';
 import { consoleSlotsHeld } from '../../src/db/console-sessions';
 import { consoleOffer } from '../support/console-client';
-import { frame, MALFORMED_FRAMES, rawExchange, upgradeRequest } from '../support/hostile-websocket';
+import { frame, MALFORMED_FRAMES, rawExchange, upgradeRequest, WS_KEY } from '../support/hostile-websocket';
 import { runningServer } from '../support/lifecycle';
 import { openEventStream, spawnAppProcess, type AppProcess, type EventStream } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';
@@ -11,7 +11,8 @@ import { startStack, type Stack } from '../support/stack';
 /**
  * One API process against what a hostile client can send before and after a WebSocket upgrade:
  * request targets Node's URL parser refuses, other paths and methods, broken handshakes, and every
- * malformed frame RFC 6455 knows, on a console with and without a valid ticket. After each, the
+ * malformed frame RFC 6455 knows, on a console with and without a valid ticket, from pages of
+ * other origins (refused before the ticket is looked at) and of the console's own. After each, the
  * same process must still answer /readyz, and an event stream opened before the attack must still
  * be open. A random mix runs on a seed (printed; replay it with `SOCKET_FUZZ_SEED=<seed>`).
  */
@@ -35,6 +36,25 @@ async function validTicket(): Promise<string> {
   expect(offer.status).toBe(201);
   return new URL(offer.body.data.websocketUrl).searchParams.get('ticket') as string;
 }
+
+const WS_HEADERS = ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', `Sec-WebSocket-Key: ${WS_KEY}`];
+
+/** The origin of the console's pages (PUBLIC_URL), the only one a browser page may open a console from. */
+const consoleOrigin = () => new URL(stack.api.config.PUBLIC_URL).origin;
+
+/** Origins a page of another site (or none at all) would name, each refused. */
+const FOREIGN_ORIGINS: { name: string; headers: () => string[] }[] = [
+  { name: 'the Origin of another site', headers: () => ['Origin: https://attacker.example'] },
+  { name: 'Origin null (a sandboxed frame, a file)', headers: () => ['Origin: null'] },
+  { name: 'the Origin of the console\'s host over the other scheme', headers: () => [`Origin: ${consoleOrigin().replace(/^http:/, 'https:')}`] },
+  { name: 'the Origin of the console\'s host on another port', headers: () => [`Origin: ${consoleOrigin().replace(/:\d+$/, ':1')}`] },
+  { name: 'the console\'s origin with a path', headers: () => [`Origin: ${consoleOrigin()}/`] },
+  { name: 'the console\'s origin in capitals', headers: () => [`Origin: ${consoleOrigin().toUpperCase()}`] },
+  { name: 'the console\'s origin with another site\'s domain after it', headers: () => [`Origin: ${consoleOrigin()}.attacker.example`] },
+  { name: 'an empty Origin', headers: () => ['Origin: '] },
+  { name: 'two Origins, the first the console\'s', headers: () => [`Origin: ${consoleOrigin()}`, 'Origin: https://attacker.example'] },
+  { name: 'the console\'s Origin with a foreign Sec-WebSocket-Origin', headers: () => [`Origin: ${consoleOrigin()}`, 'Sec-WebSocket-Origin: https://attacker.example'] },
+];
 
 /** The process that was attacked is the one still serving, ready, with its event stream open. */
 async function stillServing(): Promise<void> {
@@ -100,6 +120,26 @@ describe('hostile upgrade requests', () => {
     });
   }
 
+  for (const origin of FOREIGN_ORIGINS) {
+    it(`a valid ticket with ${origin.name}: 403 before the ticket is redeemed, which then still works from the console's origin`, async () => {
+      const ticket = await validTicket();
+      const target = `${SOCKET_PATH}?ticket=${ticket}`;
+      const refused = await rawExchange(port, upgradeRequest(target, { headers: [...WS_HEADERS, ...origin.headers()] }));
+      expect(refused.head).toMatch(/^HTTP\/1\.1 403 /);
+      await stillServing();
+      expect(await stack.api.db.consoleSession.count({ where: { instanceId: serverId, redeemedAt: null, endedAt: null, expiresAt: { gt: new Date() } } })).toBe(1);
+      const accepted = await rawExchange(port, upgradeRequest(target, { headers: [...WS_HEADERS, `Origin: ${consoleOrigin()}`] }), [], { timeoutMs: 500 });
+      expect(accepted.head).toMatch(/^HTTP\/1\.1 101 /);
+      await noSlotHeld();
+    });
+  }
+
+  it('a made-up ticket from another origin is refused 403 too: the Origin is checked before any ticket', async () => {
+    const answer = await rawExchange(port, upgradeRequest(`${SOCKET_PATH}?ticket=made-up`, { headers: [...WS_HEADERS, 'Origin: https://attacker.example'] }));
+    expect(answer.head).toMatch(/^HTTP\/1\.1 403 /);
+    await stillServing();
+  });
+
   it('a connection reset right after the upgrade request, and one cut in the middle of its headers', async () => {
     await rawExchange(port, upgradeRequest(SOCKET_PATH), [], { cut: true });
     await rawExchange(port, upgradeRequest(SOCKET_PATH).slice(0, 30), [], { cut: true });
@@ -154,7 +194,7 @@ describe('event streams cut by their client', () => {
 describe('a random mix of hostile requests and frames', () => {
   const seed = process.env.SOCKET_FUZZ_SEED ? Number(process.env.SOCKET_FUZZ_SEED) : FIXED_SEED;
 
-  /** One attack: a request target, maybe a valid ticket, then a burst of frames (some well formed, some not), maybe cut. */
+  /** One attack: a request target, maybe a valid ticket, maybe an Origin, then a burst of frames (some well formed, some not), maybe cut. */
   const attack = fc.record({
     target: fc.oneof(
       fc.constant(SOCKET_PATH),
@@ -162,6 +202,8 @@ describe('a random mix of hostile requests and frames', () => {
       fc.string({ maxLength: 40 }).map((s) => `/${s.replace(/[\s]/g, '')}`),
     ),
     withTicket: fc.boolean(),
+    /** No Origin (not a browser), the console's own, or one of a page elsewhere. */
+    origin: fc.oneof(fc.constant<'none' | 'console'>('none'), fc.constant<'none' | 'console'>('console'), fc.integer({ min: 0, max: FOREIGN_ORIGINS.length - 1 })),
     frames: fc.array(
       fc.oneof(
         fc.integer({ min: 0, max: MALFORMED_FRAMES.length - 1 }).map((i) => () => (MALFORMED_FRAMES[i] as (typeof MALFORMED_FRAMES)[number]).bytes()),
@@ -179,9 +221,14 @@ describe('a random mix of hostile requests and frames', () => {
     for (const a of attacks) {
       const ticket = a.withTicket && a.target === SOCKET_PATH ? await validTicket() : 'none';
       const target = a.target === SOCKET_PATH ? `${SOCKET_PATH}?ticket=${ticket}` : a.target;
-      const answer = await rawExchange(port, upgradeRequest(target), a.frames.map((make) => make()), { cut: a.cut, timeoutMs: 500 });
-      if (!answer.head.startsWith('HTTP/1.1 101')) expect(answer.head === '' || /^HTTP\/1\.1 (400|404|405) /.test(answer.head), answer.head).toBe(true);
+      const origin = a.origin === 'none' ? [] : a.origin === 'console' ? [`Origin: ${consoleOrigin()}`] : (FOREIGN_ORIGINS[a.origin] as (typeof FOREIGN_ORIGINS)[number]).headers();
+      const answer = await rawExchange(port, upgradeRequest(target, { headers: [...WS_HEADERS, ...origin] }), a.frames.map((make) => make()), { cut: a.cut, timeoutMs: 500 });
+      if (!answer.head.startsWith('HTTP/1.1 101')) expect(answer.head === '' || /^HTTP\/1\.1 (400|403|404|405) /.test(answer.head), answer.head).toBe(true);
+      const foreignPage = typeof a.origin === 'number' && a.target === SOCKET_PATH;
+      if (foreignPage && answer.head !== '') expect(answer.head).toMatch(/^HTTP\/1\.1 403 /);
       await stillServing();
+      // A page refused for its origin never redeemed its ticket: let it lapse, as an unused ticket does.
+      if (foreignPage) await stack.api.db.consoleSession.updateMany({ where: { instanceId: serverId, redeemedAt: null }, data: { expiresAt: new Date() } });
       // Well-formed frames may keep a console open: this attacker hangs up, as attackers do.
       await noSlotHeld();
     }

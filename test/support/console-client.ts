@@ -11,14 +11,6 @@ export async function consoleOffer(stack: Stack, id: string, type: 'vnc' | 'seri
   return stack.api.request('POST', `/v1/instances/${id}/console`, { token, body: { type } });
 }
 
-/** The websocketUrl of an offer, on the test API's own port (PUBLIC_URL names the default one). */
-export const onTestApi = (stack: Stack, websocketUrl: string): string => {
-  const url = new URL(websocketUrl);
-  const api = new URL(stack.api.baseUrl);
-  url.host = api.host;
-  return url.toString();
-};
-
 /** The RFB handshake a VNC viewer makes: version, security None, ClientInit; answers the ServerInit. */
 export async function rfbHandshake(c: ConsoleConnection): Promise<{ width: number; height: number; name: string }> {
   expect((await c.reader.read(12)).toString()).toBe(RFB_VERSION);

@@ -13,8 +13,11 @@ export interface ConsoleConnection {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-/** Opens a console's websocketUrl; rejects when the connection fails or, with `handshakeTimeout`, takes longer (ms). */
-export function connectConsole(url: string, options: { handshakeTimeout?: number } = {}): Promise<ConsoleConnection> {
+/**
+ * Opens a console's websocketUrl; rejects when the connection fails or, with `handshakeTimeout`,
+ * takes longer (ms). With `origin` it names a page's origin in `Origin`, as a browser does.
+ */
+export function connectConsole(url: string, options: { handshakeTimeout?: number; origin?: string } = {}): Promise<ConsoleConnection> {
   const ws = new WebSocket(url, options);
   const reader = new ByteReader();
   let text = '';

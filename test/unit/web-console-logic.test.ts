@@ -130,6 +130,7 @@ describe('why a guest console closed, in words', () => {
     expect(new Set(messages).size).toBe(messages.length);
     for (const message of messages) expect(message).not.toMatch(/\(/);
     expect(closedMessage(CONSOLE_CLOSE_CODES.instance_stopped, 'instance_stopped')).toBe('The server stopped. Start it to use its console again.');
+    expect(closedMessage(CONSOLE_CLOSE_CODES.signed_out, 'signed_out')).toBe('You were signed out, so the console closed. Sign in again to reconnect.');
     expect(closedMessage(1006, '')).toBe('The connection to the console was lost. Please reconnect.');
   });
 });

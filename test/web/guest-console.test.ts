@@ -33,7 +33,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** The page address of a fresh console offer, on the test API's own origin (PUBLIC_URL names the default port). */
+/** The page address of a fresh console offer (on the test API's own origin, its PUBLIC_URL). */
 async function consolePage(id: string, type: 'vnc' | 'serial'): Promise<string> {
   const offer = await consoleOffer(stack, id, type);
   expect(offer.status).toBe(201);
@@ -109,5 +109,20 @@ describe('the guest console pages', () => {
     await expect.poll(() => consoleTab.url(), { timeout: 15_000 }).toMatch(new RegExp(`/console/serial\\?instance=${id}$`));
     await expect.poll(() => terminalText(consoleTab), { timeout: 15_000 }).toContain('control-1 login:');
     await consoleTab.close();
+  });
+
+  it('a console opened from the server page closes when its person signs out, and says so', async () => {
+    const id = await runningServer(stack, { hostname: 'sign-out-1', imageId: seededId(stack.seed.images, 'ubuntu-24.04') });
+    const { page, context, errors } = tab;
+    await page.goto(`/servers/${id}`);
+    const opened = context.waitForEvent('page');
+    await page.getByRole('group', { name: 'Console' }).getByRole('button', { name: 'Serial' }).click();
+    const consoleTab = await opened;
+    await expect.poll(() => terminalText(consoleTab), { timeout: 15_000 }).toContain('sign-out-1 login:');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => statusLine(consoleTab).textContent(), { timeout: 15_000 }).toBe('You were signed out, so the console closed. Sign in again to reconnect.');
+    await consoleTab.close();
+    expect(errors).toEqual([]);
   });
 });

@@ -11,6 +11,11 @@ const CLOSED_BECAUSE: Record<string, string> = {
   idle_timeout: 'The console closed after a while without input. Reconnect to continue.',
   console_unavailable: 'The server\'s console could not be reached. Please reconnect.',
   protocol_error: 'The console received something it did not understand and closed.',
+  signed_out: 'You were signed out, so the console closed. Sign in again to reconnect.',
+  credentials_changed: 'The password of this account was changed, so the console closed. Sign in with the new password to reconnect.',
+  user_disabled: 'This account was disabled, so the console closed.',
+  token_revoked: 'The API token this console was opened with was revoked or has expired.',
+  access_lost: 'This account no longer has access to the server, so the console closed.',
 };
 
 export function closedMessage(code: number, reason: string): string {
