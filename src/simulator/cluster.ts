@@ -30,6 +30,45 @@ export interface SimGuest {
   snapshots: Map<string, SimSnapshot>;
   /** The snapshot the current state descends from (`parent` of `current`). */
   snapParent?: string;
+  /**
+   * Changes a running guest takes only at its next start or API reboot (qemu-server's [PENDING]
+   * section): values by key, and keys to delete.
+   */
+  pending?: Record<string, string | number>;
+  pendingDelete?: string[];
+  /** The ISO image the guest booted from at its last start (undefined: it booted from its disk). */
+  bootedFrom?: string;
+}
+
+/** What a file-based storage holds besides disks and archives (the content directories of pve-storage's Plugin.pm). */
+export type SimFileContent = 'iso' | 'import' | 'vztmpl';
+
+/** A file on a storage: an ISO image, a disk image to import, a container template. */
+export interface SimStorageFile {
+  storage: string;
+  /** The node whose local storage holds it; undefined on a shared storage, which every node sees. */
+  node?: string;
+  content: SimFileContent;
+  /** The file's name in its content directory. */
+  name: string;
+  size: number;
+  ctime: number;
+  /** The file's first bytes: what qemu-img reads of an image, what tar lists of an archive. */
+  head: Buffer;
+  /** Its checksums (hex) by algorithm, for a download that finds it already there. */
+  digests: Record<ChecksumAlgorithm, string>;
+}
+
+/** The checksums download-url verifies (pve-common's get_file_hash). */
+export const CHECKSUM_ALGORITHMS = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
+
+/** A download-url task still writing its temporary file (it takes room on the storage). */
+export interface SimDownload {
+  storage: string;
+  node?: string;
+  bytes: number;
+  abort: AbortController;
 }
 
 /** A guest's state as a snapshot (or a backup archive) keeps it. */
@@ -72,6 +111,11 @@ export interface ClusterSettings {
   activeTaskListEnded: number;
   agentReadyMs: number;
   pveVersion: string;
+  /**
+   * How long a node waits for a URL's server before it gives up; unset: as wget (900 s read
+   * timeout) and LWP (180 s) do.
+   */
+  urlTimeoutMs?: number;
 }
 
 export class SimCluster {
@@ -84,6 +128,10 @@ export class SimCluster {
   readonly orphanVolumes: { node: string; volid: string; vmid: number; size: number }[] = [];
   /** Backup archives, on every storage (shared storages list them on every node). */
   readonly backupVolumes: SimBackupVolume[] = [];
+  /** ISO images, disk images to import and container templates on the file-based storages. */
+  readonly storageFiles: SimStorageFile[] = [];
+  /** Downloads in progress, by the UPID of their task. */
+  readonly downloads = new Map<string, SimDownload>();
   /** Per node: the vzdump holding the node's global backup lock, and those waiting for it in order. */
   readonly vzdumpLocks = new Map<string, { holder?: string; waiting: { upid: string; begin: () => void }[] }>();
   /** What each task wrote to its log beyond its final line. */
@@ -108,6 +156,7 @@ export class SimCluster {
   /** Back to the initial cluster: guests, tasks and locks as specified. */
   reset(): void {
     this.consoles.clear();
+    this.abortDownloads();
     this.tasks.clear();
     this.nodes.clear();
     this.storages.clear();
@@ -116,6 +165,7 @@ export class SimCluster {
     this.guests.clear();
     this.orphanVolumes.length = 0;
     this.backupVolumes.length = 0;
+    this.storageFiles.length = 0;
     this.vzdumpLocks.clear();
     this.taskLogs.clear();
     for (const n of this.spec.nodes) this.nodes.set(n.name, { ...n, status: n.status ?? 'online' });
@@ -188,6 +238,12 @@ export class SimCluster {
         snapshots: new Map(),
       });
     }
+  }
+
+  /** Cuts every download in progress (the simulator resets or closes). */
+  abortDownloads(): void {
+    for (const d of this.downloads.values()) d.abort.abort();
+    this.downloads.clear();
   }
 
   /** The node, if it resolves and answers. */

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, isCdrom, joinProps, splitProps } from './config-values';
-import { normalizeNet } from './guest-config';
+import { applyPending, bootIso, normalizeNet } from './guest-config';
 import { guestTask } from './guest-tasks';
 import { checkCicustom, leaveVolumesBehind } from './storage';
 
@@ -92,11 +92,23 @@ export function start(cluster: SimCluster, ctx: CallContext, node: string, vmid:
       if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
       // The cloud-init drive is generated at start: a custom snippet must still be there.
       if (guest.config.cicustom !== undefined) checkCicustom(cluster, guest.node, String(guest.config.cicustom));
-      guest.status = 'running';
-      guest.startedAt = Date.now();
-      guest.pid = cluster.nextGuestPid();
+      bootGuest(cluster, guest);
     },
   });
+}
+
+/**
+ * The guest's QEMU process starts (a start, or an API reboot, which ends the process and starts a
+ * new one): pending changes take effect (vm_start applies them) and it boots from its boot order.
+ */
+function bootGuest(cluster: SimCluster, guest: SimGuest): void {
+  applyPending(guest);
+  guest.status = 'running';
+  guest.startedAt = Date.now();
+  guest.pid = cluster.nextGuestPid();
+  const iso = bootIso(guest);
+  if (iso) guest.bootedFrom = iso;
+  else delete guest.bootedFrom;
 }
 
 function stopLike(cluster: SimCluster, ctx: CallContext, node: string, vmid: number, type: string): string {
@@ -114,6 +126,7 @@ function stopLike(cluster: SimCluster, ctx: CallContext, node: string, vmid: num
       guest.status = 'stopped';
       delete guest.startedAt;
       delete guest.pid;
+      delete guest.bootedFrom;
     },
   });
 }
@@ -141,7 +154,7 @@ export function reboot(cluster: SimCluster, ctx: CallContext, node: string, vmid
     holdFile: true,
     run: () => {
       const guest = cluster.guests.get(vmid);
-      if (guest?.status === 'running') guest.startedAt = Date.now();
+      if (guest?.status === 'running') bootGuest(cluster, guest);
     },
   });
 }

@@ -3,10 +3,10 @@
  */
 import type { SimCluster } from './cluster';
 import { configView } from './guest-config';
-import { customUserData } from './storage';
+import { customUserData, fileVolid } from './storage';
 
 /** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
-export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[] } {
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[]; files: object[]; downloads: object[] } {
   return {
     // what each guest's consoles received: keys pressed, text typed, terminal sizes
     consoles: [...cluster.consoles.activity].map(([vmid, activity]) => ({ vmid, ...activity })),
@@ -28,8 +28,16 @@ export function inspectState(cluster: SimCluster): { guests: object[]; tasks: ob
         // What the disks hold, and the snapshot tree's names (the API lists them too).
         files: g.files,
         snapshots: [...g.snapshots.keys()],
+        // Changes waiting for the next start, and the ISO image the guest booted from.
+        pending: g.pending,
+        pendingDelete: g.pendingDelete,
+        bootedFrom: g.bootedFrom,
       })),
     backups: cluster.backupVolumes.map(({ config: _config, files: _files, ...volume }) => volume),
+    // ISO images, images to import and templates on each storage (a local storage's per node), with their checksums
+    files: cluster.storageFiles.map(({ head: _head, ...file }) => ({ volid: fileVolid(file), ...file })),
+    // downloads still writing their temporary file
+    downloads: [...cluster.downloads].map(([upid, { abort: _abort, ...download }]) => ({ upid, ...download })),
     tasks: cluster.tasks.all().map((t) => ({
       upid: t.upid,
       node: t.node,

@@ -36,6 +36,8 @@ export interface ParamDef {
   max_length?: number;
   min_length?: number;
   description?: string;
+  /** `requires`: the parameter this one needs beside it (`checksum` needs `checksum-algorithm`). */
+  extra?: { requires?: unknown; [key: string]: unknown };
 }
 
 /**
@@ -72,6 +74,8 @@ export interface MethodSchema {
   params: Map<string, ParamDef>;
   indexed: { base: string; min: number; max: number; def: ParamDef }[];
   required: string[];
+  /** Parameter -> the parameter it requires beside it. */
+  requires: Map<string, string>;
   /** The call's `permissions.expression.check` (e.g. `['perm', '/vms/{vmid}', ['VM.Audit']]`), when it has one. */
   permissionCheck: unknown[] | undefined;
 }
@@ -149,6 +153,18 @@ function isCidr(v: string, family: 4 | 6 | 0): boolean {
 }
 
 const CONFIGID = /^[a-z][a-z0-9_-]+$/i;
+
+/** Devices a boot order may name (qemu-server's verify_bootdev): drives but the EFI and TPM state ones, NICs, USB and PCI devices. */
+const BOOT_DEVICE_RANGES: [RegExp, number][] = [
+  [/^ide(\d+)$/, 3], [/^sata(\d+)$/, 5], [/^scsi(\d+)$/, 30], [/^virtio(\d+)$/, 15],
+  [/^net(\d+)$/, 31], [/^usb(\d+)$/, 13], [/^hostpci(\d+)$/, 15],
+];
+function isBootDevice(device: string): boolean {
+  return BOOT_DEVICE_RANGES.some(([re, max]) => {
+    const m = re.exec(device);
+    return m !== null && /^(?:0|[1-9]\d*)$/.test(m[1] as string) && Number(m[1]) <= max;
+  });
+}
 const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
 
 /** Named string formats; unknown names are accepted. Returns an error message or undefined. */
@@ -213,10 +229,16 @@ const STRING_FORMATS: Record<string, (v: string) => string | undefined> = {
     }
     return undefined;
   },
+  // qemu-server's boot format: `[legacy=]<[acdn]{1,4}>` and/or `order=<device;...>`, each device one verify_bootdev accepts
   'pve-qm-boot': (v) => {
     for (const part of v.split(',')) {
-      if (/^order=[a-z0-9;]+$/i.test(part) || /^(?:legacy=)?[acdn]{1,4}$/.test(part)) continue;
-      return `invalid format - format error`;
+      const order = /^order=(.*)$/.exec(part);
+      if (!order) {
+        if (/^(?:legacy=)?[acdn]{1,4}$/.test(part)) continue;
+        return 'invalid format - format error';
+      }
+      const bad = (order[1] as string).split(/[;\s]+/).filter(Boolean).find((device) => !isBootDevice(device));
+      if (bad !== undefined) return `invalid format - order: invalid boot device '${bad}'`;
     }
     return undefined;
   },
@@ -485,7 +507,9 @@ export class PveSchema {
     const params = new Map<string, ParamDef>();
     const indexed: MethodSchema['indexed'] = [];
     const required: string[] = [];
+    const requires = new Map<string, string>();
     for (const { name, definition } of m.parameters) {
+      if (typeof definition.extra?.requires === 'string') requires.set(name, definition.extra.requires);
       const im = /^(.+)\[n\]$/.exec(name);
       if (im) {
         const base = im[1] as string;
@@ -497,7 +521,7 @@ export class PveSchema {
       params.set(name, definition);
       if (!definition.optional) required.push(name);
     }
-    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, permissionCheck: m.permissions?.expression?.check };
+    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, requires, permissionCheck: m.permissions?.expression?.check };
   }
 
   /** Finds the schema entry for a concrete path (already stripped of /api2/json). */
@@ -554,6 +578,10 @@ export class PveSchema {
     }
     for (const name of m.required) {
       if (params[name] === undefined && !errors[name]) errors[name] = 'property is missing and it is not optional';
+    }
+    // pve-common's JSONSchema check_object: a given parameter's `requires` must be given too
+    for (const [name, other] of m.requires) {
+      if (params[name] !== undefined && params[other] === undefined) errors[other] ??= `missing property required by '${name}'`;
     }
     return Object.keys(errors).length > 0 ? errors : undefined;
   }
