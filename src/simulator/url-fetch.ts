@@ -2,7 +2,8 @@
  * How a Proxmox node reaches a URL, done for real from the simulator's process: `wget` as
  * pve-common's download_file_from_url runs it (`wget --progress=dot:giga -O <tmp> <url>`, its
  * output in the task log, its last error line in the task's failure: PVE::Cmd run_command with
- * `errmsg`), and the HEAD request pve-manager's query-url-metadata makes with LWP::UserAgent.
+ * `errmsg`: wget's blank lines are left out of the log, its last line becomes the failure instead of
+ * a log line), and the HEAD request pve-manager's query-url-metadata makes with LWP::UserAgent.
  * The log lines follow GNU wget's own (http.c, connect.c, host.c, progress.c) in the C locale.
  * Where wget tries 20 times, the simulator tries once and gives up as wget does after its last try.
  */
@@ -194,6 +195,8 @@ function request(target: Target, method: 'GET' | 'HEAD', o: { verifyCertificates
       port: target.port,
       path: `${target.url.pathname}${target.url.search}`,
       headers: { Host: target.url.host, 'User-Agent': o.userAgent, Accept: '*/*' },
+      // a connection of its own, as a wget process has
+      agent: false,
       signal: o.signal,
       ...(secure ? { servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: o.verifyCertificates } : {}),
     };
@@ -237,13 +240,11 @@ export async function wget(url: string, o: WgetOptions): Promise<WgetOutcome> {
         if ('error' in answer && FINAL_CONNECT_ERRORS.has(answer.error.code ?? '')) return { ok: false, failure: `${connecting}failed: ${reason}.` };
         o.log(`${connecting}failed: ${reason}.`);
         o.log('Giving up.');
-        o.log('');
         return { ok: false, failure: 'exit code 4' };
       }
       const reason = 'timedOut' in answer ? 'Connection timed out' : socketError(answer.error.code, answer.error.message);
       o.log(`HTTP request sent, awaiting response... Read error (${reason}) in headers.`);
       o.log('Giving up.');
-      o.log('');
       return { ok: false, failure: 'exit code 4' };
     }
     const { response } = answer;
@@ -262,7 +263,6 @@ export async function wget(url: string, o: WgetOptions): Promise<WgetOutcome> {
     if (status < 200 || status >= 300) {
       response.resume();
       o.log(`${stamp()} ERROR ${status}: ${message}.`);
-      o.log('');
       return { ok: false, failure: 'exit code 8' };
     }
     return receive(response, o);
@@ -296,7 +296,6 @@ function receive(response: IncomingMessage, o: WgetOptions): Promise<WgetOutcome
       // wget's read timeout: the row so far, then the byte it stopped at, and it gives up
       progress.finish();
       o.log(`${stamp()} (${rate()}) - Read error at byte ${received}${total !== undefined ? `/${total}` : ''} (Connection timed out). Giving up.`);
-      o.log('');
       settle({ ok: false, failure: 'exit code 4' });
     }, o.timeoutMs);
     let idle = timer();
@@ -304,7 +303,6 @@ function receive(response: IncomingMessage, o: WgetOptions): Promise<WgetOutcome
       if (settled) return;
       clearTimeout(idle);
       if (!o.write(chunk)) {
-        o.log('');
         settle({ ok: false, failure: `Cannot write to '${o.output}' (No space left on device).` });
         return;
       }
@@ -318,14 +316,11 @@ function receive(response: IncomingMessage, o: WgetOptions): Promise<WgetOutcome
       if (total !== undefined && received < total) {
         progress.finish();
         o.log(`${stamp()} (${rate()}) - Connection closed at byte ${received}. Giving up.`);
-        o.log('');
         settle({ ok: false, failure: 'exit code 4' });
         return;
       }
       progress.finish();
-      o.log('');
       o.log(`${stamp()} (${rate()}) - '${o.output}' saved [${received}${total !== undefined ? `/${total}` : ''}]`);
-      o.log('');
       settle({ ok: true, length: received });
     });
     response.on('error', () => {
