@@ -215,7 +215,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   app.disable('etag');
 
   const control = express.Router();
-  control.use(express.json());
+  // room for a file written onto a storage (PUT /storages/{storage}/volumes)
+  control.use(express.json({ limit: '24mb' }));
   control.get('/faults', (_req: Request, res: Response) => {
     res.json({ faults: faults.list() });
   });
