@@ -6,7 +6,7 @@
 import type { PrivilegeCheck, PrivilegeRule } from './access';
 import type { SimCluster } from './cluster';
 import { DISK_KEY, isCdrom, splitProps } from './config-values';
-import { isCloudinitVolume, parseDrive, volumeType } from './drives';
+import { isCloudinitVolume, NEW_DISK, parseDrive, resolveCdromAlias, volumeType } from './drives';
 import type { MethodSchema } from './schema';
 
 /** qemu-server's key classes (API2/Qemu.pm $cpuoptions, $memoryoptions, $hwtypeoptions, $generaloptions, $diskoptions, $cloudinitoptions). */
@@ -26,8 +26,13 @@ const bridgeOf = (netLine: string): string | undefined => /(?:^|,)bridge=([^,]+)
 /** Whether the caller holds privileges on a path. */
 type Can = (path: string, privs: string[]) => boolean;
 
-/** qemu-server's $NEW_DISK_RE. */
-const NEW_DISK = /^(?:([^/:\s]+):)?\d+(?:\.\d+)?$/;
+
+/** SDN.Use on the bridge of each NIC a call sets (check_bridge_access). */
+const bridgeChecks = (params: Record<string, string>): PrivilegeCheck[] =>
+  Object.entries(params).flatMap(([key, value]) => {
+    const bridge = /^net\d+$/.test(key) ? bridgeOf(value) : undefined;
+    return bridge ? [{ path: bridgePath(bridge), privs: ['SDN.Use'] }] : [];
+  });
 
 /** check_vm_modify_config_perm: what setting or deleting a non-drive key needs on the guest. */
 function keyPrivilege(key: string): string | undefined {
@@ -100,19 +105,12 @@ function drivePrivileges(value: string): string[] {
   return props.get('media') === 'cdrom' ? ['VM.Config.CDROM'] : ['VM.Config.Disk'];
 }
 
-/** `cdrom` is an alias of `ide2` (with `media=cdrom`), in values and in deletes. */
-function withCdromAlias(params: Record<string, string>): Record<string, string> {
-  if (params.cdrom === undefined) return params;
-  const { cdrom, ...rest } = params;
-  return { ...rest, ide2: /(?:^|,)media=/.test(cdrom) ? cdrom : `${cdrom},media=cdrom` };
-}
-
 /**
  * A config write (update_vm_api): each key's class on the guest, the old and new value of each
  * drive, storage access for the drives, SDN.Use on the bridges.
  */
 function configWriteChecks(cluster: SimCluster, vmid: number, input: Record<string, string>, can: Can): PrivilegeRule[] {
-  const params = withCdromAlias(input);
+  const params = resolveCdromAlias(input);
   const vm = `/vms/${vmid}`;
   const current = cluster.guests.get(vmid);
   const valueNow = (key: string) => current?.pending?.[key] ?? current?.config[key];
@@ -134,11 +132,7 @@ function configWriteChecks(cluster: SimCluster, vmid: number, input: Record<stri
     const old = valueNow(key);
     if (DISK_KEY.test(key) && old !== undefined) rules.push({ path: vm, privs: drivePrivileges(String(old)) });
   }
-  for (const [key, value] of Object.entries(params)) {
-    const bridge = /^net\d+$/.test(key) ? bridgeOf(value) : undefined;
-    if (bridge) rules.push({ path: bridgePath(bridge), privs: ['SDN.Use'] });
-  }
-  return rules;
+  return [...rules, ...bridgeChecks(params)];
 }
 
 /**
@@ -147,7 +141,7 @@ function configWriteChecks(cluster: SimCluster, vmid: number, input: Record<stri
  * key's class (on the pool when the caller holds it there), SDN.Use on the bridges.
  */
 function createChecks(cluster: SimCluster, input: Record<string, string>, can: Can): PrivilegeRule[] {
-  const params = withCdromAlias(input);
+  const params = resolveCdromAlias(input);
   const vm = `/vms/${params.vmid}`;
   const pool = params.pool !== undefined ? `/pool/${params.pool}` : undefined;
   // check_vm_perm: the pool's privilege is enough, else the guest's is checked
@@ -163,11 +157,7 @@ function createChecks(cluster: SimCluster, input: Record<string, string>, can: C
       if (!(pool && (can(pool, ['VM.Config.Cloudinit']) || can(pool, ['VM.Config.Network'])))) rules.push({ path: vm, privs: ['VM.Config.Cloudinit', 'VM.Config.Network'], any: true });
     } else if (priv) rules.push(...onGuest([priv]));
   }
-  for (const [key, value] of Object.entries(params)) {
-    const bridge = /^net\d+$/.test(key) ? bridgeOf(value) : undefined;
-    if (bridge) rules.push({ path: bridgePath(bridge), privs: ['SDN.Use'] });
-  }
-  return rules;
+  return [...rules, ...bridgeChecks(params)];
 }
 
 /** Clone: VM.Clone on the source, VM.Allocate on the new VMID (or its pool), space on the storages, SDN.Use on the bridges. */

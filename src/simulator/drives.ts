@@ -12,7 +12,19 @@ import { untrustedImageSize, type ImageFormat } from './disk-images';
 import { allocateDisk, contentFilePath, fileFormat, findFile, storagePath, takesContent } from './storage';
 
 /** qemu-server's $NEW_DISK_RE: `[<storage>:]<size in GiB>`. */
-const NEW_DISK = /^(?:([^/:\s]+):)?(\d+(?:\.\d+)?)$/;
+export const NEW_DISK = /^(?:([^/:\s]+):)?(\d+(?:\.\d+)?)$/;
+
+/** API2/Qemu.pm $resolve_cdrom_alias: `cdrom` is `ide2` with `media=cdrom`. */
+export function resolveCdromAlias(params: Record<string, string>): Record<string, string> {
+  if (params.cdrom === undefined) return params;
+  const { cdrom, ...rest } = params;
+  return { ...rest, ide2: /(?:^|,)media=/.test(cdrom) ? cdrom : `${cdrom},media=cdrom` };
+}
+
+/** Drive keys in qemu-server's order (Drive.pm valid_drive_names: ide, scsi, virtio, sata), which picks default boot devices. */
+const DRIVE_KINDS = ['ide', 'scsi', 'virtio', 'sata'];
+export const byDriveOrder = (a: string, b: string): number =>
+  DRIVE_KINDS.indexOf(a.replace(/\d+$/, '')) - DRIVE_KINDS.indexOf(b.replace(/\d+$/, '')) || Number(a.replace(/^\D+/, '')) - Number(b.replace(/^\D+/, ''));
 
 /** A drive value's volume (its default key, or `file=`/`volume=`) and its other properties. */
 export function parseDrive(value: string): { file: string; props: Map<string, string> } {

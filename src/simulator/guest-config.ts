@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, diskSize, formatSize, isCdrom, joinProps, parseSize, randomMac, splitProps } from './config-values';
-import { checkDriveParam, createDrive, isCloudinitVolume, parseDrive } from './drives';
+import { byDriveOrder, checkDriveParam, createDrive, isCloudinitVolume, parseDrive, resolveCdromAlias } from './drives';
 import { guestTask } from './guest-tasks';
 import { checkCicustom } from './storage';
 
@@ -132,12 +132,7 @@ function prepareConfig(cluster: SimCluster, g: SimGuest, input: Record<string, s
   if (input.digest !== undefined && input.digest !== digest(g)) {
     throw fail('detected modified configuration - file changed by other user? Try again.');
   }
-  const params = { ...input };
-  // API2/Qemu.pm $resolve_cdrom_alias
-  if (params.cdrom !== undefined) {
-    params.ide2 = /(?:^|,)media=/.test(params.cdrom) ? params.cdrom : `${params.cdrom},media=cdrom`;
-    delete params.cdrom;
-  }
+  const params = resolveCdromAlias(input);
   const deletes = (params.delete ?? '').split(/[,;\s]+/).filter(Boolean).map((key) => (key === 'cdrom' ? 'ide2' : key));
   const changes: [string, string | number][] = [];
   for (const [key, raw] of Object.entries(params)) {
@@ -249,18 +244,13 @@ export function resize(cluster: SimCluster, ctx: CallContext, node: string, vmid
   });
 }
 
-/** Drive keys in the order qemu-server walks them (Drive.pm valid_drive_names). */
-const DRIVE_ORDER = ['ide', 'scsi', 'virtio', 'sata'];
-
 /**
  * The ISO image a guest boots from as it starts: the first device of its boot order (qemu-server's
  * device_bootorder; without `order=`, the legacy `cdn`: CD-ROMs, the `bootdisk`, NICs) that holds
  * something to boot; undefined when that is a disk or nothing is (the firmware falls back to the disk).
  */
 export function bootIso(g: SimGuest): string | undefined {
-  const drives = Object.keys(g.config)
-    .filter((key) => DISK_KEY.test(key))
-    .sort((a, b) => DRIVE_ORDER.indexOf(a.replace(/\d+$/, '')) - DRIVE_ORDER.indexOf(b.replace(/\d+$/, '')) || Number(a.replace(/^\D+/, '')) - Number(b.replace(/^\D+/, '')));
+  const drives = Object.keys(g.config).filter((key) => DISK_KEY.test(key)).sort(byDriveOrder);
   const isCd = (key: string) => {
     const { file, props } = parseDrive(String(g.config[key]));
     return props.get('media') === 'cdrom' && !isCloudinitVolume(file);

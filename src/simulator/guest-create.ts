@@ -8,21 +8,18 @@ import crypto from 'node:crypto';
 import { fail, SimHttpError, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, isCdrom, joinProps, splitProps } from './config-values';
-import { checkDriveParam, createDrive, isCloudinitVolume, parseDrive } from './drives';
-import { bootIso, normalizeNet } from './guest-config';
+import { byDriveOrder, checkDriveParam, createDrive, isCloudinitVolume, parseDrive, resolveCdromAlias } from './drives';
+import { normalizeNet } from './guest-config';
+import { bootGuest } from './guest-operations';
 import { guestTask } from './guest-tasks';
 import { checkCicustom, storagePath } from './storage';
 
 /** Parameters of a create that are not config keys. */
 const CREATE_PARAMS = new Set(['node', 'vmid', 'archive', 'storage', 'force', 'unique', 'pool', 'start', 'bwlimit', 'live-restore', 'ha-managed', 'import-working-storage']);
 
-/** Drive keys in qemu-server's order (Drive.pm valid_drive_names), which picks the default boot devices. */
-const DRIVE_KINDS = ['ide', 'scsi', 'virtio', 'sata'];
-const driveRank = (key: string) => DRIVE_KINDS.indexOf(key.replace(/\d+$/, '')) * 100 + Number(key.replace(/^\D+/, ''));
-
 /** get_default_bootdevices: the first disk, the first CD-ROM, the first NIC. */
 function defaultBootOrder(config: Record<string, string | number>): string {
-  const drives = Object.keys(config).filter((k) => DISK_KEY.test(k) && !/^(?:efidisk|tpmstate)/.test(k)).sort((a, b) => driveRank(a) - driveRank(b));
+  const drives = Object.keys(config).filter((k) => DISK_KEY.test(k) && !/^(?:efidisk|tpmstate)/.test(k)).sort(byDriveOrder);
   const disk = drives.find((k) => !isCdrom(String(config[k])));
   const cdrom = drives.find((k) => isCdrom(String(config[k])));
   const nic = Object.keys(config).filter((k) => /^net\d+$/.test(k)).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))[0];
@@ -47,12 +44,7 @@ export function createGuest(cluster: SimCluster, ctx: CallContext, node: string,
   if (existing) throw fail(`unable to create VM ${vmid} - VM ${vmid} already exists on node '${existing.node}'`);
   if (p.pool !== undefined && !cluster.pools.has(p.pool)) throw new SimHttpError(403, `Permission check failed (pool '${p.pool}' does not exist)`);
   if (p.storage !== undefined && !cluster.storages.has(p.storage)) throw fail(`storage '${p.storage}' does not exist`);
-  const params: Record<string, string> = { ...p };
-  // API2/Qemu.pm $resolve_cdrom_alias
-  if (params.cdrom !== undefined) {
-    params.ide2 = /(?:^|,)media=/.test(params.cdrom) ? params.cdrom : `${params.cdrom},media=cdrom`;
-    delete params.cdrom;
-  }
+  const params = resolveCdromAlias(p);
   const values: [string, string | number][] = [];
   for (const [key, raw] of Object.entries(params)) {
     if (CREATE_PARAMS.has(key)) continue;
@@ -90,11 +82,7 @@ export function createGuest(cluster: SimCluster, ctx: CallContext, node: string,
       guest.config = config;
       if (bool(p.start) && config.template !== 1) {
         log.push('Execute autostart');
-        guest.status = 'running';
-        guest.startedAt = Date.now();
-        guest.pid = cluster.nextGuestPid();
-        const iso = bootIso(guest);
-        if (iso) guest.bootedFrom = iso;
+        bootGuest(cluster, guest);
       }
     },
     onFail: () => {

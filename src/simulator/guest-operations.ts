@@ -101,7 +101,7 @@ export function start(cluster: SimCluster, ctx: CallContext, node: string, vmid:
  * The guest's QEMU process starts (a start, or an API reboot, which ends the process and starts a
  * new one): pending changes take effect (vm_start applies them) and it boots from its boot order.
  */
-function bootGuest(cluster: SimCluster, guest: SimGuest): void {
+export function bootGuest(cluster: SimCluster, guest: SimGuest): void {
   applyPending(guest);
   guest.status = 'running';
   guest.startedAt = Date.now();
