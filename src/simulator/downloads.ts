@@ -73,6 +73,8 @@ export function downloadUrl(cluster: SimCluster, ctx: CallContext, node: string,
   const fault = ctx.fault;
   ctx.faultHandled = true;
   const worked = fault?.mode !== 'task_fail' && fault?.mode !== 'hang';
+  // what the worker leaves for the end of a successful task: the rename that makes the file appear
+  let store: (() => void) | undefined;
   const task = cluster.tasks.create({
     node,
     type: 'download',
@@ -84,17 +86,17 @@ export function downloadUrl(cluster: SimCluster, ctx: CallContext, node: string,
     hang: fault?.mode === 'hang',
     failWith: fault?.mode === 'task_fail' ? (fault.message ?? 'simulated task failure') : undefined,
     warnings: fault?.mode === 'task_warnings' ? (fault.warnings ?? 1) : undefined,
-    run: () => finished?.(),
+    run: () => store?.(),
     after: () => {
       // ended early (a fault, an operator's stop): the transfer stops and its temporary file goes
       cluster.downloads.get(task.upid)?.abort.abort();
       cluster.downloads.delete(task.upid);
     },
   });
-  let finished: (() => void) | undefined;
   if (worked) {
-    void runDownload(cluster, { upid: task.upid, pid: task.pid, node, storage, content, filename, params: p }, (done) => {
-      finished = done;
+    const job = { upid: task.upid, pid: task.pid, node, storage, content, filename, params: p };
+    void runDownload(cluster, job, (rename) => {
+      store = rename;
     });
   }
   return task.upid;
@@ -116,7 +118,7 @@ interface DownloadJob {
  * the checksum, the content check, and the rename that makes the file appear. Every failure removes
  * the temporary file and ends the task with Proxmox's words.
  */
-async function runDownload(cluster: SimCluster, job: DownloadJob, onSuccess: (store: () => void) => void): Promise<void> {
+async function runDownload(cluster: SimCluster, job: DownloadJob, onSuccess: (rename: () => void) => void): Promise<void> {
   const spec = cluster.storages.get(job.storage);
   if (!spec) return;
   const log = (line: string) => cluster.taskLog(job.upid).push(line);
