@@ -266,7 +266,7 @@ describe('query-url-metadata', () => {
     expect((await h.call('GET', '/nodes/pve2/query-url-metadata', { url: `${images.urlOf('/download')}?id=7` })).body.data).toEqual({ filename: 'named.iso', size: 1, mimetype: 'text/plain' });
   });
 
-  it('refuses what does not answer 200, and what cannot be reached, in LWP’s words', async () => {
+  it('refuses what does not answer 200, what cannot be reached and what does not answer in time, in LWP’s words', async () => {
     const missing = await h.call('GET', '/nodes/pve1/query-url-metadata', { url: images.urlOf('/nope.qcow2') });
     expect([missing.status, missing.statusText]).toEqual([500, "invalid server response: '404 Not Found'"]);
     const unknown = await h.call('GET', '/nodes/pve1/query-url-metadata', { url: 'http://images.invalid/x.qcow2' });
@@ -274,6 +274,13 @@ describe('query-url-metadata', () => {
     const port = await closedPort();
     const refused = await h.call('GET', '/nodes/pve1/query-url-metadata', { url: `http://127.0.0.1:${port}/x` });
     expect(refused.statusText).toBe(`invalid server response: '500 Can't connect to 127.0.0.1:${port} (Connection refused)'`);
+    images.serve('/silent', { silent: true });
+    await h.control('POST', '/options', { urlTimeoutMs: 200 });
+    try {
+      expect((await h.call('GET', '/nodes/pve1/query-url-metadata', { url: images.urlOf('/silent') })).statusText).toBe("invalid server response: '500 read timeout'");
+    } finally {
+      await h.control('POST', '/options', { urlTimeoutMs: null });
+    }
   });
 });
 
