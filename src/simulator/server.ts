@@ -6,7 +6,9 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import { AccessControl, type AccessSpec } from './access';
-import { SimCluster } from './cluster';
+import { SimCluster, type SimFileContent } from './cluster';
+import { describeBytes } from './downloads';
+import { putFile } from './storage';
 import { FaultRegistry, faultSpecSchema } from './faults';
 import { refuseTunnels } from '../net/request-target';
 import { consoleWebSocketServer, handleConsoleUpgrade } from './consoles';
@@ -53,6 +55,8 @@ export interface SimulatorOptions {
   activeTaskListEnded?: number;
   /** How long after start the guest agent answers pings; default 0. */
   agentReadyMs?: number;
+  /** How long a node waits for a URL's server (download-url, query-url-metadata); default as wget (900 s) and LWP (180 s). */
+  urlTimeoutMs?: number;
   /** Cluster name in /cluster/status (how clients tell clusters apart); default {@link DEFAULT_CLUSTER_NAME}. */
   clusterName?: string;
   /** Cluster layout; missing parts come from the demo cluster. */
@@ -123,12 +127,14 @@ const optionsSchema = z.object({
   activeTaskListEnded: z.number().int().min(0).optional(),
   agentReadyMs: z.number().int().min(0).optional(),
   authFailDelayMs: z.number().int().min(0).optional(),
+  urlTimeoutMs: z.number().int().min(1).nullable().optional(),
 });
 
 /** A run-time change of one storage (`null` clears a setting); a reset brings back the spec. */
 const storageChangeSchema = z.strictObject({
   nodes: z.array(z.string().min(1)).nullable().optional(),
   shared: z.boolean().optional(),
+  totalGiB: z.number().positive().optional(),
   snippetsDir: z.string().min(1).nullable().optional(),
   snippetsDirByNode: z.record(z.string().min(1), z.string().min(1)).nullable().optional(),
 });
@@ -152,6 +158,13 @@ const packetSchema = z
   .refine((p) => p.kind === 'arp' || p.dest !== undefined, { message: 'an IP packet needs dest', path: ['dest'] })
   .refine((p) => p.dest === undefined || isIpv4(p.source) === isIpv4(p.dest), { message: 'source and dest are of different IP versions', path: ['dest'] })
   .refine((p) => p.kind === 'ip' || isIpv4(p.source), { message: 'ARP carries an IPv4 source', path: ['source'] });
+
+/** `PUT /_sim/storages/{storage}/volumes`: a file copied onto a storage by hand (`node` for a local storage). */
+const storageFileSchema = z.strictObject({
+  node: z.string().min(1).optional(),
+  volume: z.string().regex(/^(?:iso|import|vztmpl)\/[^/]+$/),
+  contentBase64: z.string().max(16 * 1024 * 1024),
+});
 
 /** `POST /_sim/guests`: plain guests for a large cluster. */
 const seedGuestsSchema = z.strictObject({
@@ -194,6 +207,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     activeTaskListEnded: options.activeTaskListEnded ?? DEFAULT_ACTIVE_TASK_LIST_ENDED,
     agentReadyMs: options.agentReadyMs ?? 0,
     pveVersion: schema.version,
+    ...(options.urlTimeoutMs !== undefined ? { urlTimeoutMs: options.urlTimeoutMs } : {}),
   };
   let authFailDelayMs = options.authFailDelayMs ?? 0;
   const cluster = new SimCluster(spec, settings, configTypes);
@@ -227,7 +241,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   app.disable('etag');
 
   const control = express.Router();
-  control.use(express.json());
+  // room for a file written onto a storage (PUT /storages/{storage}/volumes)
+  control.use(express.json({ limit: '24mb' }));
   control.get('/faults', (_req: Request, res: Response) => {
     res.json({ faults: faults.list() });
   });
@@ -388,6 +403,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (o.activeTaskListEnded !== undefined) settings.activeTaskListEnded = o.activeTaskListEnded;
     if (o.agentReadyMs !== undefined) settings.agentReadyMs = o.agentReadyMs;
     if (o.authFailDelayMs !== undefined) authFailDelayMs = o.authFailDelayMs;
+    if (o.urlTimeoutMs === null) delete settings.urlTimeoutMs;
+    else if (o.urlTimeoutMs !== undefined) settings.urlTimeoutMs = o.urlTimeoutMs;
     res.json({ ...settings, authFailDelayMs });
   });
   control.post('/storages/:storage', (req: Request, res: Response) => {
@@ -406,6 +423,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       else Object.assign(storage, { [key]: value });
     }
     res.json({ storage });
+  });
+  // A file someone copied onto a storage (scp): an ISO image, or an image to import that may be anything.
+  control.put('/storages/:storage/volumes', (req: Request, res: Response) => {
+    const storage = cluster.storages.get(String(req.params.storage));
+    const parsed = storageFileSchema.safeParse(req.body);
+    if (!storage || !parsed.success) {
+      res.status(storage ? 400 : 404).json({ error: storage ? 'invalid volume' : 'no such storage' });
+      return;
+    }
+    const { node, volume, contentBase64 } = parsed.data;
+    if (!storage.shared && (node === undefined || !cluster.nodes.has(node))) {
+      res.status(400).json({ error: 'a local storage needs the node the file is on' });
+      return;
+    }
+    const [content, name] = volume.split('/') as [SimFileContent, string];
+    const file = { storage: storage.storage, ...(storage.shared ? {} : { node }), content, name, ctime: Math.floor(Date.now() / 1000), ...describeBytes(Buffer.from(contentBase64, 'base64')) };
+    putFile(cluster, file);
+    res.status(201).json({ volid: `${storage.storage}:${volume}`, size: file.size });
   });
   app.use('/_sim', control);
 
@@ -450,6 +485,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           close: () =>
             new Promise<void>((done) => {
               cluster.consoles.clear();
+              cluster.abortDownloads();
               cluster.tasks.stop();
               for (const res of held) res.destroy();
               held.clear();
