@@ -3,7 +3,7 @@
  * `check_format`, `parse_property_string`): types, ranges, enums, patterns, named formats and
  * property strings, with the error wording Proxmox answers.
  */
-import { FIREWALL_FORMATS } from './firewall-config';
+import { FIREWALL_FORMATS } from './firewall-rules';
 
 interface FormatEntry {
   type?: string;

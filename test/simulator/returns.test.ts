@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxTaskError } from '../../src/proxmox';
 import { DEFAULT_IMAGE, DEFAULT_ISO, IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, startImageServer, type ImageServer, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
-import { parseFwConf } from '../../src/simulator/firewall-config';
+import { parseFwConf } from '../../src/simulator/firewall-parse';
 import { startSim, type SimHarness } from './support';
 
 /** Every GET in the simulator's route table: a new one cannot escape this test. */
