@@ -117,10 +117,8 @@ function configWriteChecks(cluster: SimCluster, vmid: number, input: Record<stri
   const rules: PrivilegeRule[] = [];
   const deletes = (params.delete ?? '').split(/[,;\s]+/).filter(Boolean).map((key) => (key === 'cdrom' ? 'ide2' : key));
   for (const key of [...deletes, ...Object.keys(params).filter((k) => !CALL_PARAMS.has(k))]) {
-    // Kinder than update_vm_api, which wants VM.Config.HWType for `serialN: socket` too: the control
-    // plane's configure step writes serial0 and its minimal role does not hold VM.Config.HWType yet
-    // (docs/simulator.md). A create checks VM.Config.HWType as Proxmox does.
-    const priv = /^serial\d+$/.test(key) ? 'VM.Config.Disk' : keyPrivilege(key);
+    // `serialN: socket` wants VM.Config.HWType even when the guest has that socket already (update_vm_api)
+    const priv = keyPrivilege(key);
     if (CLOUDINIT_KEYS.has(key) || /^ipconfig\d+$/.test(key)) rules.push({ path: vm, privs: ['VM.Config.Cloudinit', 'VM.Config.Network'], any: true });
     else if (priv) rules.push({ path: vm, privs: [priv] });
   }

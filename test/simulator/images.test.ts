@@ -202,6 +202,19 @@ describe('privileges', () => {
     expect(await attempt(300, { vmid: '300', scsi0: 'local-lvm:4', serial0: 'socket' })).toEqual([403, 'Permission check failed (/vms/300, VM.Config.HWType)']);
   });
 
+  it('a config write of serialN: socket needs VM.Config.HWType, even when the guest has that socket already', async () => {
+    await p.wait(await p.client.guests.clone('pve1', 9000, { newid: 300, name: 'vm-300' }));
+    await p.wait(await p.client.guests.clone('pve1', 9000, { newid: 301, name: 'vm-301' }));
+    await p.client.guestConfig.setSync('pve1', 301, { serial0: 'socket' });
+    const write = async (vmid: number, params: Record<string, string>) => {
+      const r = await p.call('PUT', `/nodes/pve1/qemu/${vmid}/config`, params, auth);
+      return [r.status, r.statusText];
+    };
+    expect(await write(300, { serial0: 'socket' })).toEqual([403, 'Permission check failed (/vms/300, VM.Config.HWType)']);
+    expect(await write(300, { delete: 'serial0' })).toEqual([403, 'Permission check failed (/vms/300, VM.Config.HWType)']);
+    expect(await write(301, { serial0: 'socket' })).toEqual([200, 'OK']);
+  });
+
   it('making a template needs VM.Allocate on the guest', async () => {
     const denied = await p.call('POST', '/nodes/pve1/qemu/9000/template', {}, auth);
     expect([denied.status, denied.statusText]).toEqual([403, 'Permission check failed (/vms/9000, VM.Allocate)']);
