@@ -8,7 +8,7 @@ import { say, stepLine } from './steps';
 
 /**
  * configure: CPU, memory, tags, a serial port (serial0: socket) and the root disk's size from the plan.
- * Converges on retry: config writes are compared with the guest's config first, and the disk is resized to an absolute size only when smaller.
+ * Converges on retry: the config write sends only the values the guest's config does not say yet, and the disk is resized to an absolute size only when smaller.
  */
 export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBaselineCache) {
   return async function configureGuest({ instanceId, taskId }: InstanceRef): Promise<void> {
@@ -24,6 +24,9 @@ export function createConfigureActivity(deps: ActivityDeps, cpuBaselines: CpuBas
     await runProviderCall(deps, client, {
       ...callKey,
       ...writeConfig(client, node, vmid, 'config', desired),
+      // The config is read first, and only what differs is written: naming `serial0` at all wants
+      // VM.Config.HWType, so a template that has its serial port already is not asked to again.
+      repeatable: false,
       reportsDone: stepLine(taskId, 'configure', 'sizing the server', 'success', 'CPU and memory are set.'),
     });
 

@@ -6,8 +6,10 @@
 export interface RequiredPrivilege {
   /** One of these suffices (a privilege renamed between releases). */
   privileges: readonly string[];
-  /** `/`, `/vms`, `/storage/{storage}`, `/storage/{snippetsStorage}`, `/sdn/zones/localnetwork`. */
+  /** `/`, `/vms`, `/nodes`, `/storage/{storage}`, `/storage/{snippetsStorage}`, `/storage/{importStorage}`, `/sdn/zones/localnetwork`. */
   path: string;
+  /** Needed only on a connection that has this storage (and so takes part in what it serves). */
+  onlyWith?: 'snippetsStorage' | 'importStorage';
 }
 
 export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
@@ -22,6 +24,9 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
     // Also enough for the cloud-init keys (Proxmox takes VM.Config.Cloudinit or VM.Config.Network).
     'VM.Config.Network',
     'VM.Config.Options',
+    // `serial0: socket` and `scsihw` (qemu-server checks a serial socket against it on create and
+    // on every config write that names one), as an image's template is made and configured.
+    'VM.Config.HWType',
     'VM.PowerMgmt',
     'VM.Migrate',
     'VM.Snapshot',
@@ -35,7 +40,16 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
   { privileges: ['VM.GuestAgent.Audit', 'VM.Monitor'], path: '/vms' },
   { privileges: ['Datastore.AllocateSpace'], path: '/storage/{storage}' },
   { privileges: ['Datastore.Audit'], path: '/storage/{storage}' },
-  { privileges: ['Datastore.Audit'], path: '/storage/{snippetsStorage}' },
+  { privileges: ['Datastore.Audit'], path: '/storage/{snippetsStorage}', onlyWith: 'snippetsStorage' },
+  // Images from a URL, with an import storage only: download-url into it (Datastore.AllocateTemplate),
+  // list and use what it holds (Datastore.Audit, check_volume_access), delete what we downloaded
+  // (Content.pm delete: Datastore.Allocate for anything but an archive), and let the nodes fetch a
+  // URL at all (Sys.AccessNetwork on /nodes/{node}, the schema's narrow alternative to
+  // Sys.Audit with Sys.Modify on `/`).
+  { privileges: ['Datastore.AllocateTemplate'], path: '/storage/{importStorage}', onlyWith: 'importStorage' },
+  { privileges: ['Datastore.Audit'], path: '/storage/{importStorage}', onlyWith: 'importStorage' },
+  { privileges: ['Datastore.Allocate'], path: '/storage/{importStorage}', onlyWith: 'importStorage' },
+  { privileges: ['Sys.AccessNetwork'], path: '/nodes', onlyWith: 'importStorage' },
   // Every bridge a pool may name: the local bridges' zone (PVE 8+ checks /sdn/zones/localnetwork/<bridge>).
   { privileges: ['SDN.Use'], path: '/sdn/zones/localnetwork' },
 ];
@@ -47,6 +61,8 @@ export const MINIMAL_ROLE_PRIVILEGES: readonly string[] = [...new Set(REQUIRED_P
 export interface ConnectionStorages {
   storage: string;
   snippetsStorage?: string | null;
+  /** Where images from a URL are downloaded to (a storage with the `import` content type). */
+  importStorage?: string | null;
 }
 
 /** A required privilege the token lacks, on the concrete path. */
@@ -66,12 +82,12 @@ export interface PathPrivileges {
 /**
  * The minimal role per concrete path for one connection, in the order of REQUIRED_PRIVILEGES,
  * given what the token holds per path (`held(path)`, as GET /access/permissions?path= answers).
- * Paths naming a value the connection has not (no snippets storage) are skipped.
+ * Paths naming a value the connection has not (no snippets or import storage) are skipped.
  */
 export function privilegesByPath(values: ConnectionStorages, held: (path: string) => ReadonlySet<string>): PathPrivileges[] {
   const byPath = new Map<string, PathPrivileges>();
   for (const required of REQUIRED_PRIVILEGES) {
-    for (const path of concretePaths(required.path, values)) {
+    for (const path of concretePaths(required, values)) {
       const entry = byPath.get(path) ?? { path, held: [], missing: [] };
       byPath.set(path, entry);
       const has = held(path);
@@ -88,10 +104,10 @@ export function privilegesByPath(values: ConnectionStorages, held: (path: string
 export const missingPrivileges = (byPath: PathPrivileges[]): MissingPrivilege[] => byPath.flatMap((entry) => entry.missing.map((privilege) => ({ privilege, path: entry.path })));
 
 /** Every concrete path the minimal role is needed on for one connection. */
-export const requiredPaths = (values: ConnectionStorages): string[] => [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r.path, values)))];
+export const requiredPaths = (values: ConnectionStorages): string[] => [...new Set(REQUIRED_PRIVILEGES.flatMap((r) => concretePaths(r, values)))];
 
-/** The concrete paths of a required privilege's path for one connection. */
-function concretePaths(template: string, values: ConnectionStorages): string[] {
-  if (template.includes('{snippetsStorage}')) return values.snippetsStorage ? [template.replace('{snippetsStorage}', values.snippetsStorage)] : [];
-  return [template.replace('{storage}', values.storage)];
+/** The concrete path of a required privilege for one connection: none when it needs a storage the connection has not. */
+function concretePaths(required: RequiredPrivilege, values: ConnectionStorages): string[] {
+  if (required.onlyWith && !values[required.onlyWith]) return [];
+  return [required.path.replace(/\{(storage|snippetsStorage|importStorage)\}/, (_, key: keyof ConnectionStorages) => String(values[key]))];
 }

@@ -52,6 +52,16 @@ export interface PrivilegeCheck {
   any?: boolean;
 }
 
+/**
+ * A permission expression's `or`: one of the sets of rules must hold entirely; when none does,
+ * Proxmox answers its bare `403 Permission check failed` (RPCEnvironment exec_api2_perm_check).
+ */
+export interface PrivilegeAlternatives {
+  anyOf: PrivilegeRule[][];
+}
+
+export type PrivilegeRule = PrivilegeCheck | PrivilegeAlternatives;
+
 const COMMON_PRIVILEGES = [
   'Datastore.Allocate', 'Datastore.AllocateSpace', 'Datastore.AllocateTemplate', 'Datastore.Audit',
   'Group.Allocate', 'Mapping.Audit', 'Mapping.Modify', 'Mapping.Use', 'Permissions.Modify',
@@ -177,9 +187,18 @@ export class AccessControl {
     return any ? privs.some((p) => held.has(p)) : privs.every((p) => held.has(p));
   }
 
-  /** Throws Proxmox's 403 for the first check the caller fails. */
-  assert(subject: string, checks: PrivilegeCheck[]): void {
-    for (const c of checks) {
+  /** Whether the subject passes every rule. */
+  private passes(subject: string, rules: PrivilegeRule[]): boolean {
+    return rules.every((r) => ('anyOf' in r ? r.anyOf.some((set) => this.passes(subject, set)) : this.can(subject, r.path, r.privs, r.any)));
+  }
+
+  /** Throws Proxmox's 403 for the first rule the caller fails. */
+  assert(subject: string, rules: PrivilegeRule[]): void {
+    for (const c of rules) {
+      if ('anyOf' in c) {
+        if (!this.passes(subject, [c])) throw new SimHttpError(403, 'Permission check failed');
+        continue;
+      }
       const held = this.privileges(subject, c.path);
       if (c.any) {
         if (!c.privs.some((p) => held.has(p))) throw permissionDenied(c.path, c.privs.join('|'));

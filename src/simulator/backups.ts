@@ -180,33 +180,6 @@ export function updateBackupVolume(cluster: SimCluster, node: string, storage: s
 }
 
 /**
- * DELETE /nodes/{node}/storage/{storage}/content/{volume}: an imgdel task named `<vmid>@<storage>`
- * (pve-storage, PVE/API2/Storage/Content.pm `delete`); a protected archive is refused.
- */
-export function deleteBackupVolume(cluster: SimCluster, ctx: CallContext, node: string, storage: string, volume: string): string {
-  cluster.checkNode(node);
-  const b = findArchive(cluster, node, contentVolumeId(storage, volume));
-  if (!b) throw fail(`volume '${volume}' does not exist`);
-  if (b.protected) throw fail(`unable to delete protected backup '${b.volid}'`);
-  const fault = ctx.fault;
-  ctx.faultHandled = true;
-  const task = cluster.tasks.create({
-    node,
-    type: 'imgdel',
-    id: `${b.vmid}@${b.storage}`,
-    user: ctx.user,
-    hang: fault?.mode === 'hang',
-    failWith: fault?.mode === 'task_fail' ? (fault.message ?? 'simulated task failure') : undefined,
-    run: () => {
-      const at = cluster.backupVolumes.indexOf(b);
-      if (at >= 0) cluster.backupVolumes.splice(at, 1);
-      cluster.taskLog(task.upid).push(`Removed volume '${b.volid}'`);
-    },
-  });
-  return task.upid;
-}
-
-/**
  * Rebuilds the guest's config from the archive, disk by disk into `config` (so each new volume
  * sees the ones before it): disks on `storage` (or where they were), MACs and ids new when `unique`.
  */
@@ -217,8 +190,7 @@ function rebuildConfig(cluster: SimCluster, config: Record<string, string | numb
       config[k] = text.replace(/vm-\d+-cloudinit/, `vm-${vmid}-cloudinit`);
     } else if (DISK_KEY.test(k)) {
       const { first, props } = splitProps(text);
-      const rest = [...props].map(([pk, pv]) => `,${pk}=${pv}`).join('');
-      config[k] = allocateDisk(cluster, vmid, storage ?? (first.split(':')[0] as string), Math.ceil(diskSize(text) / 1024 ** 3), rest);
+      config[k] = allocateDisk(cluster, vmid, storage ?? (first.split(':')[0] as string), diskSize(text), props);
     } else if (unique && /^net\d+$/.test(k)) {
       config[k] = text.replace(/^([a-z0-9_-]+)=[0-9A-Fa-f:]{17}/, `$1=${randomMac()}`);
     } else {

@@ -34,6 +34,45 @@ export interface SimGuest {
   snapParent?: string;
   /** The traffic a test set (`POST /_sim/guests/{vmid}/traffic`); unset: the default. */
   traffic?: TrafficDemand;
+  /**
+   * Changes a running guest takes only at its next start or API reboot (qemu-server's [PENDING]
+   * section): values by key, and keys to delete.
+   */
+  pending?: Record<string, string | number>;
+  pendingDelete?: string[];
+  /** The ISO image the guest booted from at its last start (undefined: it booted from its disk). */
+  bootedFrom?: string;
+}
+
+/** What a file-based storage holds besides disks and archives (the content directories of pve-storage's Plugin.pm). */
+export type SimFileContent = 'iso' | 'import' | 'vztmpl';
+
+/** A file on a storage: an ISO image, a disk image to import, a container template. */
+export interface SimStorageFile {
+  storage: string;
+  /** The node whose local storage holds it; undefined on a shared storage, which every node sees. */
+  node?: string;
+  content: SimFileContent;
+  /** The file's name in its content directory. */
+  name: string;
+  size: number;
+  ctime: number;
+  /** The file's first bytes: what qemu-img reads of an image, what tar lists of an archive. */
+  head: Buffer;
+  /** Its checksums (hex) by algorithm, for a download that finds it already there. */
+  digests: Record<ChecksumAlgorithm, string>;
+}
+
+/** The checksums download-url verifies (pve-common's get_file_hash). */
+export const CHECKSUM_ALGORITHMS = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
+
+/** A download-url task still writing its temporary file (it takes room on the storage). */
+export interface SimDownload {
+  storage: string;
+  node?: string;
+  bytes: number;
+  abort: AbortController;
 }
 
 /** A guest's state as a snapshot (or a backup archive) keeps it. */
@@ -90,6 +129,11 @@ export interface ClusterSettings {
   activeTaskListEnded: number;
   agentReadyMs: number;
   pveVersion: string;
+  /**
+   * How long a node waits for a URL's server before it gives up; unset: as wget (900 s read
+   * timeout) and LWP (180 s) do.
+   */
+  urlTimeoutMs?: number;
 }
 
 export class SimCluster {
@@ -102,6 +146,10 @@ export class SimCluster {
   readonly orphanVolumes: { node: string; volid: string; vmid: number; size: number }[] = [];
   /** Backup archives, on every storage (shared storages list them on every node). */
   readonly backupVolumes: SimBackupVolume[] = [];
+  /** ISO images, disk images to import and container templates on the file-based storages. */
+  readonly storageFiles: SimStorageFile[] = [];
+  /** Downloads in progress, by the UPID of their task. */
+  readonly downloads = new Map<string, SimDownload>();
   /** Per node: the vzdump holding the node's global backup lock, and those waiting for it in order. */
   readonly vzdumpLocks = new Map<string, { holder?: string; waiting: { upid: string; begin: () => void }[] }>();
   /** The firewall's files under `/etc/pve/firewall` by name (`cluster.fw`, `<vmid>.fw`); a missing file reads as empty. */
@@ -130,6 +178,7 @@ export class SimCluster {
   /** Back to the initial cluster: guests, tasks and locks as specified. */
   reset(): void {
     this.consoles.clear();
+    this.abortDownloads();
     this.tasks.clear();
     this.nodes.clear();
     this.storages.clear();
@@ -138,6 +187,7 @@ export class SimCluster {
     this.guests.clear();
     this.orphanVolumes.length = 0;
     this.backupVolumes.length = 0;
+    this.storageFiles.length = 0;
     this.vzdumpLocks.clear();
     this.firewallFiles.clear();
     this.taskLogs.clear();
@@ -248,7 +298,14 @@ export class SimCluster {
     g.status = 'stopped';
     delete g.startedAt;
     delete g.pid;
+    delete g.bootedFrom;
     this.usage.observe(g);
+  }
+
+  /** Cuts every download in progress (the simulator resets or closes). */
+  abortDownloads(): void {
+    for (const d of this.downloads.values()) d.abort.abort();
+    this.downloads.clear();
   }
 
   /** The node, if it resolves and answers. */

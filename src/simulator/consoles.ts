@@ -3,7 +3,8 @@
  * accepts one connection within 10 s, and answer a ticket bound to the caller, the VM path and
  * the port (accepted about -20..+40 s around its issue); `vncwebsocket` (token-authenticated,
  * upgraded to a WebSocket) relays to that listener: a small RFB 3.8 server with VNC
- * authentication whose screen shows the guest's name and a login prompt, or a serial line with
+ * authentication whose screen shows the guest's name and a login prompt (or, when it booted from a
+ * CD-ROM, the ISO image it booted from), or a serial line with
  * termproxy's framing that answers like a login prompt and echoes.
  */
 import crypto from 'node:crypto';
@@ -130,7 +131,7 @@ export class ConsoleListeners {
     const dropAfterAuth = () => {
       if (listener.fault === 'drop_socket') setTimeout(() => ws.terminate(), 20);
     };
-    if (listener.kind === 'vnc') serveRfb(ws, listener, name, running, activity, dropAfterAuth);
+    if (listener.kind === 'vnc') serveRfb(ws, listener, name, screenOf(guest, name), running, activity, dropAfterAuth);
     else serveTerminal(ws, listener, guest, this.cluster.majorRelease >= 9, running, activity, dropAfterAuth);
   }
 
@@ -153,11 +154,17 @@ const send = (ws: WebSocket, data: Buffer | string) => {
   if (ws.readyState === ws.OPEN) ws.send(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
 };
 
+/** What the guest's screen shows: the system on its disk at its login prompt, or the ISO image it booted from. */
+function screenOf(guest: SimGuest, name: string): string[] {
+  if (guest.bootedFrom) return [name, '', `booted from ${guest.bootedFrom}`, '', 'boot: _'];
+  return [name, '', 'Debian GNU/Linux 12 ttyS0', '', `${name} login: _`];
+}
+
 /** RFB 3.8 with VNC authentication, raw encoding only, a still screen. */
-function serveRfb(ws: WebSocket, listener: ConsoleListener, name: string, running: () => boolean, activity: ConsoleActivity, afterAuth: () => void): void {
+function serveRfb(ws: WebSocket, listener: ConsoleListener, name: string, lines: string[], running: () => boolean, activity: ConsoleActivity, afterAuth: () => void): void {
   const reader = new ByteReader();
   ws.on('message', (data: RawData) => reader.push(toBuffer(data)));
-  const screen = drawScreen([`${name}`, '', 'Debian GNU/Linux 12 ttyS0', '', `${name} login: _`]);
+  const screen = drawScreen(lines);
   void (async () => {
     if (!running()) return ws.close();
     send(ws, RFB_VERSION);

@@ -22,6 +22,10 @@ export const FAULT_OPS = [
   'backup',
   'restore',
   'volume_delete',
+  'download',
+  'url_metadata',
+  'create',
+  'template',
   'console',
   'task',
   'any',
@@ -114,8 +118,8 @@ export interface FaultCall {
   params: Record<string, string>;
 }
 
-/** Maps an API call to its fault operation; reads other than status/task only match `any`. */
-export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any'> | undefined {
+/** Maps an API call to its fault operation; reads other than status/task/url_metadata only match `any`. */
+export function faultOpOf(verb: string, template: string, params: Record<string, string>): Exclude<FaultOp, 'any'> | undefined {
   const q = '/nodes/{node}/qemu/{vmid}';
   switch (`${verb} ${template}`) {
     case `POST ${q}/clone`:
@@ -152,9 +156,15 @@ export function faultOpOf(verb: string, template: string): Exclude<FaultOp, 'any
     case 'POST /nodes/{node}/vzdump':
       return 'backup';
     case 'POST /nodes/{node}/qemu':
-      return 'restore';
+      return params.archive !== undefined ? 'restore' : 'create';
+    case `POST ${q}/template`:
+      return 'template';
     case 'DELETE /nodes/{node}/storage/{storage}/content/{volume}':
       return 'volume_delete';
+    case 'POST /nodes/{node}/storage/{storage}/download-url':
+      return 'download';
+    case 'GET /nodes/{node}/query-url-metadata':
+      return 'url_metadata';
     case `POST ${q}/vncproxy`:
     case `POST ${q}/termproxy`:
       return 'console';

@@ -8,7 +8,8 @@
  * take no part.
  */
 import { addressValue, cleanCidr, IPSET_REF, macToLinkLocal, netIpRange, parseIpOrCidr, parsePortSpec, SCOPED_ALIAS, type AddressRange } from './firewall-address';
-import { isIcmp, resolveAlias, ruleText, type FwConf, type FwIpsetEntry, type FwRule } from './firewall-config';
+import { isIcmp, resolveAlias, type FwConf, type FwIpsetEntry, type FwRule } from './firewall-config';
+import { ruleText } from './firewall-format';
 import { findMacro, macroRules, protocolNumber } from './firewall-names';
 
 export interface Packet {

@@ -12,24 +12,10 @@ import { fail } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { bool, splitProps } from './config-values';
 import { cleanCidr, parseIpOrCidr, SCOPED_ALIAS } from './firewall-address';
-import {
-  assertUnmodified,
-  CLUSTER_OPTIONS,
-  copyRuleData,
-  formatFwConf,
-  listWithDigest,
-  objectWithDigest,
-  paramError,
-  parseFwConf,
-  perlTrue,
-  resolveAlias,
-  RULE_PROPERTIES,
-  verifyRule,
-  VM_OPTIONS,
-  type FwConf,
-  type FwIpsetEntry,
-  type FwRule,
-} from './firewall-config';
+import { CLUSTER_OPTIONS, paramError, perlTrue, resolveAlias, RULE_PROPERTIES, VM_OPTIONS, type FwConf, type FwIpsetEntry, type FwRule } from './firewall-config';
+import { assertUnmodified, formatFwConf, listWithDigest, objectWithDigest } from './firewall-format';
+import { parseFwConf } from './firewall-parse';
+import { copyRuleData, verifyRule } from './firewall-rules';
 import { judgePacket, type Packet, type Verdict } from './firewall-oracle';
 import { netMac } from './guest-config';
 

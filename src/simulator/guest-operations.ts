@@ -7,7 +7,7 @@ import { fail, SimHttpError, type CallContext } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, bool, isCdrom, joinProps, splitProps } from './config-values';
 import { cloneGuestFirewall, removeGuestFirewall } from './firewall';
-import { normalizeNet } from './guest-config';
+import { applyPending, bootIso, normalizeNet } from './guest-config';
 import { guestTask } from './guest-tasks';
 import { checkCicustom, leaveVolumesBehind } from './storage';
 
@@ -97,9 +97,21 @@ export function start(cluster: SimCluster, ctx: CallContext, node: string, vmid:
       if (guest.status === 'running') throw new Error(`VM ${vmid} already running`);
       // The cloud-init drive is generated at start: a custom snippet must still be there.
       if (guest.config.cicustom !== undefined) checkCicustom(cluster, guest.node, String(guest.config.cicustom));
-      cluster.startQemu(guest);
+      bootGuest(cluster, guest);
     },
   });
+}
+
+/**
+ * The guest's QEMU process starts (a start, or an API reboot, which ends the process and starts a
+ * new one): pending changes take effect (vm_start applies them) and it boots from its boot order.
+ */
+export function bootGuest(cluster: SimCluster, guest: SimGuest): void {
+  applyPending(guest);
+  cluster.startQemu(guest);
+  const iso = bootIso(guest);
+  if (iso) guest.bootedFrom = iso;
+  else delete guest.bootedFrom;
 }
 
 function stopLike(cluster: SimCluster, ctx: CallContext, node: string, vmid: number, type: string): string {
@@ -142,7 +154,7 @@ export function reboot(cluster: SimCluster, ctx: CallContext, node: string, vmid
     holdFile: true,
     run: () => {
       const guest = cluster.guests.get(vmid);
-      if (guest?.status === 'running') cluster.startQemu(guest);
+      if (guest?.status === 'running') bootGuest(cluster, guest);
     },
   });
 }

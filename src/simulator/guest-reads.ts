@@ -4,7 +4,7 @@
 import { fail } from './call';
 import type { SimCluster, SimGuest } from './cluster';
 import { DISK_KEY, MiB, bool, diskSize, isCdrom, memoryMiB, vcpus } from './config-values';
-import { configView } from './guest-config';
+import { configView, pendingView } from './guest-config';
 
 /** The machine type a running guest's QEMU reports. */
 export const RUNNING_MACHINE = 'pc-i440fx-9.2+pve1';
@@ -90,9 +90,14 @@ export function vmStatus(cluster: SimCluster, node: string, vmid: number): objec
   };
 }
 
-/** GET /nodes/{node}/qemu/{vmid}/config. */
-export function getConfig(cluster: SimCluster, node: string, vmid: number): object {
-  return configView(cluster, cluster.guestOn(node, vmid));
+/** GET /nodes/{node}/qemu/{vmid}/config: pending changes taken in, unless `current`. */
+export function getConfig(cluster: SimCluster, node: string, vmid: number, params: Record<string, string>): object {
+  return configView(cluster, cluster.guestOn(node, vmid), bool(params.current));
+}
+
+/** GET /nodes/{node}/qemu/{vmid}/pending. */
+export function getPending(cluster: SimCluster, node: string, vmid: number): object[] {
+  return pendingView(cluster.guestOn(node, vmid));
 }
 
 /** POST /nodes/{node}/qemu/{vmid}/agent/ping: answers once the guest ran `agentReadyMs`. */

@@ -187,7 +187,7 @@ export async function handleApi(api: ApiContext, req: IncomingMessage, res: Serv
 
   const node = match.pathParams.node ?? '';
   const vmid = match.pathParams.vmid !== undefined ? Number(match.pathParams.vmid) : NaN;
-  const op = faultOpOf(verb, match.template);
+  const op = faultOpOf(verb, match.template, params);
   const fault: Fault | undefined = api.faults.take({ op, node: match.pathParams.node, call: key, params });
   const ctx: CallContext = { user, ...(fault ? { fault } : {}) };
 

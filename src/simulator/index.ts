@@ -10,3 +10,5 @@ export type { SimTask } from './tasks';
 export type { RecordedRequest } from './routes';
 export { IMPLEMENTED_CALLS } from './routes';
 export type { AccessSpec, SimAclEntry, SimRoleSpec, SimTokenSpec, SimUserSpec } from './access';
+export { startImageServer, qcow2Image, isoImage, checksumsFile, DEFAULT_IMAGE, DEFAULT_ISO } from './image-server';
+export type { ImageServer, Served } from './image-server';

@@ -3,10 +3,10 @@
  */
 import type { SimCluster } from './cluster';
 import { configView } from './guest-config';
-import { customUserData } from './storage';
+import { customUserData, fileVolid } from './storage';
 
 /** GET /_sim/state: every guest (with what the API hides) and every task, of every user. */
-export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[]; firewall: Record<string, string> } {
+export function inspectState(cluster: SimCluster): { guests: object[]; tasks: object[]; backups: object[]; consoles: object[]; firewall: Record<string, string>; files: object[]; downloads: object[] } {
   return {
     // the files under /etc/pve/firewall, as pve-firewall would read them
     firewall: Object.fromEntries([...cluster.firewallFiles].sort(([a], [b]) => (a < b ? -1 : 1))),
@@ -32,8 +32,16 @@ export function inspectState(cluster: SimCluster): { guests: object[]; tasks: ob
         snapshots: [...g.snapshots.keys()],
         // the traffic a test set for it (null: the default)
         traffic: g.traffic ?? null,
+        // Changes waiting for the next start, and the ISO image the guest booted from.
+        pending: g.pending,
+        pendingDelete: g.pendingDelete,
+        bootedFrom: g.bootedFrom,
       })),
     backups: cluster.backupVolumes.map(({ config: _config, files: _files, firewall: _firewall, ...volume }) => volume),
+    // ISO images, images to import and templates on each storage (a local storage's per node), with their checksums
+    files: cluster.storageFiles.map(({ head: _head, ...file }) => ({ volid: fileVolid(file), ...file })),
+    // downloads still writing their temporary file
+    downloads: [...cluster.downloads].map(([upid, { abort: _abort, ...download }]) => ({ upid, ...download })),
     tasks: cluster.tasks.all().map((t) => ({
       upid: t.upid,
       node: t.node,

@@ -6,7 +6,8 @@
  */
 import pino from 'pino';
 import { DEFAULT_PVE_VERSION, isPveVersion } from './schema';
-import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken, taskMsByTypeSchema } from './server';
+import { taskMsByTypeSchema } from './control-api';
+import { DEFAULT_SIM_TOKEN, DEFAULT_TASK_MS, createSimulator, parseToken } from './server';
 import { LEAST_PRIVILEGE_SIM_TOKEN } from './spec';
 
 function intEnv(name: string, fallback: number): number {

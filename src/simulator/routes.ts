@@ -11,16 +11,19 @@ import { clusterStatus, poolList, resources } from './cluster-reads';
 import type { FaultRegistry } from './faults';
 import { resize, setConfig } from './guest-config';
 import { clone, destroy, migrate, reboot, shutdown, start, stop } from './guest-operations';
-import { agentPing, getConfig, qemuList, vmStatus } from './guest-reads';
+import { agentPing, getConfig, getPending, qemuList, vmStatus } from './guest-reads';
+import { convertToTemplate, createGuest } from './guest-create';
+import { downloadUrl, urlMetadata } from './downloads';
 import { guestRrdData } from './guest-metrics';
 import { openConsole } from './consoles';
 import * as firewall from './firewall';
 import { networkList, nodeList, nodeStatus } from './nodes';
 import type { PveSchema } from './schema';
-import { backupVolumeInfo, deleteBackupVolume, restore, updateBackupVolume, vzdump } from './backups';
+import { restore, updateBackupVolume, vzdump } from './backups';
 import { deleteSnapshot, rollbackSnapshot, setSnapshotDescription, snapshotConfig, snapshotList, takeSnapshot } from './snapshots';
 import { storageContent, storageList } from './storage';
 import { taskList, taskLog, taskStatus } from './task-reads';
+import { deleteVolume, volumeInfo } from './volumes';
 
 export interface RecordedRequest {
   method: string;
@@ -95,24 +98,23 @@ const NODE_ROUTES: Record<string, Handler> = {
   'GET /nodes': ({ api }) => nodeList(api.cluster),
   'GET /nodes/{node}/status': ({ api, node }) => nodeStatus(api.cluster, node),
   'GET /nodes/{node}/network': ({ api, node }) => networkList(api.cluster, node),
+  'GET /nodes/{node}/query-url-metadata': ({ api, node, params }) => urlMetadata(api.cluster, node, params),
 };
 
 const STORAGE_ROUTES: Record<string, Handler> = {
   'GET /nodes/{node}/storage': ({ api, ctx, node }) => visibleStorages(api, ctx.user, storageList(api.cluster, node)),
   'GET /nodes/{node}/storage/{storage}/content': ({ api, node, pathParams, params }) =>
     storageContent(api.cluster, node, pathParams.storage as string, params),
-  [`GET ${V}`]: ({ api, node, pathParams }) => backupVolumeInfo(api.cluster, node, pathParams.storage as string, pathParams.volume as string),
+  [`GET ${V}`]: ({ api, node, pathParams }) => volumeInfo(api.cluster, node, pathParams.storage as string, pathParams.volume as string),
   [`PUT ${V}`]: ({ api, node, pathParams, params }) => updateBackupVolume(api.cluster, node, pathParams.storage as string, pathParams.volume as string, params),
-  [`DELETE ${V}`]: ({ api, ctx, node, pathParams }) => deleteBackupVolume(api.cluster, ctx, node, pathParams.storage as string, pathParams.volume as string),
+  [`DELETE ${V}`]: ({ api, ctx, node, pathParams }) => deleteVolume(api.cluster, ctx, node, pathParams.storage as string, pathParams.volume as string),
+  'POST /nodes/{node}/storage/{storage}/download-url': ({ api, ctx, node, pathParams, params }) => downloadUrl(api.cluster, ctx, node, pathParams.storage as string, params),
 };
 
 const BACKUP_ROUTES: Record<string, Handler> = {
   'POST /nodes/{node}/vzdump': ({ api, ctx, node, params }) => vzdump(api.cluster, ctx, node, params),
-  // Only a restore: creating a guest from nothing is not simulated.
-  'POST /nodes/{node}/qemu': ({ api, ctx, node, params }) => {
-    if (params.archive === undefined) throw new SimHttpError(501, 'the simulator creates guests only by clone or restore (archive)');
-    return restore(api.cluster, ctx, node, params);
-  },
+  // a restore with `archive`, else a new guest
+  'POST /nodes/{node}/qemu': ({ api, ctx, node, params }) => (params.archive !== undefined ? restore(api.cluster, ctx, node, params) : createGuest(api.cluster, ctx, node, params)),
 };
 
 const SNAPSHOT_ROUTES: Record<string, Handler> = {
@@ -126,7 +128,9 @@ const SNAPSHOT_ROUTES: Record<string, Handler> = {
 
 const GUEST_ROUTES: Record<string, Handler> = {
   'GET /nodes/{node}/qemu': ({ api, ctx, node }) => visibleGuests(api, ctx.user, qemuList(api.cluster, node)),
-  [`GET ${Q}/config`]: ({ api, node, vmid }) => getConfig(api.cluster, node, vmid),
+  [`GET ${Q}/config`]: ({ api, node, vmid, params }) => getConfig(api.cluster, node, vmid, params),
+  [`GET ${Q}/pending`]: ({ api, node, vmid }) => getPending(api.cluster, node, vmid),
+  [`POST ${Q}/template`]: ({ api, ctx, node, vmid, params }) => convertToTemplate(api.cluster, ctx, node, vmid, params),
   [`POST ${Q}/config`]: async ({ api, ctx, node, vmid, params }) => {
     const upid = setConfig(api.cluster, ctx, node, vmid, params, true);
     if (upid && params.background_delay !== undefined) return waitBackground(api, upid, Number(params.background_delay), vmid);

@@ -3,7 +3,7 @@
  * `check_format`, `parse_property_string`): types, ranges, enums, patterns, named formats and
  * property strings, with the error wording Proxmox answers.
  */
-import { FIREWALL_FORMATS } from './firewall-config';
+import { FIREWALL_FORMATS } from './firewall-rules';
 
 interface FormatEntry {
   type?: string;
@@ -29,6 +29,8 @@ export interface ParamDef {
   max_length?: number;
   min_length?: number;
   description?: string;
+  /** `requires`: the parameter this one needs beside it (`checksum` needs `checksum-algorithm`). */
+  extra?: { requires?: unknown; [key: string]: unknown };
 }
 
 /**
@@ -79,6 +81,18 @@ function isCidr(v: string, family: 4 | 6 | 0): boolean {
 }
 
 const CONFIGID = /^[a-z][a-z0-9_-]+$/i;
+
+/** Devices a boot order may name (qemu-server's verify_bootdev): drives but the EFI and TPM state ones, NICs, USB and PCI devices. */
+const BOOT_DEVICE_RANGES: [RegExp, number][] = [
+  [/^ide(\d+)$/, 3], [/^sata(\d+)$/, 5], [/^scsi(\d+)$/, 30], [/^virtio(\d+)$/, 15],
+  [/^net(\d+)$/, 31], [/^usb(\d+)$/, 13], [/^hostpci(\d+)$/, 15],
+];
+function isBootDevice(device: string): boolean {
+  return BOOT_DEVICE_RANGES.some(([re, max]) => {
+    const m = re.exec(device);
+    return m !== null && /^(?:0|[1-9]\d*)$/.test(m[1] as string) && Number(m[1]) <= max;
+  });
+}
 const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
 
 /** Named string formats; unknown names are accepted. Returns an error message or undefined. */
@@ -143,10 +157,16 @@ const STRING_FORMATS: Record<string, (v: string) => string | undefined> = {
     }
     return undefined;
   },
+  // qemu-server's boot format: `[legacy=]<[acdn]{1,4}>` and/or `order=<device;...>`, each device one verify_bootdev accepts
   'pve-qm-boot': (v) => {
     for (const part of v.split(',')) {
-      if (/^order=[a-z0-9;]+$/i.test(part) || /^(?:legacy=)?[acdn]{1,4}$/.test(part)) continue;
-      return `invalid format - format error`;
+      const order = /^order=(.*)$/.exec(part);
+      if (!order) {
+        if (/^(?:legacy=)?[acdn]{1,4}$/.test(part)) continue;
+        return 'invalid format - format error';
+      }
+      const bad = (order[1] as string).split(/[;\s]+/).filter(Boolean).find((device) => !isBootDevice(device));
+      if (bad !== undefined) return `invalid format - order: invalid boot device '${bad}'`;
     }
     return undefined;
   },

@@ -36,6 +36,8 @@ export interface MethodSchema {
   params: Map<string, ParamDef>;
   indexed: { base: string; min: number; max: number; def: ParamDef }[];
   required: string[];
+  /** Parameter -> the parameter it requires beside it. */
+  requires: Map<string, string>;
   /** The call's `permissions.expression.check` (e.g. `['perm', '/vms/{vmid}', ['VM.Audit']]`), when it has one. */
   permissionCheck: unknown[] | undefined;
 }
@@ -131,7 +133,9 @@ export class PveSchema {
     const params = new Map<string, ParamDef>();
     const indexed: MethodSchema['indexed'] = [];
     const required: string[] = [];
+    const requires = new Map<string, string>();
     for (const { name, definition } of m.parameters) {
+      if (typeof definition.extra?.requires === 'string') requires.set(name, definition.extra.requires);
       const im = /^(.+)\[n\]$/.exec(name);
       if (im) {
         const base = im[1] as string;
@@ -143,7 +147,7 @@ export class PveSchema {
       params.set(name, definition);
       if (!definition.optional) required.push(name);
     }
-    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, permissionCheck: m.permissions?.expression?.check };
+    return { verb: m.verb, name: m.name, template, returnsType: m.returns?.type, returns: m.returns, params, indexed, required, requires, permissionCheck: m.permissions?.expression?.check };
   }
 
   /** Finds the schema entry for a concrete path (already stripped of /api2/json). */
@@ -205,6 +209,10 @@ export class PveSchema {
     }
     for (const name of m.required) {
       if (params[name] === undefined && !errors[name]) errors[name] = 'property is missing and it is not optional';
+    }
+    // pve-common's JSONSchema check_object: a given parameter's `requires` must be given too
+    for (const [name, other] of m.requires) {
+      if (params[name] !== undefined && params[other] === undefined) errors[other] ??= `missing property required by '${name}'`;
     }
     return Object.keys(errors).length > 0 ? errors : undefined;
   }

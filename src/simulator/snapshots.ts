@@ -134,7 +134,7 @@ export function snapshotList(cluster: SimCluster, node: string, vmid: number): o
     name: 'current',
     description: 'You are here!',
     running: g.status === 'running' ? 1 : 0,
-    digest: digest(g.config),
+    digest: digest(g),
     ...(g.snapParent !== undefined ? { parent: g.snapParent } : {}),
   });
   return entries;

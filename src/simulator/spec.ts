@@ -24,6 +24,12 @@ export interface SimStorageSpec {
   /** Content types; default `images,rootdir`. */
   content?: string;
   /**
+   * Where a file-based storage (dir, nfs, cifs, cephfs, btrfs) is mounted, as storage.cfg's `path`
+   * (task logs and errors name files below it); default `/var/lib/vz` for `local`,
+   * `/mnt/pve/<storage>` for network storages, `/mnt/<storage>` for other directories.
+   */
+  path?: string;
+  /**
    * The nodes the storage is configured for, as storage.cfg `nodes` restricts it; default every
    * node. Elsewhere it is listed disabled and its content cannot be read.
    */
@@ -88,7 +94,8 @@ export const DEMO_TEMPLATE_IMAGES = [
 
 /**
  * Demo cluster: pve1, pve2 (x86-64-v3) and pve3 (x86-64-v2), storage local-lvm (not shared), the
- * directory storage `local` for backups,
+ * directory storage `local` (one per node) for backups, ISO images and disk images to import, the
+ * NFS storage `shared-nfs` (one for all nodes) for the same,
  * VLAN-aware bridge vmbr0, an empty resource pool `customers`. Cloud-init templates (serial0 a
  * socket; debian-12 with a standard display, the others `vga: serial0`) debian-12 /
  * ubuntu-24.04 / rocky-9 are 9000/9001/9002 on pve1, 9010/9011/9012 on pve2 and 9020/9021/9022
@@ -110,7 +117,8 @@ export function demoCluster(): ClusterSpec {
     nodes,
     storages: [
       { storage: 'local-lvm', type: 'lvmthin', shared: false, totalGiB: 2048 },
-      { storage: 'local', type: 'dir', shared: false, totalGiB: 512, content: 'backup,iso,vztmpl' },
+      { storage: 'local', type: 'dir', shared: false, totalGiB: 512, content: 'backup,import,iso,vztmpl' },
+      { storage: 'shared-nfs', type: 'nfs', shared: true, totalGiB: 4096, content: 'backup,import,iso' },
     ],
     bridges: [{ iface: 'vmbr0', vlanAware: true }],
     templates,

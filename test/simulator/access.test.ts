@@ -38,7 +38,7 @@ describe('privilege checks', () => {
     try {
       const ok = await call('PUT', '/nodes/pve1/qemu/9000/config', { cores: '2' });
       expect(ok.status).toBe(200);
-      const denied = await call('PUT', '/nodes/pve1/qemu/9000/config', { scsi0: 'local-lvm:base-9000-disk-0,size=8G' });
+      const denied = await call('PUT', '/nodes/pve1/qemu/9000/config', { delete: 'scsi0' });
       expect([denied.status, denied.statusText]).toEqual([403, 'Permission check failed (/vms/9000, VM.Config.Disk)']);
       expect(denied.body).toEqual({ data: null, message: 'Permission check failed (/vms/9000, VM.Config.Disk)\n' });
       const cloudinit = await call('PUT', '/nodes/pve1/qemu/9000/config', { ciuser: 'debian' });

@@ -5,17 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxTaskError } from '../../src/proxmox';
-import { IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
-import { parseFwConf } from '../../src/simulator/firewall-config';
+import { DEFAULT_IMAGE, DEFAULT_ISO, IMPLEMENTED_CALLS, PVE_VERSIONS, demoCluster, loadSchema, startImageServer, type ImageServer, type MethodSchema, type PveSchema, type PveVersion } from '../../src/simulator';
+import { parseFwConf } from '../../src/simulator/firewall-parse';
 import { startSim, type SimHarness } from './support';
 
 /** Every GET in the simulator's route table: a new one cannot escape this test. */
 const GET_TEMPLATES = IMPLEMENTED_CALLS.filter((call) => call.startsWith('GET ')).map((call) => call.slice('GET '.length));
 
-/** What a route cannot be called without: it is called with that instead of with no query at all. */
+/** What a route cannot be called without: it is called with that instead of with no query at all (the image server's URL once it runs). */
 const REQUIRED_QUERY: Record<string, Record<string, string>> = {
   '/nodes/{node}/qemu/{vmid}/rrddata': { timeframe: 'hour' },
 };
+let images: ImageServer;
+beforeAll(async () => {
+  images = await startImageServer();
+  REQUIRED_QUERY['/nodes/{node}/query-url-metadata'] = { url: images.urlOf(DEFAULT_IMAGE.path) };
+});
+afterAll(async () => {
+  await images.close();
+});
 
 /** Query variants that change the shape of an answer; every route is also called without any (or with just its REQUIRED_QUERY). */
 const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
@@ -24,7 +32,8 @@ const QUERY_VARIANTS: Record<string, Record<string, string>[]> = {
   '/pools': [{ poolid: 'customers' }, { poolid: 'customers', type: 'qemu' }],
   '/access/permissions': [{ path: '/vms/101' }, { userid: 'root@pam' }],
   '/nodes/{node}/tasks': [{ source: 'all' }, { errors: '1' }, { source: 'active' }],
-  '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }],
+  '/nodes/{node}/storage/{storage}/content': [{ vmid: '101' }, { content: 'backup' }, { content: 'images' }, { content: 'import' }, { content: 'iso' }],
+  '/nodes/{node}/qemu/{vmid}/config': [{ current: '1' }],
   '/nodes/{node}/qemu/{vmid}/rrddata': [{ timeframe: 'day' }, { timeframe: 'week', cf: 'MAX' }],
   '/nodes/{node}/qemu/{vmid}/firewall/refs': [{ type: 'alias' }, { type: 'ipset' }],
 };
@@ -52,6 +61,16 @@ async function populate(h: SimHarness): Promise<void> {
   await h.wait(await h.client.snapshots.create('pve1', 101, { name: 'after-upgrade' }));
   await h.wait(await h.client.backups.create('pve1', 101, { storage: 'local', compress: 'zstd', notesTemplate: '{{guestname}}', protected: true }));
   await h.wait(await h.client.backups.create('pve2', 102, { storage: 'local' }));
+  // files from a URL on a local and a shared storage, a guest imported from one, an ISO mounted and a boot order pending on a running guest
+  const download = async (node: string, storage: string, content: string, filename: string, path: string) =>
+    h.wait(String((await h.api('POST', `/nodes/${node}/storage/${storage}/download-url`, { url: images.urlOf(path), content, filename })).body.data));
+  await download('pve1', 'local', 'import', 'cloud.qcow2', DEFAULT_IMAGE.path);
+  await download('pve1', 'shared-nfs', 'import', 'cloud.qcow2', DEFAULT_IMAGE.path);
+  await download('pve1', 'shared-nfs', 'iso', 'rescue.iso', DEFAULT_ISO.path);
+  const created = await h.api('POST', '/nodes/pve1/qemu', { vmid: '105', name: 'imported-1', scsi0: 'local-lvm:0,import-from=local:import/cloud.qcow2', ide2: 'local-lvm:cloudinit', net0: 'virtio,bridge=vmbr0' });
+  await h.wait(String(created.body.data));
+  await h.wait(String((await h.api('POST', '/nodes/pve1/qemu/105/template')).body.data));
+  await h.client.guestConfig.setSync('pve1', 101, { ide0: 'shared-nfs:iso/rescue.iso,media=cdrom', boot: 'order=ide0;scsi0' });
   await populateFirewall(h);
 }
 
@@ -100,7 +119,14 @@ function expand(h: SimHarness, template: string): string[] {
         bindings = fill(name, (b) => [...(h.sim.state.guests.get(Number(b.vmid))?.snapshots.keys() ?? [])], bindings);
         break;
       case 'volume':
-        bindings = fill(name, (b) => h.sim.state.backupVolumes.filter((v) => v.node === b.node && v.storage === b.storage).map((v) => v.volid), bindings);
+        bindings = fill(
+          name,
+          (b) => [
+            ...h.sim.state.backupVolumes.filter((v) => v.node === b.node && v.storage === b.storage).map((v) => v.volid),
+            ...h.sim.state.storageFiles.filter((f) => f.storage === b.storage && (f.node === undefined || f.node === b.node)).map((f) => `${f.storage}:${f.content}/${f.name}`),
+          ],
+          bindings,
+        );
         break;
       case 'pos':
         bindings = fill(name, (b) => firewallOf(h, b.vmid).rules.map((_, pos) => String(pos)), bindings);

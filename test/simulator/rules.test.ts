@@ -32,7 +32,7 @@ async function cloneReady(newid: number, node = 'pve1', template = 9000) {
 }
 
 describe('demo cluster', () => {
-  it('has three online nodes, local-lvm, a backup storage, a VLAN-aware vmbr0 and cloud-init templates on every node', async () => {
+  it('has three online nodes, local-lvm, a local and a shared storage for backups, ISO images and images to import, a VLAN-aware vmbr0 and cloud-init templates on every node', async () => {
     const nodes = await h.client.cluster.nodes();
     expect(nodes.map((n) => [n.node, n.status])).toEqual([
       ['pve1', 'online'],
@@ -56,7 +56,8 @@ describe('demo cluster', () => {
     const storage = await h.api('GET', '/nodes/pve1/storage');
     expect(storage.body.data).toEqual([
       expect.objectContaining({ storage: 'local-lvm', shared: 0, active: 1 }),
-      expect.objectContaining({ storage: 'local', type: 'dir', content: 'backup,iso,vztmpl' }),
+      expect.objectContaining({ storage: 'local', type: 'dir', shared: 0, content: 'backup,import,iso,vztmpl' }),
+      expect.objectContaining({ storage: 'shared-nfs', type: 'nfs', shared: 1, content: 'backup,import,iso' }),
     ]);
     const net = await h.api('GET', '/nodes/pve1/network');
     expect(net.body.data).toEqual([expect.objectContaining({ iface: 'vmbr0', bridge_vlan_aware: 1 })]);
