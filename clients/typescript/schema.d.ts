@@ -1236,7 +1236,7 @@ export interface paths {
         };
         /**
          * Read a server's usage graphs
-         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped).
+         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped), and for every point whose interval begins before the server was created (Proxmox VE may still hold the usage of an earlier server there; only the history of this server is shown).
          */
         get: operations["getInstancesByIdMetrics"];
         put?: never;
@@ -2119,7 +2119,7 @@ export interface components {
             timeframe: "hour" | "day" | "week";
             /** @description Seconds between two points. */
             stepSeconds: number;
-            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). */
+            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). Points from before the server was created carry only their time. */
             points: {
                 /**
                  * Format: date-time
