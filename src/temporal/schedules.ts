@@ -65,8 +65,8 @@ const ONCE_EVERY_SECONDS = 50 * 365 * 86_400;
 /**
  * An interval spec whose only firing in fifty years is `at`. A calendar in a time zone names wall
  * times, and the first 01:30 of the night the clocks go back is no wall time of its own; an
- * interval counts seconds from the epoch. (Temporal truncates `(now - offset) / every` towards
- * zero, so the offset must be the remainder of a whole number of intervals: true from 2020 on.)
+ * interval counts seconds from the epoch. (Temporal divides `now - offset` by `every`, truncating
+ * towards zero, so the run must lie at least one interval after the epoch: any from 2020 on.)
  */
 function onceAt(at: Date): IntervalSpec {
   const seconds = Math.floor(at.getTime() / 1000);
