@@ -1213,7 +1213,7 @@ export interface paths {
         get: operations["getInstancesByIdBackupSchedule"];
         /**
          * Set a server's backup schedule
-         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule. Changes of one schedule are made one at a time: a PUT or DELETE while another is still being made answers 409 CONFLICT (send it again).
+         * @description Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. At most one backup is made per local day (daily) or local week, Monday to Sunday (weekly). On the days the clocks change, a time the change skips runs at the change itself (02:30 in Europe/Berlin at 03:00 CEST), and a time that happens twice runs once, at its first occurrence. A time zone outside the IANA time zone database (an abbreviation such as PST) is 400 INVALID_INPUT. After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule. Changes of one schedule are made one at a time: a PUT or DELETE while another is still being made answers 409 CONFLICT (send it again).
          */
         put: operations["putInstancesByIdBackupSchedule"];
         post?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
         };
         /**
          * Read a server's usage graphs
-         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped).
+         * @description CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped), and for every point whose interval begins before the server was created (Proxmox VE may still hold the usage of an earlier server there; only the history of this server is shown).
          */
         get: operations["getInstancesByIdMetrics"];
         put?: never;
@@ -2119,7 +2119,7 @@ export interface components {
             timeframe: "hour" | "day" | "week";
             /** @description Seconds between two points. */
             stepSeconds: number;
-            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). */
+            /** @description Oldest first; empty while the server has no guest yet (being built) or any more (deleted). Points from before the server was created carry only their time. */
             points: {
                 /**
                  * Format: date-time
@@ -10222,7 +10222,7 @@ export interface operations {
                      */
                     time: string;
                     /**
-                     * @description An IANA time zone name; daylight saving time is followed.
+                     * @description A name of the IANA time zone database (abbreviations such as PST are refused); daylight saving time is followed: a time the change skips runs at the change, a time that happens twice runs once, at its first occurrence.
                      * @example Europe/Berlin
                      */
                     timezone: string;

@@ -150,7 +150,7 @@ export function scheduled(tx: Queryable, instanceId: string, o: { actorUserId: s
     audit: 'instance.create',
     actorUserId: o.actorUserId,
     events: { pending: ['instance.created', 'instance.scheduled'] },
-    set: Prisma.sql`node = ${o.node}, vmid = ${o.vmid}, "templateVmid" = ${o.templateVmid}::int`,
+    set: Prisma.sql`node = ${o.node}, vmid = ${o.vmid}, "vmidSince" = ${new Date()}, "templateVmid" = ${o.templateVmid}::int`,
   });
 }
 

@@ -247,7 +247,7 @@ export function quarantineVmid(db: Db, instanceId: string, vmid: number, strange
         RETURNING id)
       SELECT (SELECT COUNT(*) FROM vmid_reservations WHERE "quarantinedFor" = ${instanceId}) + (SELECT COUNT(*) FROM quarantined) AS "setAside"`);
     const next = Number(quarantine?.setAside ?? 0) < MAX_QUARANTINED_PER_INSTANCE ? await reserveVmid(tx, instance.connection, instanceId, cooldownSeconds, runningLow) : null;
-    await runSql(tx, Prisma.sql`UPDATE instances SET vmid = ${next}::int, "updatedAt" = ${new Date()} WHERE id = ${instanceId}`);
+    await runSql(tx, Prisma.sql`UPDATE instances SET vmid = ${next}::int, "vmidSince" = ${next === null ? null : new Date()}, "updatedAt" = ${new Date()} WHERE id = ${instanceId}`);
     return next;
   });
 }

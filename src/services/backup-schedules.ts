@@ -1,8 +1,9 @@
 import type { Tx } from '../db/client';
 import { shareLockInstanceStatus, tryLockKey } from '../db/locks';
+import { changeDayRuns, type BackupCalendar } from '../domain/backup-calendar';
 import { AppError, notFound } from '../domain/errors';
 import type { BackupSchedule } from '../generated/prisma/client';
-import { deleteTemporalBackupSchedule, upsertBackupSchedule } from '../temporal/schedules';
+import { deleteTemporalBackupSchedule, UnknownTimeZoneError, upsertBackupSchedule } from '../temporal/schedules';
 import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
 import type { Principal } from './principal';
@@ -22,6 +23,26 @@ export interface BackupScheduleRequest {
 
 /** A server whose state leaves no backups to schedule: deleted, or on its way out. */
 const GONE = ['deleting', 'deleted'];
+
+/** How far ahead a schedule lists its runs on the days the clocks change; its runs move the list on (refreshChangeDayRuns). */
+const CHANGE_DAY_HORIZON_MS = 2 * 365 * 86_400_000;
+
+/** The schedule's runs on the days the clocks change, from `now` to the horizon. */
+export function comingChangeDayRuns(calendar: BackupCalendar, now: Date): Date[] {
+  return changeDayRuns(calendar, now, new Date(now.getTime() + CHANGE_DAY_HORIZON_MS));
+}
+
+/** Writes the server's Temporal Schedule; a time zone the Temporal server does not know is the caller's mistake, named at its field. */
+async function writeTemporalSchedule(deps: Deps, instanceId: string, calendar: BackupCalendar, changeDayRunsAt: Date[]): Promise<void> {
+  try {
+    await upsertBackupSchedule(deps.temporal, deps.config, { instanceId, ...calendar, changeDayRuns: changeDayRunsAt });
+  } catch (error) {
+    if (!(error instanceof UnknownTimeZoneError)) throw error;
+    throw new AppError('INVALID_INPUT', 'The request body is invalid.', {
+      fields: { timezone: 'not a name of the IANA time zone database (abbreviations such as PST or IST are not); use a name such as America/Los_Angeles' },
+    });
+  }
+}
 
 /**
  * Runs one change of a server's backup schedule (its Temporal Schedule, then its row) alone, in
@@ -55,12 +76,32 @@ export async function putBackupSchedule(deps: Deps, who: Principal, instanceId: 
     if (body.keepLast > instance.plan.backupLimit) {
       throw new AppError('BACKUP_LIMIT_REACHED', `The plan allows ${instance.plan.backupLimit} backups; keepLast cannot be more.`, { backupLimit: instance.plan.backupLimit });
     }
-    await upsertBackupSchedule(deps.temporal, deps.config, { instanceId, ...spec });
+    const changeDayRunsAt = comingChangeDayRuns(spec, new Date());
+    await writeTemporalSchedule(deps, instanceId, spec, changeDayRunsAt);
     return tx.backupSchedule.upsert({
       where: { instanceId },
-      create: { instanceId, tenantId: instance.tenantId, createdByUserId: who.userId, keepLast: body.keepLast, ...spec },
-      update: { createdByUserId: who.userId, keepLast: body.keepLast, ...spec },
+      create: { instanceId, tenantId: instance.tenantId, createdByUserId: who.userId, keepLast: body.keepLast, ...spec, changeDayRunsAt },
+      update: { createdByUserId: who.userId, keepLast: body.keepLast, ...spec, changeDayRunsAt },
     });
+  });
+}
+
+/**
+ * Lists the schedule's coming runs on the days the clocks change anew (the horizon moved on, or the
+ * runtime's time zone rules changed): its Temporal Schedule, then its row. Skipped while another
+ * change of the schedule is being made, which writes them itself; a schedule gone, or a server on
+ * its way out, is left alone.
+ */
+export async function refreshChangeDayRuns(deps: Deps, instanceId: string): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    if (!(await tryLockKey(tx, `backup-schedule:${instanceId}`))) return;
+    const status = await shareLockInstanceStatus(tx, instanceId);
+    const schedule = await tx.backupSchedule.findUnique({ where: { instanceId } });
+    if (!schedule || status === undefined || GONE.includes(status)) return;
+    const calendar = { frequency: schedule.frequency, time: schedule.time, timezone: schedule.timezone, weekday: schedule.weekday };
+    const changeDayRunsAt = comingChangeDayRuns(calendar, new Date());
+    await upsertBackupSchedule(deps.temporal, deps.config, { instanceId, ...calendar, changeDayRuns: changeDayRunsAt });
+    await tx.backupSchedule.update({ where: { instanceId }, data: { changeDayRunsAt } });
   });
 }
 

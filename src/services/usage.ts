@@ -26,6 +26,19 @@ function stepOf(points: VmRrdPoint[], timeframe: UsageTimeframe): number {
   return first && second ? second.time - first.time : STEP_SECONDS[timeframe];
 }
 
+/**
+ * The points of the server's own life on its VMID: Proxmox keeps a VMID's round-robin database
+ * when its guest is destroyed and writes the next guest of that VMID into it, so a point that
+ * averages any moment before the server took the VMID (`vmidSince`) may hold an earlier guest's
+ * usage and keeps only its time. A migration, a rebuild or a restore in place keeps the server's
+ * VMID and so its history; a restore as a new server is a new server on a VMID of its own.
+ */
+function ownPoints(points: VmRrdPoint[], stepSeconds: number, vmidSince: Date | null): VmRrdPoint[] {
+  if (vmidSince === null) return points;
+  const since = vmidSince.getTime() / 1000;
+  return points.map((point) => (point.time - stepSeconds >= since ? point : { time: point.time }));
+}
+
 type UsageCache = Map<string, { until: number; answer: Promise<Usage> }>;
 /** One cache per process's Proxmox clients (an API), by server and time frame. */
 const caches = new WeakMap<ProxmoxClientFactory, UsageCache>();
@@ -42,7 +55,8 @@ function cacheOf(proxmox: ProxmoxClientFactory): UsageCache {
 /**
  * A server's usage graphs, read from Proxmox VE (rrddata) and kept `METRICS_CACHE_SECONDS` per
  * server and time frame; viewers asking while a read is under way share it, so a page full of
- * viewers costs one Proxmox read. Only the server's owner (or an admin) gets past the lookup.
+ * viewers costs one Proxmox read. Only the server's owner (or an admin) gets past the lookup, and
+ * only points of the server's own life on its VMID carry values.
  */
 export async function readUsage(deps: Pick<ServiceDeps, 'db' | 'config' | 'logger' | 'proxmox'>, who: Principal, instanceId: string, timeframe: UsageTimeframe): Promise<Usage> {
   const instance = await findInstance(deps, who, instanceId);
@@ -58,7 +72,10 @@ export async function readUsage(deps: Pick<ServiceDeps, 'db' | 'config' | 'logge
   const answer = deps
     .proxmox(instance.connection)
     .guests.usage(node, vmid, timeframe)
-    .then((points): Usage => ({ timeframe, stepSeconds: stepOf(points, timeframe), points }))
+    .then((points): Usage => {
+      const step = stepOf(points, timeframe);
+      return { timeframe, stepSeconds: step, points: ownPoints(points, step, instance.vmidSince) };
+    })
     .catch((error: unknown) => {
       cache.delete(key);
       // A guest not cloned yet (or gone) has no history; anything else is Proxmox being out of reach.

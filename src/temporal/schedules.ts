@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type DayOfWeek, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type DayOfWeek, type IntervalSpec, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Reconcile } from '../workflows/reconcile';
@@ -55,13 +55,43 @@ export interface BackupScheduleSpec {
   timezone: string;
   /** `monday` … `sunday`, weekly only. */
   weekday: string | null;
+  /** Its coming runs on days the clocks change under its time of day (`changeDayRuns` in src/domain/backup-calendar.ts). */
+  changeDayRuns: Date[];
 }
 
-/** The calendar a backup schedule fires on, in the server owner's time zone. */
+/** Fifty years, in seconds: an interval this long fires once in any schedule's life. */
+const ONCE_EVERY_SECONDS = 50 * 365 * 86_400;
+
+/**
+ * An interval spec whose only firing in fifty years is `at`. A calendar in a time zone names wall
+ * times, and the first 01:30 of the night the clocks go back is no wall time of its own; an
+ * interval counts seconds from the epoch. (Temporal divides `now - offset` by `every`, truncating
+ * towards zero, so the run must lie at least one interval after the epoch: any from 2020 on.)
+ */
+function onceAt(at: Date): IntervalSpec {
+  const seconds = Math.floor(at.getTime() / 1000);
+  return { every: ONCE_EVERY_SECONDS * 1000, offset: (seconds % ONCE_EVERY_SECONDS) * 1000 };
+}
+
+/**
+ * The calendar a backup schedule fires on, in the server owner's time zone, and its runs on the
+ * days the clocks change as instants. On those days the calendar may fire too (a repeated time,
+ * or Temporal's own reading of a skipped one): the run finds its day taken and makes no backup.
+ */
 export function backupCalendar(schedule: BackupScheduleSpec): ScheduleSpec {
   const [hour, minute] = schedule.time.split(':').map(Number) as [number, number];
   const dayOfWeek = schedule.frequency === 'weekly' && schedule.weekday ? { dayOfWeek: schedule.weekday.toUpperCase() as DayOfWeek } : {};
-  return { calendars: [{ hour, minute, ...dayOfWeek }], timezone: schedule.timezone };
+  return { calendars: [{ hour, minute, ...dayOfWeek }], intervals: schedule.changeDayRuns.map(onceAt), timezone: schedule.timezone };
+}
+
+/** The Temporal server does not know the schedule's time zone (its zone database has no such name). */
+export class UnknownTimeZoneError extends Error {
+  override name = 'UnknownTimeZoneError';
+}
+
+/** Temporal's refusal of a spec naming a time zone it does not know, as the SDK raises it (Go's `time.LoadLocation` wording). */
+function asUnknownTimeZone(error: unknown): unknown {
+  return error instanceof TypeError && error.message.startsWith('unknown time zone ') ? new UnknownTimeZoneError(error.message) : error;
 }
 
 /**
@@ -70,7 +100,7 @@ export function backupCalendar(schedule: BackupScheduleSpec): ScheduleSpec {
  * while Temporal was down is not made hours late, the next one comes on time. A schedule removed
  * between the create and the update (by its own run finding no row, or by an operator) is made
  * again: Temporal answers the update of a removed one not-found ("workflow execution already
- * completed").
+ * completed"). A time zone the Temporal server does not know is an UnknownTimeZoneError.
  */
 export async function upsertBackupSchedule(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, schedule: BackupScheduleSpec): Promise<void> {
   const scheduleId = backupScheduleId(schedule.instanceId);
@@ -95,13 +125,13 @@ export async function upsertBackupSchedule(client: Client, config: Pick<Config, 
       });
       return;
     } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+      if (!(error instanceof ScheduleAlreadyRunning)) throw asUnknownTimeZone(error);
     }
     try {
       await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
       return;
     } catch (error) {
-      if (!(error instanceof ScheduleNotFoundError) || attempt === 3) throw error;
+      if (!(error instanceof ScheduleNotFoundError) || attempt === 3) throw asUnknownTimeZone(error);
     }
   }
 }

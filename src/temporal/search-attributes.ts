@@ -5,3 +5,5 @@ export const InstanceIdKey = defineSearchAttributeKey('InstanceId', SearchAttrib
 export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
 export const ProvisionStageKey = defineSearchAttributeKey('ProvisionStage', SearchAttributeType.KEYWORD);
 export const InstanceStatusKey = defineSearchAttributeKey('InstanceStatus', SearchAttributeType.KEYWORD);
+/** Temporal's own, on each workflow a schedule starts: when its action was due (the nominal time; a trigger's or a backfill's too). */
+export const ScheduledStartTimeKey = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);

@@ -1,37 +1,44 @@
 /**
  * Backup schedules end to end: a server's schedule is a Temporal Schedule with the calendar asked
- * for; each run asks for a backup like the API does, records a refusal instead of failing, and
- * after a successful backup prunes the oldest scheduled ones past keepLast (manual ones never);
+ * for; each run asks for a backup like the API does, at most once per local day (week), records a
+ * refusal instead of failing, and after a successful backup prunes the oldest scheduled ones past
+ * keepLast (manual ones never); on the days the clocks change it runs once, as docs/api.md says;
  * removing the schedule, or deleting the server, removes it from Temporal.
  */
 import { ScheduleNotFoundError } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import type { ScheduledBackupOutcome } from '../../src/activities/backup-schedules';
+import { createRequestScheduledBackupActivity } from '../../src/activities/backup-schedules';
+import { changeDayRuns } from '../../src/domain/backup-calendar';
 import { backupScheduleId } from '../../src/temporal/workflow-ids';
+import { backfillRuns, triggerRun, type ScheduleRun } from '../support/backup-schedules';
 import { guestOf, operate, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
 import { seededId, type Stack } from '../support/stack';
 
 const schedulePath = (id: string) => `/v1/instances/${id}/backup-schedule`;
 const putSchedule = (stack: Stack, id: string, body: unknown) => stack.api.request('PUT', schedulePath(id), { token: stack.customer.token, body });
 const weekly = { frequency: 'weekly', time: '03:30', timezone: 'Europe/Berlin', weekday: 'sunday', keepLast: 2 };
+const HOUR_MS = 3_600_000;
 
-/** Fires the schedule now (as its calendar would) and waits for the run and for the backup it asked for. */
-async function fire(stack: Stack, instanceId: string): Promise<ScheduledBackupOutcome> {
-  const handle = stack.api.temporal.schedule.getHandle(backupScheduleId(instanceId));
-  const before = (await handle.describe()).info.recentActions.length;
-  await handle.trigger();
-  let run: string | undefined;
-  while (!run) {
-    const actions = (await handle.describe()).info.recentActions;
-    if (actions.length > before) run = actions.at(-1)!.action.workflow.workflowId;
-    else await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const outcome = await stack.api.temporal.workflow.getHandle<() => Promise<ScheduledBackupOutcome>>(run).result();
-  if (outcome.backupId) {
-    const backup = await stack.api.db.backup.findUniqueOrThrow({ where: { id: outcome.backupId } });
-    expect((await taskEnd(stack, backup.taskId!)).status).toBe('succeeded');
-  }
-  return outcome;
+type ScheduledBackupOutcome = ScheduleRun['outcome'];
+
+/** The run a daily 01:05 UTC schedule was due `daysAgo` days ago, made now by a backfill of that time. */
+async function runDueDaysAgo(stack: Stack, instanceId: string, daysAgo: number): Promise<ScheduledBackupOutcome> {
+  const today = new Date();
+  const due = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - daysAgo, 1, 5);
+  const [run] = await backfillRuns(stack, instanceId, new Date(due - 60_000), new Date(due + 60_000), 1);
+  return run!.outcome;
+}
+
+/** A run's time of day and UTC offset in a zone: `03:00 GMT+2`. */
+const wallClock = (at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'shortOffset' }).format(at);
+
+/** An `Etc/GMT±N` zone in which it is past noon and before 13:00 now, so runs a few seconds apart share its local day. */
+function zoneAtMidday(): string {
+  const hoursAhead = ((12 - new Date().getUTCHours() + 36) % 24) - 12;
+  // Etc/GMT-2 is two hours ahead of UTC: the sign is POSIX's, the opposite of ISO's.
+  return hoursAhead === 0 ? 'UTC' : `Etc/GMT${hoursAhead > 0 ? '-' : '+'}${Math.abs(hoursAhead)}`;
 }
 
 async function scheduleGone(stack: Stack, instanceId: string): Promise<boolean> {
@@ -63,6 +70,14 @@ describe('backup schedules end to end', () => {
       expect(refused.body.error.code).toBe('INVALID_INPUT');
       expect(Object.keys(refused.body.error.details.fields), field).toContain(field);
     }
+    // Names Node.js knows (ICU's old abbreviations and retired names) but the Temporal server's
+    // zone database does not: refused as a mistake at the field, not answered 500.
+    for (const timezone of ['PST', 'IST', 'AET', 'SystemV/EST5EDT', 'US/Pacific-New', 'Canada/East-Saskatchewan']) {
+      expect(() => new Intl.DateTimeFormat('en', { timeZone: timezone }), timezone).not.toThrow();
+      const refused = await putSchedule(stack, id, { ...weekly, timezone });
+      expect(refused.status, timezone).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { fields: { timezone: expect.stringContaining('IANA') } } });
+    }
     // the small plan holds 3 backups
     const tooMany = await putSchedule(stack, id, { ...weekly, keepLast: 4 });
     expect(tooMany.status).toBe(422);
@@ -90,7 +105,8 @@ describe('backup schedules end to end', () => {
     expect(daily.spec.calendars).toEqual([expect.objectContaining({ hour: [{ start: 1, end: 1, step: 1 }], minute: [{ start: 5, end: 5, step: 1 }] })]);
     expect(daily.spec.timezone).toBe('UTC');
 
-    const runs = [await fire(stack, id), await fire(stack, id), await fire(stack, id)];
+    // One run on each of three days (a day has one run, however often the schedule fires in it).
+    const runs = [await runDueDaysAgo(stack, id, 3), await runDueDaysAgo(stack, id, 2), await runDueDaysAgo(stack, id, 1)];
     expect(runs.map((r) => r.refusal)).toEqual([null, null, null]);
     const [first, second, third] = runs.map((r) => r.backupId!);
     const shown = (await stack.client.GET('/v1/instances/{id}/backups', { params: { path: { id } } })).data!.data;
@@ -109,7 +125,7 @@ describe('backup schedules end to end', () => {
     const vzdumps = (await stack.sim.state()).tasks.filter((t) => t.type === 'vzdump').length;
     await stack.api.db.plan.update({ where: { id: seededId(stack.seed.plans, 'small') }, data: { backupLimit: 2 } });
     try {
-      expect(await fire(stack, id)).toEqual({ backupId: null, refusal: 'BACKUP_LIMIT_REACHED' });
+      expect((await triggerRun(stack, id)).outcome).toEqual({ backupId: null, refusal: 'BACKUP_LIMIT_REACHED' });
     } finally {
       await stack.api.db.plan.update({ where: { id: seededId(stack.seed.plans, 'small') }, data: { backupLimit: 3 } });
     }
@@ -125,6 +141,76 @@ describe('backup schedules end to end', () => {
     expect((await stack.api.request('DELETE', schedulePath(id), { token: stack.customer.token })).status).toBe(204);
     // its backups stay
     expect((await stack.client.GET('/v1/instances/{id}/backups', { params: { path: { id } } })).data!.data).toHaveLength(3);
+  });
+
+  it('makes one backup a local day however often the schedule fires in it: a second trigger the same day makes none, and a retried run carries on', async () => {
+    const id = await runningServer(stack, { hostname: 'sched-once' });
+    const timezone = zoneAtMidday();
+    expect((await putSchedule(stack, id, { frequency: 'daily', time: '03:00', timezone, keepLast: 3 })).status).toBe(200);
+    const first = await triggerRun(stack, id);
+    expect(first.outcome).toEqual({ backupId: expect.any(String), refusal: null });
+    const second = await triggerRun(stack, id);
+    expect(second.outcome).toEqual({ backupId: null, refusal: 'ALREADY_RAN' });
+    expect(await stack.api.db.backup.count({ where: { instanceId: id, scheduled: true } })).toBe(1);
+    // The schedule shows the run that counted.
+    const shown = await stack.api.request('GET', schedulePath(id), { token: stack.customer.token });
+    expect(shown.body.data).toMatchObject({ lastBackupId: first.outcome.backupId, lastRefusal: null });
+
+    // The first run's activity attempted again (a retry after its answer was lost) counts again and finds its backup: no other is made.
+    const requestScheduledBackup = createRequestScheduledBackupActivity(stack.api.deps);
+    const attempt = { instanceId: id, backupId: first.outcome.backupId!, scheduledAt: first.dueAt.toISOString() };
+    expect(await new MockActivityEnvironment(undefined, { client: stack.api.temporal }).run(requestScheduledBackup, attempt)).toEqual(first.outcome);
+    expect(await stack.api.db.backup.count({ where: { instanceId: id, scheduled: true } })).toBe(1);
+    expect(await stack.api.db.backupSchedule.findUniqueOrThrow({ where: { instanceId: id } })).toMatchObject({ countedRunId: first.outcome.backupId, lastBackupId: first.outcome.backupId });
+  });
+
+  it('runs once on each day the clocks change, on the real Temporal server: a skipped time at the change, a repeated one at its first occurrence', async () => {
+    const id = await runningServer(stack, { hostname: 'sched-dst' });
+    /** The schedule's runs from three hours before to three hours after its change-day run, as Temporal fires them when backfilled. */
+    const aroundChangeDay = async (calendar: { time: string; timezone: string }, which: 'spring' | 'autumn', count: number) => {
+      expect((await putSchedule(stack, id, { frequency: 'daily', ...calendar, keepLast: 3 })).status).toBe(200);
+      const now = new Date();
+      const runs = changeDayRuns({ frequency: 'daily', weekday: null, ...calendar }, now, new Date(now.getTime() + 2 * 365 * 24 * HOUR_MS));
+      // Temporal lists them as intervals beside the calendar.
+      expect((await stack.api.temporal.schedule.getHandle(backupScheduleId(id)).describe()).spec.intervals).toHaveLength(runs.length);
+      // A repeated time runs at its own time of day; a skipped one at the change, another time (03:00 for 02:30).
+      const changeDay = runs.find((run) => wallClock(run, calendar.timezone).startsWith(calendar.time) === (which === 'autumn'))!;
+      const fired = await backfillRuns(stack, id, new Date(changeDay.getTime() - 3 * HOUR_MS), new Date(changeDay.getTime() + 3 * HOUR_MS), count);
+      return { changeDay, fired: fired.map((run) => ({ dueAt: run.dueAt.toISOString(), made: run.outcome.backupId ? 'backup' : run.outcome.refusal })) };
+    };
+    // Europe/Berlin at 02:30. Spring skips it: Temporal's calendar alone would not fire that day.
+    const berlinSpring = await aroundChangeDay({ time: '02:30', timezone: 'Europe/Berlin' }, 'spring', 1);
+    expect(berlinSpring.fired).toEqual([{ dueAt: berlinSpring.changeDay.toISOString(), made: 'backup' }]);
+    expect(wallClock(berlinSpring.changeDay, 'Europe/Berlin')).toBe('03:00 GMT+2');
+    // Autumn repeats it: Temporal's calendar alone fires only the second (CET) one; the run at the first takes the day.
+    const berlinAutumn = await aroundChangeDay({ time: '02:30', timezone: 'Europe/Berlin' }, 'autumn', 1);
+    expect(berlinAutumn.fired).toEqual([{ dueAt: berlinAutumn.changeDay.toISOString(), made: 'backup' }]);
+    expect(wallClock(berlinAutumn.changeDay, 'Europe/Berlin')).toBe('02:30 GMT+2');
+    // America/New_York at 01:30 in autumn: Temporal's calendar fires it twice; the second makes no backup.
+    const newYork = await aroundChangeDay({ time: '01:30', timezone: 'America/New_York' }, 'autumn', 2);
+    expect(newYork.fired).toEqual([
+      { dueAt: newYork.changeDay.toISOString(), made: 'backup' },
+      { dueAt: new Date(newYork.changeDay.getTime() + HOUR_MS).toISOString(), made: 'ALREADY_RAN' },
+    ]);
+    expect(wallClock(newYork.changeDay, 'America/New_York')).toBe('01:30 GMT-4');
+    // Australia/Lord_Howe at 02:15 in spring (02:00 becomes 02:30): runs at 02:30, where Temporal's calendar alone would read it as 02:45.
+    const lordHowe = await aroundChangeDay({ time: '02:15', timezone: 'Australia/Lord_Howe' }, 'spring', 1);
+    expect(lordHowe.fired).toEqual([{ dueAt: lordHowe.changeDay.toISOString(), made: 'backup' }]);
+    expect(wallClock(lordHowe.changeDay, 'Australia/Lord_Howe')).toBe('02:30 GMT+11');
+  });
+
+  it('lists the coming change days anew at its next run when they moved on (a schedule set before they were listed, or two years ago)', async () => {
+    const id = await runningServer(stack, { hostname: 'sched-horizon' });
+    expect((await putSchedule(stack, id, { frequency: 'daily', time: '02:30', timezone: 'Europe/Berlin', keepLast: 3 })).status).toBe(200);
+    const handle = stack.api.temporal.schedule.getHandle(backupScheduleId(id));
+    const listed = (await handle.describe()).spec.intervals;
+    expect(listed?.length).toBeGreaterThanOrEqual(3);
+    // As a schedule written before change days were listed: none in Temporal, none on its row.
+    await handle.update((previous) => ({ ...previous, spec: { ...previous.spec, intervals: [] } }));
+    await stack.api.db.backupSchedule.update({ where: { instanceId: id }, data: { changeDayRunsAt: [] } });
+    await triggerRun(stack, id);
+    expect((await handle.describe()).spec.intervals).toEqual(listed);
+    expect((await stack.api.db.backupSchedule.findUniqueOrThrow({ where: { instanceId: id } })).changeDayRunsAt).toHaveLength(listed!.length);
   });
 
   it('takes concurrent changes one at a time: PUTs racing DELETEs answer only 200, 204 (a DELETE finding none) or 409 CONFLICT, and PostgreSQL and Temporal agree', async () => {

@@ -5,9 +5,15 @@
  * cannot be read.
  */
 import { describe, expect, it } from 'vitest';
-import { callCount, guestOf, operate, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
+import { ProxmoxClient } from '../../src/proxmox';
+import { parseToken } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
+import { callCount, guestOf, operate, runningServer, serverUpFor, suiteStack, taskEnd } from '../support/lifecycle';
 
 const RRDDATA = 'GET /nodes/{node}/qemu/{vmid}/rrddata';
+const { tokenId, secret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
+/** The simulator's token as an operator working outside this service would use it. */
+const simToken = { tokenId, tokenSecret: secret };
 
 describe('usage graphs', () => {
   const stack = suiteStack();
@@ -16,7 +22,7 @@ describe('usage graphs', () => {
 
   it("answers a running server's hour, day and week; a page full of viewers costs one Proxmox read per time frame", async () => {
     const id = await runningServer(stack, { hostname: 'graphs-1' });
-    await stack.sim.setGuestUptime((await guestOf(stack, id))!.vmid, 3 * 86_400);
+    await serverUpFor(stack, id, 3 * 86_400);
     const before = await callCount(stack, RRDDATA);
     const viewers = await Promise.all(Array.from({ length: 20 }, () => usage(id)));
     expect(viewers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
@@ -60,6 +66,34 @@ describe('usage graphs', () => {
     const other = await stack.api.createCustomer();
     expect((await usage(id, 'hour', other.token)).status).toBe(404);
     expect((await usage('ins_nothing', 'hour')).status).toBe(404);
+  });
+
+  it("shows a server on a reused VMID nothing of the VMID's earlier server, which Proxmox still keeps", async () => {
+    const first = await runningServer(stack, { hostname: 'graphs-earlier' });
+    await serverUpFor(stack, first, 3 * 86_400);
+    const { vmid, node } = (await guestOf(stack, first))!;
+    expect((await taskEnd(stack, (await operate(stack, first, 'delete')).body.meta.taskId)).status).toBe('succeeded');
+
+    // No cooldown in tests: the next server takes the VMID at once.
+    const second = await runningServer(stack, { hostname: 'graphs-later' });
+    expect((await guestOf(stack, second))!.vmid).toBe(vmid);
+    const createdAt = Date.parse((await stack.api.db.instance.findUniqueOrThrow({ where: { id: second } })).createdAt.toISOString());
+    const outside = new ProxmoxClient({ baseUrl: stack.sim.url, ...simToken, plaintextLab: true });
+    try {
+      for (const timeframe of ['hour', 'day', 'week'] as const) {
+        // Proxmox's own answer still holds the earlier server's usage on this VMID...
+        const kept = await outside.guests.usage(node, vmid, timeframe);
+        expect(kept.filter((point) => point.cpu !== undefined && point.time * 1000 < createdAt).length, timeframe).toBeGreaterThan(0);
+        // ...and the later server is shown none of it: every point that averages a moment before it was created is blank.
+        const shown = (await usage(second, timeframe)).body.data;
+        expect(shown.points.length, timeframe).toBe(kept.length);
+        const before = shown.points.filter((point: { time: string }) => Date.parse(point.time) - shown.stepSeconds * 1000 < createdAt);
+        expect(before.length, timeframe).toBeGreaterThan(0);
+        for (const point of before) expect(Object.entries(point).filter(([key, value]) => key !== 'time' && value !== null), `${timeframe} ${point.time}`).toEqual([]);
+      }
+    } finally {
+      outside.close();
+    }
   });
 
   it('refuses an unknown time frame with the field named', async () => {

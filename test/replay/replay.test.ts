@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { replayFiles } from '../../scripts/replay';
 import { ProxmoxClient } from '../../src/proxmox';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
-import type { ScheduledBackupOutcome } from '../../src/activities/backup-schedules';
 import { backupScheduleId, destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
 import { progressQuery, retryRollbackSignal } from '../../src/workflows/definitions';
 import { PARKS_PER_RUN } from '../../src/workflows/parking';
+import { backfillRuns, triggerRun } from '../support/backup-schedules';
 import { runningServer, runOperation, type OperationOutcome } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 import { startReceiver } from '../support/webhook-receiver';
@@ -140,23 +140,17 @@ if (process.env.RECORD_HISTORIES) {
       const id = await runningServer(stack, { hostname: 'replay-scheduled' });
       const body = { frequency: 'daily', time: '04:00', timezone: 'UTC', keepLast: 1 };
       expect((await stack.api.request('PUT', `/v1/instances/${id}/backup-schedule`, { token: stack.customer.token, body })).status).toBe(200);
-      const schedule = stack.api.temporal.schedule.getHandle(backupScheduleId(id));
-      const run = async () => {
-        const before = (await schedule.describe()).info.recentActions.length;
-        await schedule.trigger();
-        let runId: string | undefined;
-        await expect.poll(async () => (runId = (await schedule.describe()).info.recentActions[before]?.action.workflow.workflowId), { timeout: 30_000 }).toBeDefined();
-        const outcome = await stack.api.temporal.workflow.getHandle<() => Promise<ScheduledBackupOutcome>>(runId!).result();
-        const { taskId } = await stack.api.db.backup.findUniqueOrThrow({ where: { id: outcome.backupId! } });
-        const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId! } });
-        await stack.api.temporal.workflow.getHandle(workflowId).result();
-        return { runId: runId!, workflowId };
-      };
-      await run();
-      const second = await run();
-      if (wanted('scheduled-backup')) await record('scheduled-backup', second.runId);
-      if (wanted('operation-backup-scheduled')) await record('operation-backup-scheduled', second.workflowId);
-      await schedule.delete();
+      // Yesterday's run, backfilled, then today's: a schedule backs up once a day.
+      const now = new Date();
+      const yesterday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 4, 0);
+      await backfillRuns(stack, id, new Date(yesterday - 60_000), new Date(yesterday + 60_000), 1);
+      const second = await triggerRun(stack, id);
+      const { taskId } = await stack.api.db.backup.findUniqueOrThrow({ where: { id: second.outcome.backupId! } });
+      const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId! } });
+      await stack.api.temporal.workflow.getHandle(workflowId).result();
+      if (wanted('scheduled-backup')) await record('scheduled-backup', second.workflowId);
+      if (wanted('operation-backup-scheduled')) await record('operation-backup-scheduled', workflowId);
+      await stack.api.temporal.schedule.getHandle(backupScheduleId(id)).delete();
     }, 120_000);
 
     it('records a reconcile of one server, an orphan destroyed by an operator, and webhook deliveries with a retry', async () => {

@@ -118,6 +118,15 @@ export async function guestOf(stack: Stack, id: string) {
 }
 
 /**
+ * Gives a running server a past: its guest up for `seconds` already (its usage history reaches
+ * back that far) on a VMID the server has held as long.
+ */
+export async function serverUpFor(stack: Stack, id: string, seconds: number): Promise<void> {
+  await stack.sim.setGuestUptime((await guestOf(stack, id))!.vmid, seconds);
+  await stack.api.db.instance.update({ where: { id }, data: { vmidSince: new Date(Date.now() - seconds * 1000) } });
+}
+
+/**
  * Waits until the task's provider call of `kind` has its UPID recorded, then kills `worker` (as a
  * crash would) and answers the worker started in its place.
  */

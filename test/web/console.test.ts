@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
 import { CONSOLE_CSP } from '../../src/api/console';
 import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
-import { guestOf } from '../support/lifecycle';
+import { serverUpFor } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
 
@@ -128,8 +128,7 @@ describe('the console as a customer', () => {
   });
 
   it('draws CPU, memory, network and disk graphs over the hour, day and week, described in words', async () => {
-    const guest = (await guestOf(stack, serverId))!;
-    await stack.sim.setGuestUptime(guest.vmid, 3 * 86_400);
+    await serverUpFor(stack, serverId, 3 * 86_400);
     await page.reload();
     await page.locator('#usage .graphs[data-timeframe="hour"]').waitFor();
     const graphs = page.locator('#usage .graphs[data-timeframe="hour"] figure');
@@ -202,7 +201,7 @@ describe('the console as a customer', () => {
     expect(await row.locator('[data-label="Notes"]').textContent()).toBe('before the migration');
     await runningAgain(page);
     // The rollback started the server again: up for days, for the picture's graphs.
-    await stack.sim.setGuestUptime((await guestOf(stack, serverId))!.vmid, 3 * 86_400);
+    await serverUpFor(stack, serverId, 3 * 86_400);
     await page.getByRole('button', { name: 'Day' }).click();
     await page.locator('#usage .graphs[data-timeframe="day"]').waitFor();
     await screenshot(page, 'server');
@@ -340,7 +339,7 @@ describe('the console as a customer', () => {
     // Running for days again, so the phone shows its graphs.
     await stack.client.POST('/v1/instances/{id}/start', { params: { path: { id: serverId } } });
     await stack.waitForStatus(serverId, ['running']);
-    await stack.sim.setGuestUptime((await guestOf(stack, serverId))!.vmid, 3 * 86_400);
+    await serverUpFor(stack, serverId, 3 * 86_400);
     await phone.locator('tr[data-server="web-console-1"] a').first().click();
     await phone.locator('#usage .graphs figure').first().waitFor();
     const serverOverflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -64,6 +64,7 @@ registerRoute({
   summary: "Set a server's backup schedule",
   description:
     'Backs the server up daily or weekly at a time of day in a time zone, as a Temporal Schedule (`backup-schedule-<server id>`). Each run is a backup like POST /v1/instances/{id}/backups; a run refused (plan limit reached, server busy) is recorded in `lastRefusal` and the next run comes as planned. ' +
+    'At most one backup is made per local day (daily) or local week, Monday to Sunday (weekly). On the days the clocks change, a time the change skips runs at the change itself (02:30 in Europe/Berlin at 03:00 CEST), and a time that happens twice runs once, at its first occurrence. A time zone outside the IANA time zone database (an abbreviation such as PST) is 400 INVALID_INPUT. ' +
     "After a successful scheduled backup the oldest scheduled backups beyond `keepLast` are deleted; manual and protected backups are never pruned. `keepLast` may not exceed the plan's `backupLimit` (422 BACKUP_LIMIT_REACHED). Deleting the server removes its schedule. Changes of one schedule are made one at a time: a PUT or DELETE while another is still being made answers 409 CONFLICT (send it again).",
   tags,
   request: { body: putBackupScheduleBody },

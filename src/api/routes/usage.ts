@@ -13,7 +13,7 @@ registerRoute({
   path: '/v1/instances/:id/metrics',
   summary: "Read a server's usage graphs",
   description:
-    'CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped).',
+    'CPU, memory, network and disk I/O over the last hour, day or week, as Proxmox VE consolidates them (averages per point). Answers are kept a few seconds per server and time frame (`METRICS_CACHE_SECONDS`), so many viewers cost one read. Values are null where nothing was measured (the server was stopped), and for every point whose interval begins before the server was created (Proxmox VE may still hold the usage of an earlier server there; only the history of this server is shown).',
   tags: ['instances'],
   request: { query: metricsQuery },
   response: metricsView,

@@ -48,7 +48,11 @@ export const putBackupScheduleBody = z
       .string()
       .max(64)
       .refine(isTimeZoneName, 'an IANA time zone name, such as Europe/Berlin or UTC')
-      .openapi({ description: 'An IANA time zone name; daylight saving time is followed.', example: 'Europe/Berlin' }),
+      .openapi({
+        description:
+          'A name of the IANA time zone database (abbreviations such as PST are refused); daylight saving time is followed: a time the change skips runs at the change, a time that happens twice runs once, at its first occurrence.',
+        example: 'Europe/Berlin',
+      }),
     weekday: z.enum(WEEKDAYS).optional().openapi({ description: 'The day of a weekly backup; required for `weekly`, refused for `daily`.' }),
     keepLast: z
       .number()

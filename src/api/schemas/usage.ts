@@ -27,7 +27,7 @@ export const metricsView = z
   .object({
     timeframe: z.enum(METRICS_TIMEFRAMES),
     stepSeconds: z.number().int().positive().openapi({ description: 'Seconds between two points.' }),
-    points: z.array(metricsPoint).openapi({ description: 'Oldest first; empty while the server has no guest yet (being built) or any more (deleted).' }),
+    points: z.array(metricsPoint).openapi({ description: 'Oldest first; empty while the server has no guest yet (being built) or any more (deleted). Points from before the server was created carry only their time.' }),
   })
   .openapi('InstanceMetrics');
 

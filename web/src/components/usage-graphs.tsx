@@ -112,7 +112,7 @@ export function UsageGraphs({ id, revision }: { id: string; revision: number }) 
       </div>
       <Alert problem={problem} />
       {!metrics && !problem && <Loading what="the usage" />}
-      {metrics && !measured && <p class="muted">Nothing measured in this time: the server was not running.</p>}
+      {metrics && !measured && <p class="muted">Nothing measured in this time: the server was not running, or not created yet.</p>}
       {metrics && measured && (
         <div class="graphs" data-timeframe={metrics.timeframe}>
           {GRAPHS.map((spec) => (
