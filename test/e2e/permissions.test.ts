@@ -3,7 +3,7 @@ import { ProxmoxClient } from '../../src/proxmox';
 import { parseToken } from '../../src/simulator/server';
 import { demoAccess } from '../../src/simulator/spec';
 import { expectFullyReleased } from '../support/reservations';
-import { guestsOf, startStack, type Stack } from '../support/stack';
+import { guestsOf, seededId, startStack, type Stack } from '../support/stack';
 
 /** The demo's least-privilege token, its PVECP role without VM.Config.Memory. */
 function withoutMemory() {
@@ -21,7 +21,8 @@ afterAll(async () => {
 
 describe('a token that lost a privilege', () => {
   it('fails the provision with PROVIDER_PERMISSION_DENIED, Proxmox\'s words for admins only, and rolls back completely', async () => {
-    const created = await stack.create({ hostname: 'no-memory' });
+    // The medium plan's 2 GiB differs from the template's 1 GiB, so configure must write `memory`.
+    const created = await stack.create({ hostname: 'no-memory', planId: seededId(stack.seed.plans, 'medium') });
     const id = created.body.data.id as string;
     const failed = await stack.waitForStatus(id, ['failed', 'running', 'rollback_failed'], 60_000);
     expect(failed.status).toBe('failed');
