@@ -22,7 +22,11 @@ export function launchChromium(): Promise<Browser> {
 export interface ConsoleTab {
   context: BrowserContext;
   page: Page;
-  /** What the page reported as errors: uncaught exceptions and Content-Security-Policy refusals among them. */
+  /**
+   * What the page reported as errors: uncaught exceptions and Content-Security-Policy refusals among
+   * them. The API's answers are not: a 4xx the page shows, and a 503 (busy or a dependency out of
+   * reach, with Retry-After) that a loaded machine can give any read.
+   */
   errors: string[];
 }
 
@@ -37,7 +41,7 @@ export async function openConsole(browser: Browser, baseUrl: string, options: { 
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && !/status of (?:4\d\d|503)/.test(message.text())) errors.push(`${message.text()} ${message.location().url}`);
   });
   return { context, page, errors };
 }
