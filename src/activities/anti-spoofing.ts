@@ -52,8 +52,9 @@ function canonicalOrSelf(cidr: string): string {
 
 /**
  * Writes anti-spoofing as provider calls of a stage, each recorded before it is made.
- * Converges on retry: the state is read first and only what differs is written; a call an earlier
- * attempt recorded asks the firewall again before it is repeated (a fresh one needs no second look).
+ * Converges on retry: the state is read once and each write asks it whether it is done; a call an
+ * earlier attempt recorded asks the firewall again instead (and is recorded as the success it was),
+ * so after a crash between a write and its answer nothing is written twice and no record stays open.
  */
 export async function writeAntiSpoofing(deps: ActivityDeps, client: ProxmoxClient, at: RecordedIn, guest: FirewallGuest): Promise<void> {
   const { node, vmid } = guest;
@@ -65,16 +66,16 @@ export async function writeAntiSpoofing(deps: ActivityDeps, client: ProxmoxClien
     throw fromProxmoxError(error, { kind: 'firewall', node, vmid });
   }
   const entries = () => client.firewall.ipsetEntries(node, vmid, IPFILTER_IPSET);
-  if (state.entries === null) {
-    await runProviderCall(deps, client, {
-      ...key,
-      kind: `firewall.ipset ${IPFILTER_IPSET}`,
-      isDone: async ({ fresh }) => !fresh && (await entries()) !== null,
-      issue: () => client.firewall.createIpset(node, vmid, IPFILTER_IPSET, 'anti-spoofing: the addresses this server holds'),
-    });
-  }
-  const { add, remove } = ipsetChanges(state.entries ?? [], ipfilterEntries(guest.addresses));
-  for (const cidr of remove) {
+  /** Done as the state read above says (a fresh claim: no earlier call can have changed it), or as the firewall says now. */
+  const doneBy = (seen: boolean, now: () => Promise<boolean>) => async ({ fresh }: { fresh: boolean }) => (fresh ? seen : now());
+  await runProviderCall(deps, client, {
+    ...key,
+    kind: `firewall.ipset ${IPFILTER_IPSET}`,
+    isDone: doneBy(state.entries !== null, async () => (await entries()) !== null),
+    issue: () => client.firewall.createIpset(node, vmid, IPFILTER_IPSET, 'anti-spoofing: the addresses this server holds'),
+  });
+  const wanted = ipfilterEntries(guest.addresses);
+  for (const cidr of ipsetChanges(state.entries ?? [], wanted).remove) {
     await runProviderCall(deps, client, {
       ...key,
       kind: `firewall.ipset-${cidr}`,
@@ -83,24 +84,21 @@ export async function writeAntiSpoofing(deps: ActivityDeps, client: ProxmoxClien
       issue: () => client.firewall.removeIpsetEntry(node, vmid, IPFILTER_IPSET, cidr),
     });
   }
-  for (const cidr of add) {
+  for (const cidr of wanted) {
     await runProviderCall(deps, client, {
       ...key,
       kind: `firewall.ipset+${cidr}`,
-      isDone: async ({ fresh }) => !fresh && hasEntry(await entries(), cidr),
+      isDone: doneBy(hasEntry(state.entries, cidr), async () => hasEntry(await entries(), cidr)),
       issue: () => client.firewall.addIpsetEntry(node, vmid, IPFILTER_IPSET, cidr),
     });
   }
   const options = antiSpoofingOptionChanges(state.options);
-  if (Object.keys(options).length > 0) {
-    await runProviderCall(deps, client, {
-      ...key,
-      kind: 'firewall.options',
-      repeatable: true,
-      isDone: async () => Object.keys(antiSpoofingOptionChanges(await client.firewall.guestOptions(node, vmid))).length === 0,
-      issue: () => client.firewall.setGuestOptions(node, vmid, options),
-    });
-  }
+  await runProviderCall(deps, client, {
+    ...key,
+    kind: 'firewall.options',
+    isDone: doneBy(Object.keys(options).length === 0, async () => Object.keys(antiSpoofingOptionChanges(await client.firewall.guestOptions(node, vmid))).length === 0),
+    issue: () => client.firewall.setGuestOptions(node, vmid, options),
+  });
 }
 
 const shown = (state: { options: Record<string, unknown>; entries: IpsetEntry[] | null }, net0Firewall: string | null): AntiSpoofingState => ({
@@ -130,8 +128,8 @@ export async function restoreAntiSpoofing(client: ProxmoxClient, guest: Firewall
   for (const cidr of add) await client.firewall.addIpsetEntry(node, vmid, IPFILTER_IPSET, cidr);
   if (Object.keys(options).length > 0) await client.firewall.setGuestOptions(node, vmid, options);
   if (nicOff) {
-    const upid = await client.guestConfig.set(node, vmid, { net0: withFirewallFlag(net0), ...(config.digest ? { digest: config.digest } : {}) });
-    if (upid) await client.tasks.wait(upid);
+    // The synchronous PUT: a NIC flag needs no Proxmox task to wait for.
+    await client.guestConfig.setSync(node, vmid, { net0: withFirewallFlag(net0), ...(config.digest ? { digest: config.digest } : {}) });
   }
   return {
     before: shown(state, flag),

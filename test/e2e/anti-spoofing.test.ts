@@ -144,11 +144,17 @@ describe('anti-spoofing: no server can take another’s address', () => {
     expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id: b.id } })).firewallCheckedAt).not.toBeNull();
   });
 
-  it('keeps the set on a rebuild, and gives a server restored from a backup as a new server a set of its own new addresses', { timeout: 240_000 }, async () => {
+  it('keeps the set on a rebuild and a migration, and gives a server restored from a backup as a new server a set of its own new addresses', { timeout: 240_000 }, async () => {
     const rebuilt = await runOperation(stack, a.id, 'rebuild', {});
     expect(rebuilt.task.status).toBe('succeeded');
     const again = await serverOf(stack, a.id);
     expect((await firewallOf(again)).entries).toEqual([a.ipv4, a.ipv6].sort());
+    const migrated = await runOperation(stack, a.id, 'migrate', { node: again.node === 'pve1' ? 'pve2' : 'pve1' });
+    expect(migrated.task.status).toBe('succeeded');
+    const moved = await serverOf(stack, a.id);
+    expect(moved.node).not.toBe(again.node);
+    expect(await firewallOf(moved)).toMatchObject({ options: { enable: 1, ipfilter: 1, macfilter: 1 }, entries: [a.ipv4, a.ipv6].sort() });
+    expect(await verdictOf(stack, moved, { source: b.ipv4 })).toBe('DROP');
 
     const backup = await stack.api.request('POST', `/v1/instances/${b.id}/backups`, { token: stack.customer.token, body: {} });
     expect((await taskEnd(stack, backup.body.meta.taskId, 120_000)).status).toBe('succeeded');
