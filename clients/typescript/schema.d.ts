@@ -928,7 +928,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reconcile one server with Proxmox now (power changed outside, guest lost or found again, a start never confirmed) */
+        /** Reconcile one server with Proxmox now (power changed outside, guest lost or found again, a start never confirmed, its firewall changed outside) */
         post: operations["postAdminInstancesByIdReconcile"];
         delete?: never;
         options?: never;
@@ -8220,6 +8220,13 @@ export interface operations {
                                 foundAgain: number;
                                 orphansFound: number;
                                 orphansGone: number;
+                            };
+                            /** @description Guests whose firewall was checked; of them, those changed outside and set back (`restored`), those brought to anti-spoofing for the first time (`converged`), those that could not be read (`undecided`). */
+                            firewalls?: {
+                                checked: number;
+                                restored: number;
+                                converged: number;
+                                undecided: number;
                             };
                         };
                     };

@@ -144,6 +144,19 @@ describe('anti-spoofing: no server can take another’s address', () => {
     expect((await stack.api.db.instance.findUniqueOrThrow({ where: { id: b.id } })).firewallCheckedAt).not.toBeNull();
   });
 
+  it('checks one server’s firewall on an operator’s reconcile, and fails it with PROVIDER_PERMISSION_DENIED when the token may not read that firewall', { timeout: 120_000 }, async () => {
+    const checked = await stack.api.request('POST', `/v1/admin/instances/${b.id}/reconcile`, { token: stack.api.adminToken });
+    expect(checked.status).toBe(200);
+    expect(checked.body.meta.firewalls).toEqual({ checked: 1, restored: 0, converged: 0, undecided: 0 });
+    await stack.sim.fault({ op: 'any', mode: 'http403', call: 'GET /nodes/{node}/qemu/{vmid}/firewall/options', count: 1000 });
+    try {
+      const refused = await stack.api.request('POST', `/v1/admin/instances/${b.id}/reconcile`, { token: stack.api.adminToken });
+      expect(refused.body.error.code).toBe('PROVIDER_PERMISSION_DENIED');
+    } finally {
+      await stack.sim.clearFaults();
+    }
+  });
+
   it('keeps the set on a rebuild and a migration, and gives a server restored from a backup as a new server a set of its own new addresses', { timeout: 240_000 }, async () => {
     const rebuilt = await runOperation(stack, a.id, 'rebuild', {});
     expect(rebuilt.task.status).toBe('succeeded');
