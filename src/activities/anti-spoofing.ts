@@ -1,5 +1,5 @@
 import { ANTI_SPOOFING_OPTIONS, antiSpoofingOptionChanges, canonicalEntry, IPFILTER_IPSET, ipfilterEntries, ipsetChanges, withFirewallFlag } from '../domain/anti-spoofing';
-import type { IpsetEntry, ProxmoxClient } from '../proxmox';
+import { isAlreadyExists, type IpsetEntry, type ProxmoxClient } from '../proxmox';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
 import { parseNetLine } from './guest-config';
@@ -40,6 +40,19 @@ async function readState(client: ProxmoxClient, guest: FirewallGuest): Promise<{
   return { options, entries };
 }
 
+/**
+ * An ipset or entry that is there already is what the write wanted ("already exists"): so these
+ * writes may be repeated, and a first attempt makes them without reading first.
+ */
+async function alreadyThereIsDone(write: Promise<null>): Promise<null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isAlreadyExists(error)) return null;
+    throw error;
+  }
+}
+
 const hasEntry = (entries: IpsetEntry[] | null, cidr: string) => (entries ?? []).some((e) => !e.nomatch && canonicalOrSelf(e.cidr) === cidr);
 
 function canonicalOrSelf(cidr: string): string {
@@ -71,8 +84,9 @@ export async function writeAntiSpoofing(deps: ActivityDeps, client: ProxmoxClien
   await runProviderCall(deps, client, {
     ...key,
     kind: `firewall.ipset ${IPFILTER_IPSET}`,
+    repeatable: true,
     isDone: doneBy(state.entries !== null, async () => (await entries()) !== null),
-    issue: () => client.firewall.createIpset(node, vmid, IPFILTER_IPSET, 'anti-spoofing: the addresses this server holds'),
+    issue: () => alreadyThereIsDone(client.firewall.createIpset(node, vmid, IPFILTER_IPSET, 'anti-spoofing: the addresses this server holds')),
   });
   const wanted = ipfilterEntries(guest.addresses);
   for (const cidr of ipsetChanges(state.entries ?? [], wanted).remove) {
@@ -84,14 +98,18 @@ export async function writeAntiSpoofing(deps: ActivityDeps, client: ProxmoxClien
       issue: () => client.firewall.removeIpsetEntry(node, vmid, IPFILTER_IPSET, cidr),
     });
   }
-  for (const cidr of wanted) {
-    await runProviderCall(deps, client, {
-      ...key,
-      kind: `firewall.ipset+${cidr}`,
-      isDone: doneBy(hasEntry(state.entries, cidr), async () => hasEntry(await entries(), cidr)),
-      issue: () => client.firewall.addIpsetEntry(node, vmid, IPFILTER_IPSET, cidr),
-    });
-  }
+  // Each entry on its own: Proxmox serializes writes of the guest's firewall file.
+  await Promise.all(
+    wanted.map((cidr) =>
+      runProviderCall(deps, client, {
+        ...key,
+        kind: `firewall.ipset+${cidr}`,
+        repeatable: true,
+        isDone: doneBy(hasEntry(state.entries, cidr), async () => hasEntry(await entries(), cidr)),
+        issue: () => alreadyThereIsDone(client.firewall.addIpsetEntry(node, vmid, IPFILTER_IPSET, cidr)),
+      }),
+    ),
+  );
   const options = antiSpoofingOptionChanges(state.options);
   await runProviderCall(deps, client, {
     ...key,
