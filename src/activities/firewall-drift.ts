@@ -27,13 +27,13 @@ export interface FirewallDrift {
 }
 
 /**
- * One part of a guest's firewall the reconciler keeps true: it reads the part, writes back what
- * changed, and says what it found (null: nothing had changed). It converges on retry by reading
+ * One part of a guest's firewall the reconciler keeps true: it reads the part (what it should be
+ * may come from the database), writes back what changed, and says what it found (null: nothing had changed). It converges on retry by reading
  * before it writes. A refused privilege is thrown as the ProxmoxError it is.
  */
-export type FirewallDriftCheck = (client: ProxmoxClient, guest: FirewallDriftGuest) => Promise<FirewallDrift | null>;
+export type FirewallDriftCheck = (deps: ActivityDeps, client: ProxmoxClient, guest: FirewallDriftGuest) => Promise<FirewallDrift | null>;
 
-const antiSpoofingCheck: FirewallDriftCheck = async (client, guest) => {
+const antiSpoofingCheck: FirewallDriftCheck = async (_deps, client, guest) => {
   const found = await restoreAntiSpoofing(client, guest);
   return found && { check: 'anti-spoofing', ...found };
 };
@@ -78,7 +78,7 @@ export function createReconcileFirewallsActivity(deps: ActivityDeps) {
       try {
         const drifts: FirewallDrift[] = [];
         for (const check of FIREWALL_DRIFT_CHECKS) {
-          const drift = await check(client, guest);
+          const drift = await check(deps, client, guest);
           if (drift) drifts.push(drift);
         }
         const firstTime = instance.firewallCheckedAt === null;
