@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { restoreAntiSpoofing } from '../src/activities/anti-spoofing';
 import { IPFILTER_IPSET } from '../src/domain/anti-spoofing';
+import { guestDescription } from '../src/domain/ownership';
 import { ProxmoxClient } from '../src/proxmox';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { round } from './stats';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     if (seeded.status !== 201) throw new Error(`seeding guests: ${seeded.status}`);
     const listed = (await client.guests.list()).filter((g) => g.vmid >= 100_000);
     const address = (i: number) => [{ address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, { address: `2001:db8::${i.toString(16)}` }];
-    const target = (i: number) => ({ node: listed[i]!.node, vmid: listed[i]!.vmid, addresses: address(i) });
+    const target = (i: number) => ({ instanceId: `inst_bench${i}`, node: listed[i]!.node, vmid: listed[i]!.vmid, addresses: address(i) });
 
     // (1) one provision: the firewall calls of writeAntiSpoofing on a fresh guest, in its order.
     const fresh = target(guests - 1);
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     });
 
     // (2) one reconcile pass's firewall part: the first after an upgrade, then the steady state.
+    // The checked guests carry our marker, as ours do (a guest without it is never written to).
+    for (let i = 0; i < checks; i++) await client.guestConfig.setSync(target(i).node, target(i).vmid, { description: guestDescription(target(i).instanceId) });
     const pass = () => measured(simulator.calls, async () => {
       for (let i = 0; i < checks; i++) await restoreAntiSpoofing(client, target(i));
     });

@@ -1,4 +1,5 @@
 import { ANTI_SPOOFING_OPTIONS, antiSpoofingOptionChanges, canonicalEntry, IPFILTER_IPSET, ipfilterEntries, ipsetChanges, withFirewallFlag } from '../domain/anti-spoofing';
+import { ownerOf } from '../domain/ownership';
 import { isAlreadyExists, type IpsetEntry, type ProxmoxClient } from '../proxmox';
 import type { ActivityDeps } from './deps';
 import { fromProxmoxError } from './failures';
@@ -128,12 +129,15 @@ const shown = (state: { options: Record<string, unknown>; entries: IpsetEntry[] 
 /**
  * The reconciler's look at one guest: what anti-spoofing lacks is written back at once (the set,
  * the options, then net0's `firewall=1`, on the config's digest so a concurrent edit is not
- * overwritten); the state before and after, or null when nothing had changed.
+ * overwritten); the state before and after, or null when nothing had changed or the guest at the
+ * VMID does not carry the instance's marker (a guest that is not ours is never written to).
  * Converges on retry: it reads before it writes, and each write makes what it reads true.
  */
-export async function restoreAntiSpoofing(client: ProxmoxClient, guest: FirewallGuest): Promise<{ before: AntiSpoofingState; after: AntiSpoofingState } | null> {
+export async function restoreAntiSpoofing(client: ProxmoxClient, guest: FirewallGuest & { instanceId: string }): Promise<{ before: AntiSpoofingState; after: AntiSpoofingState } | null> {
   const { node, vmid } = guest;
   const [state, config] = await Promise.all([readState(client, guest), client.guestConfig.get(node, vmid)]);
+  const owner = ownerOf({ name: typeof config.name === 'string' ? config.name : undefined, description: typeof config.description === 'string' ? config.description : undefined });
+  if (owner !== guest.instanceId) return null;
   const wanted = ipfilterEntries(guest.addresses);
   const { add, remove } = ipsetChanges(state.entries ?? [], wanted);
   const options = antiSpoofingOptionChanges(state.options);
