@@ -158,6 +158,12 @@ export const configSchema = z.object({
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
   /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */
   RECONCILE_INTERVAL_SECONDS: integer(30),
+  /**
+   * How many guests of a connection each reconcile pass checks the firewall of (anti-spoofing and
+   * the rules), those checked longest ago first: the calls a pass costs stay the same at any number
+   * of guests, and every guest is looked at once per ceil(guests / this) passes.
+   */
+  FIREWALL_CHECKS_PER_PASS: z.coerce.number().int().min(1).max(5000).default(200),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */

@@ -16,10 +16,10 @@ export function diskSizeGiB(config: GuestConfig, disk: string): number | null {
   return Number(match[1]) * (factor[match[2] ?? ''] ?? 1);
 }
 
-/** `virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=20` → its parts. */
-export function parseNetLine(line: string | number | undefined): { model?: string; mac?: string; bridge?: string; tag?: string } {
+/** `virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=20,firewall=1` → its parts. */
+export function parseNetLine(line: string | number | undefined): { model?: string; mac?: string; bridge?: string; tag?: string; firewall?: string } {
   if (typeof line !== 'string') return {};
   const parts = Object.fromEntries(line.split(',').map((part) => part.split('=') as [string, string?]));
   const model = ['virtio', 'e1000', 'rtl8139', 'vmxnet3'].find((m) => m in parts);
-  return { model, mac: model ? parts[model] : undefined, bridge: parts.bridge, tag: parts.tag };
+  return { model, mac: model ? parts[model] : undefined, bridge: parts.bridge, tag: parts.tag, firewall: parts.firewall };
 }

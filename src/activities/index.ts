@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createReconcileFirewallsActivity } from './firewall-drift';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -103,6 +104,7 @@ export function createActivities(deps: ActivityDeps) {
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
+    reconcileFirewalls: whileHeartbeating(createReconcileFirewallsActivity(deps)),
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),

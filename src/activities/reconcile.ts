@@ -47,7 +47,8 @@ export function orphanReason(instance: { status: InstanceStatus; vmid: number | 
   return null;
 }
 
-function currentWorkflowId(): string {
+/** The workflow an activity of the reconciler runs for (`reconcile` outside one, as in tests). */
+export function currentWorkflowId(): string {
   try {
     return Context.current().info.workflowExecution?.workflowId ?? 'reconcile';
   } catch {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
 import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
-import type { ConnectionHealth } from '../services/catalog/connection-health';
+import type { ConnectionHealth, ConnectionWarning } from '../services/catalog/connection-health';
 import type { adminConnectionDetailSchema, adminConnectionSchema } from './schemas/connections';
 import type { adminImageSchema, imageSchema } from './schemas/images';
 import type { adminIpPoolSchema } from './schemas/ip-pools';
@@ -61,7 +61,8 @@ export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z
   archivedAt: isoOrNull(image.archivedAt),
 });
 
-export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Node[] }): z.infer<typeof adminConnectionSchema> => ({
+/** A connection as listed; the answer to a save also carries its `warnings`. */
+export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Node[]; warnings?: ConnectionWarning[] }): z.infer<typeof adminConnectionSchema> => ({
   id: connection.id,
   name: connection.name,
   url: connection.url,
@@ -78,6 +79,7 @@ export const adminConnectionView = (connection: ProxmoxConnection & { nodes: Nod
   consoleUser: consoleUserOf(connection),
   createdAt: connection.createdAt.toISOString(),
   archivedAt: isoOrNull(connection.archivedAt),
+  ...(connection.warnings ? { warnings: connection.warnings } : {}),
 });
 
 export const adminConnectionDetailView = (connection: ProxmoxConnection & { nodes: Node[] }, health: ConnectionHealth): z.infer<typeof adminConnectionDetailSchema> => ({

@@ -20,6 +20,7 @@ export type InstanceAuditAction =
   | 'instance.found_again'
   | 'instance.changed_outside'
   | 'instance.migrated_outside'
+  | `instance.firewall_${'restored' | 'converged'}`
   | 'instance.reconcile_requested'
   | `instance.${Operation}`
   | `instance.${Operation}.not_started`

@@ -18,6 +18,7 @@ export const INSTANCE_EVENT_TYPES = [
   'instance.failed',
   'instance.lost',
   'instance.changed_outside',
+  'instance.firewall_restored',
   'instance.snapshotting',
   'instance.rolling_back',
   'instance.rolled_back',

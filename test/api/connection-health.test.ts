@@ -104,6 +104,35 @@ describe('GET /v1/admin/connections/{id}: a connection and its health, read live
     }
   });
 
+  it('saves a connection to a cluster whose firewall is off with a warning saying so; once it is on, a save warns of nothing', async () => {
+    const { url, close } = await cluster();
+    try {
+      const vmidRange = { start: nextVmid, end: nextVmid + 99 };
+      nextVmid += 100;
+      const created = await api.request('POST', '/v1/admin/connections', {
+        ...admin,
+        body: { name: `lab-${vmidRange.start}`, url, plaintextLab: true, ...OPERATOR, vmidRange, nodes: [{ name: 'pve1', vcpus: 8, memoryMiB: 16384, diskGiB: 500 }] },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data.warnings).toEqual([{ code: 'CLUSTER_FIREWALL_OFF', message: expect.stringContaining("The cluster's firewall is off") }]);
+      const id = created.body.data.id as string;
+      const listed = await api.request('GET', '/v1/admin/connections', admin);
+      expect(listed.body.data.find((item: { id: string }) => item.id === id)).not.toHaveProperty('warnings');
+
+      const put = await fetch(`${url}/api2/json/cluster/firewall/options`, {
+        method: 'PUT',
+        headers: { authorization: 'PVEAPIToken=root@pam!controlplane=sim-secret-change-me', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'enable=1',
+      });
+      expect(put.status).toBe(200);
+      const renamed = await api.request('PATCH', `/v1/admin/connections/${id}`, { ...admin, body: { name: `lab-${vmidRange.start}-on` } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.data.warnings).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('answers 200 with reachable: false and PROVIDER_UNAVAILABLE when Proxmox VE does not answer in time, within its short timeout', async () => {
     const { simulator, url, close } = await cluster();
     try {

@@ -53,6 +53,14 @@ async function exerciseClient(version: PveVersion) {
     if (r) await wait(r);
     await wait(await client.guests.start('pve1', 200));
     await client.guests.status('pve1', 200);
+    await client.firewall.guestOptions('pve1', 200);
+    await client.firewall.ipsetEntries('pve1', 200, 'ipfilter-net0');
+    await client.firewall.createIpset('pve1', 200, 'ipfilter-net0', 'anti-spoofing');
+    await client.firewall.addIpsetEntry('pve1', 200, 'ipfilter-net0', '198.51.100.7');
+    await client.firewall.addIpsetEntry('pve1', 200, 'ipfilter-net0', '2001:db8::7');
+    await client.firewall.removeIpsetEntry('pve1', 200, 'ipfilter-net0', '2001:db8::7');
+    await client.firewall.ipsetEntries('pve1', 200, 'ipfilter-net0');
+    await client.firewall.setGuestOptions('pve1', 200, { enable: 1, ipfilter: 1, macfilter: 1, policy_in: 'ACCEPT' });
     await client.guests.pingAgent('pve1', 200);
     await client.guests.usage('pve1', 200, 'hour');
     await client.guests.usage('pve1', 200, 'week', 'MAX');
@@ -91,6 +99,12 @@ describe('client ↔ official API schema contract', () => {
         'GET /cluster/resources',
         'GET /cluster/status',
         'GET /cluster/firewall/options',
+        'GET /nodes/{node}/qemu/{vmid}/firewall/options',
+        'PUT /nodes/{node}/qemu/{vmid}/firewall/options',
+        'GET /nodes/{node}/qemu/{vmid}/firewall/ipset/{name}',
+        'POST /nodes/{node}/qemu/{vmid}/firewall/ipset',
+        'POST /nodes/{node}/qemu/{vmid}/firewall/ipset/{name}',
+        'DELETE /nodes/{node}/qemu/{vmid}/firewall/ipset/{name}/{cidr}',
         'GET /cluster/nextid',
         'GET /version',
         'GET /access/permissions',

@@ -86,8 +86,8 @@ describe('diskSizeGiB', () => {
 });
 
 describe('parseNetLine', () => {
-  it('splits a Proxmox network line into model, MAC, bridge and VLAN tag', () => {
-    expect(parseNetLine('virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=20')).toEqual({ model: 'virtio', mac: 'BC:24:11:00:00:01', bridge: 'vmbr0', tag: '20' });
+  it('splits a Proxmox network line into model, MAC, bridge, VLAN tag and firewall flag', () => {
+    expect(parseNetLine('virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=20,firewall=1')).toEqual({ model: 'virtio', mac: 'BC:24:11:00:00:01', bridge: 'vmbr0', tag: '20', firewall: '1' });
   });
 
   it('knows every NIC model Proxmox offers for guests here', () => {
@@ -97,9 +97,10 @@ describe('parseNetLine', () => {
   });
 
   it('leaves out what the line does not say', () => {
-    const nic = parseNetLine('virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1');
+    const nic = parseNetLine('virtio=BC:24:11:00:00:01,bridge=vmbr0,rate=12');
     expect(nic).toEqual({ model: 'virtio', mac: 'BC:24:11:00:00:01', bridge: 'vmbr0' });
     expect(nic.tag).toBeUndefined();
+    expect(nic.firewall).toBeUndefined();
   });
 
   it('has a model without a MAC when Proxmox is to choose one', () => {

@@ -23,11 +23,11 @@ registerRoute({
 registerRoute({
   method: 'post',
   path: '/v1/admin/instances/:id/reconcile',
-  summary: 'Reconcile one server with Proxmox now (power changed outside, guest lost or found again, a start never confirmed)',
+  summary: 'Reconcile one server with Proxmox now (power changed outside, guest lost or found again, a start never confirmed, its firewall changed outside)',
   tags,
   admin: true,
   response: adminInstanceView,
-  meta: reconcileSummaryView.pick({ startedLate: true, guests: true }).partial(),
+  meta: reconcileSummaryView.pick({ startedLate: true, guests: true, firewalls: true }).partial(),
   errors: ['NOT_FOUND', 'PROVIDER_PERMISSION_DENIED', 'PROVIDER_UNAVAILABLE'],
 });
 
@@ -48,7 +48,7 @@ export function adminReconcileRouter(deps: ApiDeps): Router {
     const id = pathParam(req, 'id');
     const summary = await reconcileInstance(deps, principal(req), id);
     const { instance, providerCalls } = await readProviderSide(deps, id);
-    send(res, toAdminInstanceView(instance, providerCalls, instance.tasks[0]?.workflowId ?? ''), { startedLate: summary.startedLate, guests: summary.guests });
+    send(res, toAdminInstanceView(instance, providerCalls, instance.tasks[0]?.workflowId ?? ''), { startedLate: summary.startedLate, guests: summary.guests, ...(summary.firewalls ? { firewalls: summary.firewalls } : {}) });
   });
 
   return router;

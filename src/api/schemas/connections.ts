@@ -153,6 +153,17 @@ export const adminConnectionSchema = z
       .openapi({ description: 'The user serial consoles log in as on clusters before Proxmox VE 9 (its password is stored encrypted and never returned); null: none.' }),
     createdAt: timestamp,
     archivedAt,
+    warnings: z
+      .array(
+        z.object({
+          code: z.enum(['CLUSTER_FIREWALL_OFF', 'CLUSTER_FIREWALL_UNREAD']).openapi({
+            description: "CLUSTER_FIREWALL_OFF: the cluster's firewall switch is off, so no server's anti-spoofing or firewall rule acts; CLUSTER_FIREWALL_UNREAD: the switch could not be read.",
+          }),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'Only on the answer to a create or an update, which saved the connection all the same: what the operator should see to (docs/security.md, "The cluster firewall switch").' }),
   })
   .openapi('AdminConnection');
 

@@ -27,6 +27,9 @@ export const reconcileSummaryView = z.object({
   guests: z.object({ changedOutside: count, undecided: count, lost: count, foundAgain: count, orphansFound: count, orphansGone: count }),
   operationsClosed: count,
   housekeeping: z.object({ credentialsErased: count, idempotencyKeysDeleted: count, rateLimitEventsDeleted: count, consolesLost: count }).nullable(),
+  firewalls: z
+    .object({ checked: count, restored: count, converged: count, undecided: count })
+    .openapi({ description: "Guests whose firewall was checked; of them, those changed outside and set back (`restored`), those brought to anti-spoofing for the first time (`converged`), those that could not be read (`undecided`)." }),
 });
 
 export const orphanStatusSchema = z.enum(OrphanStatus);

@@ -5,6 +5,32 @@ import { ProxmoxError } from '../../proxmox';
 import type { ServiceDeps } from '../deps';
 import { clientFor, type ConnectionTarget, readPrivileges, savedTarget } from './cluster-identity';
 
+/** Said on the answer to a save, never refused: the connection is saved all the same. */
+export interface ConnectionWarning {
+  /** CLUSTER_FIREWALL_OFF: no guest's firewall acts; CLUSTER_FIREWALL_UNREAD: the switch could not be read. */
+  code: 'CLUSTER_FIREWALL_OFF' | 'CLUSTER_FIREWALL_UNREAD';
+  message: string;
+}
+
+const TURN_IT_ON =
+  'Before turning it on (Datacenter → Firewall → Options → Firewall), allow the nodes’ management access you need (docs/security.md, "The cluster firewall switch"); this service never turns it on.';
+
+/**
+ * Anti-spoofing and every firewall rule of the servers act only while the cluster's firewall is
+ * on: saving a connection where it is off (or cannot be read) says so.
+ */
+export async function clusterFirewallWarnings(target: ConnectionTarget): Promise<ConnectionWarning[]> {
+  const client = clientFor(target, HEALTH_TIMEOUT_MS);
+  try {
+    if (await client.firewall.clusterEnabled()) return [];
+    return [{ code: 'CLUSTER_FIREWALL_OFF', message: `The cluster's firewall is off: servers on this connection can take each other's addresses until it is on. ${TURN_IT_ON}` }];
+  } catch (error) {
+    return [{ code: 'CLUSTER_FIREWALL_UNREAD', message: `Whether the cluster's firewall is on could not be read (${whyUnread(error)}). ${TURN_IT_ON}` }];
+  } finally {
+    client.close();
+  }
+}
+
 /**
  * A saved connection's health, read live from Proxmox VE with its own token each time it is
  * asked for: whether Proxmox answers, the minimal role as the save-time check reads it, and the

@@ -18,7 +18,11 @@ import { newId } from '../../security/ids';
 import { upsertReconcileSchedule } from '../../temporal/schedules';
 import type { ServiceDeps } from '../deps';
 import { asBody, audit, createRow, updateRow } from './changes';
-import { assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster, savedIdentity } from './cluster-identity';
+import { assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster, savedIdentity, savedTarget } from './cluster-identity';
+import { clusterFirewallWarnings, type ConnectionWarning } from './connection-health';
+
+/** A connection as saved, with what the answer warns of (the cluster's firewall switch). */
+export type SavedConnection = ConnectionWithNodes & { warnings: ConnectionWarning[] };
 
 /**
  * Proxmox VE connections: how the control plane reaches a cluster. The token secret is sealed
@@ -111,9 +115,9 @@ export const listConnections = (deps: Pick<ServiceDeps, 'db'>, page: PageArgs, a
 /**
  * Before anything is saved, Proxmox must answer the token and name its cluster, and no other
  * connection to that cluster may use an overlapping VMID range. The connection's reconciler
- * starts once it is saved.
+ * starts once it is saved. A cluster whose firewall is off is warned of, not refused.
  */
-export async function createConnection(deps: ConnectionDeps, actorUserId: string, spec: ConnectionSpec): Promise<ConnectionWithNodes> {
+export async function createConnection(deps: ConnectionDeps, actorUserId: string, spec: ConnectionSpec): Promise<SavedConnection> {
   const snippets = writableSnippets(spec.snippets);
   const target = { ...spec, insecureTls: spec.insecureTls ?? deps.config.PROXMOX_INSECURE_TLS_DEFAULT };
   const storages = { storage: spec.storage ?? 'local-lvm', snippetsStorage: spec.snippets?.storage };
@@ -150,7 +154,7 @@ export async function createConnection(deps: ConnectionDeps, actorUserId: string
   await upsertReconcileSchedule(deps.temporal, deps.config, created.id).catch((error: unknown) =>
     deps.logger.warn({ err: error, connectionId: created.id }, 'could not create the reconcile schedule'),
   );
-  return created;
+  return { ...created, warnings: await clusterFirewallWarnings(target) };
 }
 
 /**
@@ -198,11 +202,11 @@ async function checkChange(deps: ConnectionDeps, id: string, change: ConnectionC
  * New URL, token or TLS settings are saved only once Proxmox answered GET /cluster/status with
  * them, and only for the cluster the connection was made for (unless `force`: then the new
  * cluster's name is recorded). Workers build a new Proxmox client for the changed row on their
- * next call.
+ * next call. A cluster whose firewall is off is warned of, not refused.
  */
-export async function updateConnection(deps: ConnectionDeps, actorUserId: string, id: string, change: ConnectionChange): Promise<ConnectionWithNodes> {
+export async function updateConnection(deps: ConnectionDeps, actorUserId: string, id: string, change: ConnectionChange): Promise<SavedConnection> {
   const identity = await checkChange(deps, id, change);
-  return updateRow(deps, actorUserId, id, change, {
+  const updated = await updateRow(deps, actorUserId, id, change, {
     duplicate: ['connection'],
     lock: lockConnection,
     noun: 'connection',
@@ -221,6 +225,7 @@ export async function updateConnection(deps: ConnectionDeps, actorUserId: string
     moreDetails: (connection) =>
       identity && identity.clusterName !== connection.clusterName ? { clusterName: { before: connection.clusterName, after: identity.clusterName } } : {},
   });
+  return { ...updated, warnings: await clusterFirewallWarnings(savedTarget(deps, updated)) };
 }
 
 /**
