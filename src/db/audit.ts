@@ -21,6 +21,11 @@ export type InstanceAuditAction =
   | 'instance.changed_outside'
   | 'instance.migrated_outside'
   | 'instance.reconcile_requested'
+  | 'instance.throttled'
+  | 'instance.unthrottled'
+  | 'instance.throttle_restored'
+  | 'instance.throttle_lifted'
+  | 'instance.traffic_allowance_added'
   | `instance.${Operation}`
   | `instance.${Operation}.not_started`
   | `instance.${Operation}.${'succeeded' | 'failed'}`
