@@ -7,10 +7,13 @@ import { readSampledServers, recordServerSamples, type SampledServer, type Serve
 import { counterDelta, nicRateForMbps, nicRateOf, spreadOverHours, withNicRate, type CounterReading } from '../domain/traffic';
 import type { ClusterVmResource } from '../proxmox';
 import { recordAudit } from '../db/audit';
+import { sqlTransaction } from '../db/client';
 import type { ActivityDeps } from './deps';
 
 /** Servers sampled per transaction: a worker lost mid-pass loses at most the chunk it was writing, which the next pass counts. */
 export const SAMPLE_CHUNK = 1_000;
+/** A chunk's transaction: a thousand servers' rows in a few statements. */
+const CHUNK_LIMITS = { maxWaitMs: 10_000, timeoutMs: 60_000 };
 
 export interface TrafficPassSummary {
   guestsListed: number;
@@ -63,7 +66,7 @@ function sampleOf(server: SampledServer, guest: ClusterVmResource | undefined, a
 /**
  * One sampling pass over a connection: reads every guest's counters in one call and counts each
  * server's delta into its hours, chunk by chunk, each chunk one transaction that also moves the
- * counter state and settles thresholds. Ends the throttles whose period is over.
+ * counter state; then settles the metered servers' thresholds. Ends the throttles whose period is over.
  * Converges on retry: a counter moves only from the state the pass read, so a repeated or
  * concurrent pass counts each byte once; a retry after a crash counts from what was committed.
  */
@@ -83,13 +86,10 @@ export function createSampleTrafficActivity(deps: ActivityDeps) {
         if (!sample) summary.unlisted++;
         return sample ? [sample] : [];
       });
-      const { counted, throttled } = await deps.db.$transaction(
-        async (tx) => {
-          const moved = await recordServerSamples(tx, samples);
-          return { counted: moved, throttled: await settleThresholds(tx, chunk.filter((server) => moved.has(server.id)), at) };
-        },
-        { timeout: 60_000, maxWait: 10_000 },
-      );
+      const counted = await sqlTransaction(deps.db, (tx) => recordServerSamples(tx, samples), CHUNK_LIMITS);
+      // Thresholds are marked once whenever they are settled: a worker lost before this settles them next pass.
+      const metered = chunk.filter((server) => counted.has(server.id) && server.trafficAllowanceGiB !== null);
+      const throttled = metered.length === 0 ? [] : await deps.db.$transaction((tx) => settleThresholds(tx, metered, at), { timeout: CHUNK_LIMITS.timeoutMs, maxWait: CHUNK_LIMITS.maxWaitMs });
       summary.counted += counted.size;
       summary.resets += samples.filter((s) => s.reset && counted.has(s.instanceId)).length;
       summary.throttleChanges.push(...throttled);

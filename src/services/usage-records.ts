@@ -6,7 +6,9 @@
  * in the hour. A record is final once the sample after its hour has been taken (or the server is
  * gone); until then it is open and may still grow. Final records never change.
  */
+import { runSql } from '../db/client';
 import { AppError } from '../domain/errors';
+import { Prisma } from '../generated/prisma/client';
 import { hourOf } from '../domain/traffic';
 import type { ServiceDeps } from './deps';
 import type { Principal } from './principal';
@@ -56,6 +58,8 @@ export function checkedRange(from: Date, to: Date): UsageQuery {
   return { from, to };
 }
 
+type UsageHourRow = { instanceId: string; hour: Date; inBytes: bigint; outBytes: bigint; running: boolean; addresses: number; backupBytes: bigint; snapshotCount: number };
+
 type Server = { id: string; tenantId: string; hostname: string; planId: string; status: string; createdAt: Date; deletedAt: Date | null; updatedAt: Date };
 
 /** When the server stopped existing for billing: deleted, or failed (it held nothing after). */
@@ -65,7 +69,12 @@ const lifeEnd = (s: Server) => s.deletedAt ?? (s.status === 'failed' ? s.updated
 async function recordsOf(deps: Pick<ServiceDeps, 'db'>, servers: Server[], q: UsageQuery, plans: Map<string, string>, now: Date): Promise<UsageRecord[]> {
   const ids = servers.map((s) => s.id);
   const [hours, changes, counters] = await Promise.all([
-    deps.db.usageHour.findMany({ where: { instanceId: { in: ids }, hour: { gte: q.from, lt: q.to } } }),
+    // Plain rows: a month of a hundred servers is 74,400 of them.
+    runSql<UsageHourRow>(
+      deps.db,
+      Prisma.sql`SELECT "instanceId", hour, "inBytes", "outBytes", running, addresses, "backupBytes", "snapshotCount" FROM usage_hours
+                  WHERE "instanceId" = ANY(${ids}::text[]) AND hour >= ${q.from} AND hour < ${q.to}`,
+    ),
     deps.db.planChange.findMany({ where: { instanceId: { in: ids } }, orderBy: { changedAt: 'asc' } }),
     deps.db.trafficCounter.findMany({ where: { instanceId: { in: ids } }, select: { instanceId: true, sampledAt: true } }),
   ]);
