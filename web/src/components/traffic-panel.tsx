@@ -45,27 +45,29 @@ export function TrafficPanel({ id, revision }: { id: string; revision: number })
           <strong>Throttled</strong> to {traffic.throttle.mbps} Mbit/s since {when(traffic.throttle.since)}, until the period ends.
         </p>
       )}
-      <figure class="graph" data-graph="traffic-daily">
-        <figcaption id="graph-traffic-title">Per day</figcaption>
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 14}`} role="img" aria-labelledby="graph-traffic-title" aria-describedby="graph-traffic-desc">
-          <line class="grid" x1="0" x2={WIDTH} y1="0" y2="0" />
-          <line class="axis" x1="0" x2={WIDTH} y1={HEIGHT} y2={HEIGHT} />
-          {series.map((s, i) => (
-            <path class={`line line-${i}`} d={linePath(s.values, WIDTH, HEIGHT, top)} />
-          ))}
-          <text class="scale" x="2" y="10">
-            {bytes(top)}
-          </text>
-        </svg>
-        <p class="legend" aria-hidden="true">
-          {series.map((s, i) => (
-            <span class={`key key-${i}`}>{s.name}</span>
-          ))}
-        </p>
-        <p class="hint" id="graph-traffic-desc">
-          {describeSeries(series, bytes)}
-        </p>
-      </figure>
+      <div class="graphs">
+        <figure class="graph" data-graph="traffic-daily">
+          <figcaption id="graph-traffic-title">Per day</figcaption>
+          <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 14}`} role="img" aria-labelledby="graph-traffic-title" aria-describedby="graph-traffic-desc">
+            <line class="grid" x1="0" x2={WIDTH} y1="0" y2="0" />
+            <line class="axis" x1="0" x2={WIDTH} y1={HEIGHT} y2={HEIGHT} />
+            {series.map((s, i) => (
+              <path class={`line line-${i}`} d={linePath(s.values, WIDTH, HEIGHT, top)} />
+            ))}
+            <text class="scale" x="2" y="10">
+              {bytes(top)}
+            </text>
+          </svg>
+          <p class="legend" aria-hidden="true">
+            {series.map((s, i) => (
+              <span class={`key key-${i}`}>{s.name}</span>
+            ))}
+          </p>
+          <p class="hint" id="graph-traffic-desc">
+            {describeSeries(series, bytes)}
+          </p>
+        </figure>
+      </div>
       <p class="hint">Counted {traffic.sampledAt ? `up to ${when(traffic.sampledAt)}` : 'from the first reading, within minutes'}.</p>
     </div>
   );
