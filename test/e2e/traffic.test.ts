@@ -15,12 +15,13 @@ import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { nicRateForMbps } from '../../src/domain/traffic';
 import type { Stack } from '../support/stack';
 import { guestOf, runningServer, runOperation, suiteStack } from '../support/lifecycle';
+import { startReceiver } from '../support/webhook-receiver';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const { tokenId, secret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
 /** Far apart: the tests run every pass themselves. */
-const env = { TRAFFIC_SAMPLE_SECONDS: '86400' };
+const env = { TRAFFIC_SAMPLE_SECONDS: '86400', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '100' };
 
 /** One sampling pass of the stack's connection, run to its end. */
 const samplingPass = (stack: Stack): Promise<TrafficSampleResult> =>
@@ -125,6 +126,12 @@ describe('the traffic sampler', () => {
     });
     expect(plan.status).toBe(201);
     expect(plan.body.data).toMatchObject({ trafficAllowanceGiB: 1, trafficCounted: 'out', trafficOverage: 'throttle', throttleMbps: 10, billingPeriod: 'calendar_month' });
+    const receiver = await startReceiver();
+    const hook = await stack.api.request('POST', '/v1/webhooks', {
+      token: stack.customer.token,
+      body: { url: receiver.url, eventTypes: ['instance.traffic_threshold', 'instance.throttled', 'instance.unthrottled'] },
+    });
+    expect(hook.status).toBe(201);
     const id = await runningServer(stack, { hostname: 'traffic-metered', planId: plan.body.data.id });
     const { vmid } = (await guestOf(stack, id))!;
     const demand = 20_000_000;
@@ -174,6 +181,13 @@ describe('the traffic sampler', () => {
     const t1 = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await liveCounters(id)).netout - c.netout).toBeGreaterThan(cap * ((Date.now() - t1) / 1000 + 0.5));
+
+    // Each event reached the billing system's receiver once, with its figures.
+    const hooked = () => receiver.received.filter((r) => r.json.instanceId === id);
+    await receiver.waitFor(() => hooked().length >= 4, 'the traffic events delivered');
+    const delivered = hooked().map((r) => `${r.json.type}${(r.json.data.traffic as { threshold?: number } | undefined)?.threshold ?? ''}`);
+    expect(delivered).toEqual(['instance.traffic_threshold80', 'instance.traffic_threshold100', 'instance.throttled', 'instance.unthrottled']);
+    await receiver.close();
   });
 
   it('puts back a throttle removed outside, and lets an operator lift one or add allowance, audited', async () => {
