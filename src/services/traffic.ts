@@ -12,6 +12,8 @@ import { findInstance } from './instances';
 import type { Principal } from './principal';
 
 const DAY_MS = 86_400_000;
+/** What operators may add to one period in all, GiB. */
+const MAX_EXTRA_GIB = 10_000_000;
 
 export interface TrafficReport {
   period: { start: Date; end: Date; current: boolean };
@@ -114,6 +116,10 @@ async function changePeriod(
       await tx.trafficPeriod.update({ where: key, data: { liftedAt: now } });
       await recordAudit(tx, { action: 'instance.throttle_lifted', ...subject, actorUserId: who.userId, details: { periodStart: period.start.toISOString(), wasThrottled: locked.throttleMbps !== null } });
     } else {
+      const before = await tx.trafficPeriod.findUniqueOrThrow({ where: key });
+      if (before.extraAllowanceGiB + change.addGiB > MAX_EXTRA_GIB) {
+        throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { addGiB: `at most ${MAX_EXTRA_GIB} GiB may be added to one period` } });
+      }
       const row = await tx.trafficPeriod.update({ where: key, data: { extraAllowanceGiB: { increment: change.addGiB } } });
       const totals = (await periodTotals(tx, [{ instanceId, ...period }])).get(instanceId) ?? { inBytes: 0n, outBytes: 0n };
       const allowance = allowanceBytes(instance.plan.trafficAllowanceGiB, row.extraAllowanceGiB);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const trafficQuery = z.strictObject({
   period: z
-    .union([z.literal('current'), z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'current or YYYY-MM')])
+    .union([z.literal('current'), z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'current or YYYY-MM').openapi({ example: '2026-11' })])
     .default('current')
     .openapi({ description: "`current`, or the billing period that begins in the month `YYYY-MM` (for a calendar-month plan: that month in UTC; for an anniversary plan: the server's period starting in it)." }),
 });
