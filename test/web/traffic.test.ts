@@ -74,6 +74,7 @@ describe('traffic in the console', () => {
     await tab.page.locator('a[href="/admin/servers"]').click();
     const month = new Date().toISOString().slice(0, 7);
     await tab.page.getByLabel('Month (UTC)').fill(month);
+    await tab.page.getByLabel('Month (UTC)').blur();
     const link = tab.page.getByRole('link', { name: 'Download usage CSV' });
     const href = (await link.getAttribute('href')) as string;
     expect(href).toContain('format=csv');
