@@ -164,6 +164,8 @@ export const configSchema = z.object({
    * of guests, and every guest is looked at once per ceil(guests / this) passes.
    */
   FIREWALL_CHECKS_PER_PASS: z.coerce.number().int().min(1).max(5000).default(200),
+  /** How often each Proxmox connection's traffic sampler (SampleTraffic, a Temporal Schedule) reads every guest's counters. */
+  TRAFFIC_SAMPLE_SECONDS: integer(300),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */

@@ -70,15 +70,15 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 /** Every connection gets its Reconcile schedule (idempotent); a failure is logged, the worker serves on. */
 async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof createDb>, logger: Logger): Promise<void> {
   const client = await connectTemporalClient(config).catch((error: unknown) => {
-    logger.error({ err: error }, 'could not reach Temporal to set up the reconcile schedules');
+    logger.error({ err: error }, 'could not reach Temporal to set up the reconcile and traffic schedules');
     return null;
   });
   if (!client) return;
   try {
     const count = await upsertReconcileSchedules(client, db, config);
-    logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS }, 'reconcile schedules are in place');
+    logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS }, 'reconcile and traffic schedules are in place');
   } catch (error) {
-    logger.error({ err: error }, 'could not set up the reconcile schedules');
+    logger.error({ err: error }, 'could not set up the reconcile and traffic schedules');
   } finally {
     await client.connection.close();
   }

@@ -1247,6 +1247,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instances/{id}/traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a server's traffic in a billing period
+         * @description Bytes received and sent, what counts against the plan's allowance, the percent used, the throttle if one holds, and a day-by-day series. Counted from Proxmox VE's counters every `TRAFFIC_SAMPLE_SECONDS`: what moved since `sampledAt` is not in yet.
+         */
+        get: operations["getInstancesByIdTraffic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/instances/{id}/traffic/lift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a server's throttle for the rest of its billing period
+         * @description The throttle is removed (`instance.unthrottled`) and does not come back this period; audited. The next period counts afresh.
+         */
+        post: operations["postAdminInstancesByIdTrafficLift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/instances/{id}/traffic/allowance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add allowance to a server's current billing period
+         * @description Audited. Back under 100%, a throttle is removed; a threshold no longer reached is sent again when it is reached again.
+         */
+        post: operations["postAdminInstancesByIdTrafficAllowance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage records of every tenant (or one), for billing
+         * @description One record per server per UTC hour of its life in the range (a resize within an hour splits it into two parts at that moment). JSON pages are in server and hour order, `meta.nextCursor` while more remain; `Accept: text/csv` (or `format=csv`) answers every record of the range as CSV with the same columns, in the same order (header: `hour,part,instanceId,tenantId,hostname,planId,planName,seconds,state,addresses,inBytes,outBytes,backupBytes,snapshotCount,open`). Bytes are exact integers. Records of hours the sampler has not closed yet are `open`; the others never change.
+         */
+        get: operations["getAdminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tenant's usage records, for billing
+         * @description One record per server per UTC hour of its life in the range (a resize within an hour splits it into two parts at that moment). JSON pages are in server and hour order, `meta.nextCursor` while more remain; `Accept: text/csv` (or `format=csv`) answers every record of the range as CSV with the same columns, in the same order (header: `hour,part,instanceId,tenantId,hostname,planId,planName,seconds,state,addresses,inBytes,outBytes,backupBytes,snapshotCount,open`). Bytes are exact integers. Records of hours the sampler has not closed yet are `open`; the others never change.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/instances/{id}/console": {
         parameters: {
             query?: never;
@@ -1426,7 +1526,7 @@ export interface components {
         InstanceEvent: {
             id: string;
             /** @enum {string} */
-            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
             instanceId: string;
             tenantId: string;
             data: {
@@ -1435,6 +1535,16 @@ export interface components {
                 code?: string;
                 operation?: string;
                 previousStatus?: string;
+                /** @description Traffic events: the billing period's figures (bytes are exact integers). */
+                traffic?: {
+                    threshold?: number;
+                    periodStart: string;
+                    periodEnd: string;
+                    countedBytes: number;
+                    allowanceBytes: number | null;
+                    percent: number | null;
+                    throttleMbps?: number;
+                };
             };
             createdAt: string;
         };
@@ -1619,6 +1729,16 @@ export interface components {
             snapshotLimit: number;
             /** @description Backups a server may hold at once (0: none). */
             backupLimit: number;
+            /** @description Traffic a server may move per billing period, GiB (2^30 bytes); null: unmetered. */
+            trafficAllowanceGiB: number | null;
+            /** @enum {string} */
+            trafficCounted: "out" | "in+out" | "max";
+            /** @enum {string} */
+            trafficOverage: "throttle" | "none";
+            /** @description Megabits per second a throttled server is held to. */
+            throttleMbps: number | null;
+            /** @enum {string} */
+            billingPeriod: "calendar_month" | "anniversary";
             defaultUsername: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1638,6 +1758,25 @@ export interface components {
             snapshotLimit?: number;
             /** @description Backups a server may hold at once; 0 (the default): none. */
             backupLimit?: number;
+            /** @description Traffic a server may move per billing period, GiB (2^30 bytes); null (the default): unmetered. */
+            trafficAllowanceGiB?: number | null;
+            /**
+             * @description What counts against the allowance: outbound only (the default), inbound and outbound together, or the larger of the two.
+             * @enum {string}
+             */
+            trafficCounted?: "out" | "in+out" | "max";
+            /**
+             * @description Past 100% of the allowance: `throttle` holds the server's NICs to `throttleMbps` until the next period; `none` (the default) counts and reports only.
+             * @enum {string}
+             */
+            trafficOverage?: "throttle" | "none";
+            /** @description Megabits per second (10^6 bit/s) a throttled server may send and receive on each NIC. Proxmox VE sets NIC rates in megabytes per second: 10 Mbit/s becomes `rate=1.192`. */
+            throttleMbps?: number | null;
+            /**
+             * @description `calendar_month` (the default): the month in UTC; `anniversary`: each server's own month from the hour it was created.
+             * @enum {string}
+             */
+            billingPeriod?: "calendar_month" | "anniversary";
         };
         AdminImage: {
             id: string;
@@ -1834,6 +1973,25 @@ export interface components {
             snapshotLimit?: number;
             /** @description Backups a server may hold at once; 0 (the default): none. */
             backupLimit?: number;
+            /** @description Traffic a server may move per billing period, GiB (2^30 bytes); null (the default): unmetered. */
+            trafficAllowanceGiB?: number | null;
+            /**
+             * @description What counts against the allowance: outbound only (the default), inbound and outbound together, or the larger of the two.
+             * @enum {string}
+             */
+            trafficCounted?: "out" | "in+out" | "max";
+            /**
+             * @description Past 100% of the allowance: `throttle` holds the server's NICs to `throttleMbps` until the next period; `none` (the default) counts and reports only.
+             * @enum {string}
+             */
+            trafficOverage?: "throttle" | "none";
+            /** @description Megabits per second (10^6 bit/s) a throttled server may send and receive on each NIC. Proxmox VE sets NIC rates in megabytes per second: 10 Mbit/s becomes `rate=1.192`. */
+            throttleMbps?: number | null;
+            /**
+             * @description `calendar_month` (the default): the month in UTC; `anniversary`: each server's own month from the hour it was created.
+             * @enum {string}
+             */
+            billingPeriod?: "calendar_month" | "anniversary";
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
         };
@@ -1956,6 +2114,16 @@ export interface components {
             snapshotLimit: number;
             /** @description Backups a server may hold at once (0: none). */
             backupLimit: number;
+            /** @description Traffic a server may move per billing period, GiB (2^30 bytes); null: unmetered. */
+            trafficAllowanceGiB: number | null;
+            /** @enum {string} */
+            trafficCounted: "out" | "in+out" | "max";
+            /** @enum {string} */
+            trafficOverage: "throttle" | "none";
+            /** @description Megabits per second a throttled server is held to. */
+            throttleMbps: number | null;
+            /** @enum {string} */
+            billingPeriod: "calendar_month" | "anniversary";
         };
         Location: {
             id: string;
@@ -2151,6 +2319,104 @@ export interface components {
                 diskWriteBytesPerSecond: number | null;
             }[];
         };
+        InstanceTraffic: {
+            period: {
+                /** Format: date-time */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @description Exclusive.
+                 */
+                end: string;
+                current: boolean;
+            };
+            /** @description Received in the period. Bytes, an exact integer. */
+            inBytes: number;
+            /** @description Sent in the period. Bytes, an exact integer. */
+            outBytes: number;
+            /**
+             * @description What counts against the allowance (the plan's `trafficCounted`).
+             * @enum {string}
+             */
+            counted: "out" | "in+out" | "max";
+            /** @description What counts against the allowance. Bytes, an exact integer. */
+            countedBytes: number;
+            /** @description The plan's allowance plus what an operator added for this period; null: unmetered. */
+            allowanceBytes: number | null;
+            /** @description Added by an operator for this period. */
+            extraAllowanceGiB: number;
+            /** @description Percent of the allowance used, one decimal; null: unmetered. */
+            percent: number | null;
+            /** @enum {string} */
+            overage: "throttle" | "none";
+            /** @description Set while the server is throttled. */
+            throttle: {
+                /** Format: date-time */
+                since: string;
+                mbps: number;
+                /**
+                 * Format: date-time
+                 * @description The end of the period: the throttle is removed then.
+                 */
+                until: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When an operator lifted the throttle for the rest of the period.
+             */
+            liftedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the counters were last read: traffic since then is not counted yet.
+             */
+            sampledAt: string | null;
+            /** @description One entry per UTC day of the period so far, oldest first. */
+            daily: {
+                /** Format: date */
+                date: string;
+                /** @description Received that UTC day. Bytes, an exact integer. */
+                inBytes: number;
+                /** @description Sent that UTC day. Bytes, an exact integer. */
+                outBytes: number;
+            }[];
+        };
+        AddTrafficAllowance: {
+            /** @description GiB added to the current period only. */
+            addGiB: number;
+        };
+        UsageRecord: {
+            /**
+             * Format: date-time
+             * @description The UTC hour the record is of (its start).
+             */
+            hour: string;
+            /** @description 0; 1 for the part of an hour after a resize within it. */
+            part: number;
+            instanceId: string;
+            tenantId: string;
+            hostname: string;
+            planId: string;
+            planName: string;
+            /** @description Seconds of the hour the server existed under this plan; the records of a server add up to its life. */
+            seconds: number;
+            /**
+             * @description running: seen running in the hour; stopped: its guest seen, never running; exists: no sample of a guest in the hour (being built, or the sampler did not run).
+             * @enum {string}
+             */
+            state: "running" | "stopped" | "exists";
+            /** @description IP addresses held at the hour's last sample. */
+            addresses: number;
+            /** @description Received in the hour (split by seconds between the parts of a resized hour). */
+            inBytes: number;
+            /** @description Sent in the hour. */
+            outBytes: number;
+            /** @description Backups stored at the hour's last sample. */
+            backupBytes: number;
+            /** @description Snapshots held at the hour's last sample. */
+            snapshotCount: number;
+            /** @description true until the sample after the hour was taken (or the server is gone); a record no longer open never changes. */
+            open: boolean;
+        };
         ConsoleOffer: {
             /** @description Opens the console page in a browser: `/console/{type}?instance=<id>#ticket=…` (the ticket rides in the fragment). */
             url: string;
@@ -2184,7 +2450,7 @@ export interface components {
             /** @description null: an admin's endpoint for every tenant. */
             tenantId: string | null;
             url: string;
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason: string | null;
@@ -2201,7 +2467,7 @@ export interface components {
              * @description The event types to receive; empty or omitted: every type.
              * @default []
              */
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
             /** @description Admins only: the tenant whose events it receives; omitted, every tenant's. */
             tenantId?: string;
         };
@@ -2209,14 +2475,14 @@ export interface components {
             /** @description Enabling again clears the reason and restarts the pending deliveries with a fresh retry window. */
             enabled?: boolean;
             /** @description The event types to receive; empty or omitted: every type. */
-            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
         };
         WebhookDelivery: {
             id: string;
             /** @description Also the `Pvecp-Event-Id` header: deduplicate by it. */
             eventId: string;
             /** @enum {string} */
-            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
             instanceId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -8312,7 +8578,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
                 instanceId?: string;
                 /** @description Admins only: one tenant. */
                 tenantId?: string;
@@ -10533,6 +10799,450 @@ export interface operations {
                 };
             };
             /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstancesByIdTraffic: {
+        parameters: {
+            query?: {
+                /** @description `current`, or the billing period that begins in the month `YYYY-MM` (for a calendar-month plan: that month in UTC; for an anniversary plan: the server's period starting in it). */
+                period?: "current" | string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InstanceTraffic"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminInstancesByIdTrafficLift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InstanceTraffic"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminInstancesByIdTrafficAllowance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddTrafficAllowance"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InstanceTraffic"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminUsage: {
+        parameters: {
+            query: {
+                /** @description The first hour (inclusive): a whole UTC hour, e.g. `2026-11-01T00:00:00Z`. */
+                from: string;
+                /** @description The end (exclusive); at most 366 days after `from`: a whole UTC hour, e.g. `2026-11-01T00:00:00Z`. */
+                to: string;
+                /** @description Admins only: one tenant. */
+                tenantId?: string;
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description `csv`: every record of the range as `text/csv` (as `Accept: text/csv` asks), not paginated. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageRecord"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query: {
+                /** @description The first hour (inclusive): a whole UTC hour, e.g. `2026-11-01T00:00:00Z`. */
+                from: string;
+                /** @description The end (exclusive); at most 366 days after `from`: a whole UTC hour, e.g. `2026-11-01T00:00:00Z`. */
+                to: string;
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description `csv`: every record of the range as `text/csv` (as `Accept: text/csv` asks), not paginated. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageRecord"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

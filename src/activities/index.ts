@@ -47,6 +47,7 @@ import {
 } from './rollback';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
+import { createApplyThrottleActivity, createRestoreThrottlesActivity, createSampleTrafficActivity } from './traffic';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
@@ -108,6 +109,9 @@ export function createActivities(deps: ActivityDeps) {
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
+    sampleTraffic: whileHeartbeating(createSampleTrafficActivity(deps)),
+    applyThrottle: createApplyThrottleActivity(deps),
+    restoreThrottles: whileHeartbeating(createRestoreThrottlesActivity(deps)),
   };
 }
 

@@ -20,6 +20,11 @@ export const planView = (plan: Plan): z.infer<typeof planSchema> => ({
   diskGiB: plan.diskGiB,
   snapshotLimit: plan.snapshotLimit,
   backupLimit: plan.backupLimit,
+  trafficAllowanceGiB: plan.trafficAllowanceGiB,
+  trafficCounted: plan.trafficCounted === 'in_out' ? 'in+out' : plan.trafficCounted,
+  trafficOverage: plan.trafficOverage,
+  throttleMbps: plan.throttleMbps,
+  billingPeriod: plan.billingPeriod,
 });
 
 export const imageView = (image: Image): z.infer<typeof imageSchema> => ({

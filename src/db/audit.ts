@@ -22,6 +22,11 @@ export type InstanceAuditAction =
   | 'instance.migrated_outside'
   | `instance.firewall_${'restored' | 'converged'}`
   | 'instance.reconcile_requested'
+  | 'instance.throttled'
+  | 'instance.unthrottled'
+  | 'instance.throttle_restored'
+  | 'instance.throttle_lifted'
+  | 'instance.traffic_allowance_added'
   | `instance.${Operation}`
   | `instance.${Operation}.not_started`
   | `instance.${Operation}.${'succeeded' | 'failed'}`

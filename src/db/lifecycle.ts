@@ -5,6 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { Tx } from './client';
 import { settleGuestData } from './guest-data';
 import { assertQuota, fits, lockNodeCapacity, type TenantQuota } from './reservations';
+import { newId } from '../security/ids';
 
 /**
  * The bookkeeping of lifecycle operations that hold something while they run: a resize charges
@@ -144,6 +145,8 @@ export async function settleResize(tx: Tx, instanceId: string, params: ResizePar
   if (outcome === 'revert') return setCharge(tx, instanceId, params.from);
   await setCharge(tx, instanceId, params.to);
   await tx.instance.update({ where: { id: instanceId }, data: { planId: params.planId } });
+  // Usage records split the hour at this moment.
+  if (params.planId !== params.previousPlanId) await tx.planChange.create({ data: { id: newId('plc'), instanceId, fromPlanId: params.previousPlanId, toPlanId: params.planId } });
   await tx.volume.updateMany({ where: { instanceId, kind: 'root', sizeGiB: { lt: params.to.diskGiB } }, data: { sizeGiB: params.to.diskGiB } });
 }
 

@@ -25,6 +25,9 @@ export const INSTANCE_EVENT_TYPES = [
   'instance.backing_up',
   'instance.restoring',
   'instance.restored',
+  'instance.traffic_threshold',
+  'instance.throttled',
+  'instance.unthrottled',
   'snapshot.created',
   'snapshot.deleted',
   'backup.created',
@@ -49,4 +52,19 @@ export interface InstanceEventData {
   snapshot?: string;
   /** `backup.*`, `instance.restored`: the backup's id. */
   backupId?: string;
+  /** `instance.traffic_threshold`, `instance.throttled`, `instance.unthrottled`: the billing period's figures. */
+  traffic?: TrafficEventFigures;
+}
+
+/** What a traffic event says of the billing period it happened in; bytes as exact integers. */
+export interface TrafficEventFigures {
+  /** The threshold crossed (80 or 100), percent of the allowance. */
+  threshold?: number;
+  periodStart: string;
+  periodEnd: string;
+  countedBytes: number;
+  allowanceBytes: number | null;
+  percent: number | null;
+  /** The throttle, megabits per second (`instance.throttled`). */
+  throttleMbps?: number;
 }

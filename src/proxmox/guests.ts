@@ -35,6 +35,9 @@ export interface ClusterVmResource {
   cpu?: number;
   maxdisk?: number;
   uptime?: number;
+  /** Bytes the guest received and sent since its QEMU process started (running guests). */
+  netin?: number;
+  netout?: number;
 }
 
 /** GET /nodes/{node}/qemu/{vmid}/status/current. */

@@ -2,10 +2,11 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type DayOfW
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Reconcile } from '../workflows/reconcile';
+import type { SampleTraffic } from '../workflows/traffic';
 import type { ScheduledBackup } from '../workflows/scheduled-backup';
-import { backupScheduleId, reconcileScheduleId, scheduledBackupWorkflowId } from './workflow-ids';
+import { backupScheduleId, reconcileScheduleId, scheduledBackupWorkflowId, trafficScheduleId } from './workflow-ids';
 
-type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
+type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TRAFFIC_SAMPLE_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
 
 /**
  * Creates the Temporal Schedule that runs Reconcile for a connection, or brings an existing one to
@@ -39,10 +40,47 @@ export async function upsertReconcileSchedule(client: Client, config: ScheduleCo
   return 'updated';
 }
 
-/** A schedule for every connection (at worker start: connections added while no worker ran get theirs too). */
+/**
+ * Creates or updates the Temporal Schedule that samples a connection's traffic counters
+ * (SampleTraffic) every TRAFFIC_SAMPLE_SECONDS, keeping its state as the reconcile schedule does.
+ * Overlap SKIP: a pass still going when the next is due makes that one skip (a pass counts from the
+ * previous one's state, so a skipped pass loses nothing).
+ */
+export async function upsertTrafficSchedule(client: Client, config: ScheduleConfig, connectionId: string): Promise<void> {
+  const scheduleId = trafficScheduleId(connectionId);
+  const spec: ScheduleSpec = { intervals: [{ every: `${config.TRAFFIC_SAMPLE_SECONDS}s` }] };
+  const action: ScheduleOptionsStartWorkflowAction<typeof SampleTraffic> = {
+    type: 'startWorkflow',
+    workflowType: 'SampleTraffic',
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [{ connectionId }],
+    workflowRunTimeout: `${Math.max(600, config.TRAFFIC_SAMPLE_SECONDS * 4)}s`,
+  };
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+      state: { note: `Samples the traffic counters of Proxmox connection ${connectionId}.` },
+    });
+    return;
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies: { ...previous.policies, overlap: 'SKIP' } }));
+}
+
+/** A connection's schedules: its reconciler and its traffic sampler. */
+export async function upsertConnectionSchedules(client: Client, config: ScheduleConfig, connectionId: string): Promise<void> {
+  await upsertReconcileSchedule(client, config, connectionId);
+  await upsertTrafficSchedule(client, config, connectionId);
+}
+
+/** The schedules of every connection (at worker start: connections added while no worker ran get theirs too). */
 export async function upsertReconcileSchedules(client: Client, db: Db, config: ScheduleConfig): Promise<number> {
   const connections = await db.proxmoxConnection.findMany({ select: { id: true } });
-  for (const { id } of connections) await upsertReconcileSchedule(client, config, id);
+  for (const { id } of connections) await upsertConnectionSchedules(client, config, id);
   return connections.length;
 }
 

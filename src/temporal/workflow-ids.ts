@@ -7,6 +7,8 @@ export const operationWorkflowId = (operation: string, instanceId: string, taskI
 
 /** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
 export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
+/** The Temporal Schedule that runs SampleTraffic for one Proxmox connection. */
+export const trafficScheduleId = (connectionId: string) => `traffic-${connectionId}`;
 /** The Temporal Schedule that backs one server up (PUT /v1/instances/{id}/backup-schedule). */
 export const backupScheduleId = (instanceId: string) => `backup-schedule-${instanceId}`;
 /** The runs of a server's backup schedule (Temporal appends each run's time). */

@@ -3,5 +3,6 @@ export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';
 export { ScheduledBackup } from './scheduled-backup';
+export { ApplyThrottle, SampleTraffic } from './traffic';
 export { CheckSnippetsStorage } from './snippets-check';
 export { DeliverWebhooks } from './webhooks';

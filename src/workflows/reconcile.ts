@@ -18,6 +18,8 @@ export interface ReconcileSummary {
   backups?: Awaited<ReturnType<Activities['reconcileBackups']>>;
   /** Absent in runs that began before firewalls were reconciled. */
   firewalls?: Awaited<ReturnType<Activities['reconcileFirewalls']>>;
+  /** Throttled servers whose NIC rate was put back. Absent in runs that began before throttles were reconciled. */
+  throttles?: Awaited<ReturnType<Activities['restoreThrottles']>>;
 }
 
 const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
@@ -25,7 +27,7 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
  * against instances, provider calls of ended tasks, database chores, backup archives against
- * backups, the firewalls of a bounded share of the guests. The parts run side
+ * backups, the firewalls of a bounded share of the guests, throttled servers' NIC rates. The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
@@ -34,15 +36,17 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   // Runs started before backups were reconciled schedule their activities as they did.
   const withBackups = patched('reconcile-backups');
   const withFirewalls = patched('reconcile-firewalls');
-  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls] = await Promise.allSettled([
+  const withThrottles = patched('reconcile-throttles');
+  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
     whole ? quick.housekeeping() : Promise.resolve(null),
     withBackups ? quick.reconcileBackups(input) : Promise.resolve(undefined),
     withFirewalls ? quick.reconcileFirewalls(input) : Promise.resolve(undefined),
+    withThrottles ? quick.restoreThrottles(input) : Promise.resolve(undefined),
   ]);
-  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);
@@ -58,6 +62,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     housekeeping: value(housekeeping),
     ...(withBackups ? { backups: value(backups) } : {}),
     ...(withFirewalls ? { firewalls: value(firewalls) } : {}),
+    ...(withThrottles ? { throttles: value(throttles) } : {}),
   };
 }
 

@@ -254,7 +254,23 @@ describe('customer catalog', () => {
     const locations = await call('GET', '/v1/locations', { token: customer.token });
     for (const res of [plans, images, locations]) expect(res.status).toBe(200);
 
-    expect(plans.body.data).toEqual([{ id: expect.stringMatching(/^plan_/), name: 'standard-2', vcpus: 2, memoryMiB: 4096, diskGiB: 50, snapshotLimit: 0, backupLimit: 0 }]);
+    expect(plans.body.data).toEqual([
+      {
+        id: expect.stringMatching(/^plan_/),
+        name: 'standard-2',
+        vcpus: 2,
+        memoryMiB: 4096,
+        diskGiB: 50,
+        snapshotLimit: 0,
+        backupLimit: 0,
+        // unmetered by default
+        trafficAllowanceGiB: null,
+        trafficCounted: 'out',
+        trafficOverage: 'none',
+        throttleMbps: null,
+        billingPeriod: 'calendar_month',
+      },
+    ]);
     expect(images.body.data).toEqual([
       { id: expect.stringMatching(/^img_/), name: 'debian-12', os: 'debian', version: '12', loginMethods: ['password', 'ssh'], defaultUsername: 'debian', rootAllowed: false },
     ]);

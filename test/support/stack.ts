@@ -6,7 +6,7 @@ import { ownerOf } from '../../src/domain/ownership';
 import { createSimulator, DEFAULT_SIM_TOKEN, parseToken, type SimulatorOptions } from '../../src/simulator/server';
 import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { startWorker, type RunningWorker } from '../../src/worker';
-import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
+import { reconcileScheduleId, trafficScheduleId } from '../../src/temporal/workflow-ids';
 import type { Instance, InstanceStatus, paths, PvecpClient } from '../../clients/typescript/index';
 import { startTestApi, type StartTestApiOptions, type TestApi, type TestCustomer } from './api';
 
@@ -217,6 +217,7 @@ export async function startStack(
       for (const worker of workers) await worker.shutdown().catch(() => undefined);
       // Workers set up a reconcile schedule for the stack's connection; the dev server outlives this file.
       await api.temporal.schedule.getHandle(reconcileScheduleId(seed.connectionId)).delete().catch(() => undefined);
+      await api.temporal.schedule.getHandle(trafficScheduleId(seed.connectionId)).delete().catch(() => undefined);
       await api.close();
       await sim.close();
     },

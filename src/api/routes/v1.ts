@@ -21,6 +21,8 @@ import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { backupsRouter } from './backups';
 import { usageRouter } from './usage';
+import { adminTrafficRouter, trafficRouter } from './traffic';
+import { adminUsageRecordsRouter, usageRecordsRouter } from './usage-records';
 import { guestConsoleRouter } from './guest-console';
 import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
@@ -45,6 +47,8 @@ export function v1Router(deps: ApiDeps): Router {
     adminLifecycleRouter(deps),
     adminVmidsRouter(deps),
     adminReconcileRouter(deps),
+    adminTrafficRouter(deps),
+    adminUsageRecordsRouter(deps),
     adminOrphansRouter(deps),
     adminTasksRouter(deps),
   );
@@ -54,6 +58,8 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(snapshotsRouter(deps));
   router.use(backupsRouter(deps));
   router.use(usageRouter(deps));
+  router.use(trafficRouter(deps));
+  router.use(usageRecordsRouter(deps));
   router.use(guestConsoleRouter(deps));
   router.use(tasksRouter(deps));
   router.use(instanceEventsRouter(deps));

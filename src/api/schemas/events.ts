@@ -14,6 +14,18 @@ export const instanceEventSchema = z
       code: z.string().optional(),
       operation: z.string().optional(),
       previousStatus: z.string().optional(),
+      traffic: z
+        .object({
+          threshold: z.number().int().optional(),
+          periodStart: z.string(),
+          periodEnd: z.string(),
+          countedBytes: z.number().int(),
+          allowanceBytes: z.number().int().nullable(),
+          percent: z.number().nullable(),
+          throttleMbps: z.number().int().optional(),
+        })
+        .optional()
+        .openapi({ description: 'Traffic events: the billing period\'s figures (bytes are exact integers).' }),
     }),
     createdAt: z.string(),
   })

@@ -15,7 +15,7 @@ import type { ProxmoxConnection } from '../../generated/prisma/client';
 import type { ClusterIdentity } from '../../proxmox';
 import type { SecretBox } from '../../security/secrets';
 import { newId } from '../../security/ids';
-import { upsertReconcileSchedule } from '../../temporal/schedules';
+import { upsertConnectionSchedules } from '../../temporal/schedules';
 import type { ServiceDeps } from '../deps';
 import { asBody, audit, createRow, updateRow } from './changes';
 import { assertNoVmidOverlap, assertPrivileges, assertSnippetsVisible, identifyCluster, savedIdentity, savedTarget } from './cluster-identity';
@@ -151,8 +151,8 @@ export async function createConnection(deps: ConnectionDeps, actorUserId: string
     return connection;
   });
   // Should Temporal be away, the next worker start sets the schedule up.
-  await upsertReconcileSchedule(deps.temporal, deps.config, created.id).catch((error: unknown) =>
-    deps.logger.warn({ err: error, connectionId: created.id }, 'could not create the reconcile schedule'),
+  await upsertConnectionSchedules(deps.temporal, deps.config, created.id).catch((error: unknown) =>
+    deps.logger.warn({ err: error, connectionId: created.id }, 'could not create the reconcile and traffic schedules'),
   );
   return { ...created, warnings: await clusterFirewallWarnings(target) };
 }

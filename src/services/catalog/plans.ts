@@ -16,9 +16,27 @@ export interface PlanSpec {
   defaultUsername?: string;
   snapshotLimit?: number;
   backupLimit?: number;
+  trafficAllowanceGiB?: number | null;
+  trafficCounted?: 'out' | 'in+out' | 'max';
+  trafficOverage?: 'throttle' | 'none';
+  throttleMbps?: number | null;
+  billingPeriod?: 'calendar_month' | 'anniversary';
 }
 
 export type PlanChange = Partial<Omit<PlanSpec, 'defaultUsername'>> & { defaultUsername?: string | null; archived?: boolean };
+
+/** The plan's columns for what was written: `in+out` is stored as `in_out`. */
+function columnsOf<T extends { trafficCounted?: 'out' | 'in+out' | 'max' }>(spec: T): Omit<T, 'trafficCounted'> & { trafficCounted?: 'out' | 'in_out' | 'max' } {
+  const { trafficCounted, ...rest } = spec;
+  return { ...rest, ...(trafficCounted ? { trafficCounted: trafficCounted === 'in+out' ? 'in_out' : trafficCounted } : {}) };
+}
+
+/** A throttling plan needs a throttle to hold servers to. */
+function assertThrottleTerms(plan: { trafficOverage: string; throttleMbps: number | null }): void {
+  if (plan.trafficOverage === 'throttle' && plan.throttleMbps === null) {
+    throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { throttleMbps: 'a plan that throttles needs throttleMbps' } });
+  }
+}
 
 const SIZES = ['vcpus', 'memoryMiB', 'diskGiB'];
 
@@ -30,7 +48,8 @@ export const listOfferedPlans = (deps: CatalogDeps, page: PageArgs): Promise<Pla
 
 export function createPlan(deps: CatalogDeps, actorUserId: string, plan: PlanSpec): Promise<Plan> {
   return createRow(deps, ['plan'], async (tx) => {
-    const created = await insertPlan(tx, { id: newId('plan'), ...plan, defaultUsername: plan.defaultUsername ?? null });
+    assertThrottleTerms({ trafficOverage: plan.trafficOverage ?? 'none', throttleMbps: plan.throttleMbps ?? null });
+    const created = await insertPlan(tx, { id: newId('plan'), ...columnsOf(plan), defaultUsername: plan.defaultUsername ?? null });
     await audit(tx, actorUserId, 'plan.created', { planId: created.id, name: created.name });
     return created;
   });
@@ -55,7 +74,9 @@ export function updatePlan(deps: CatalogDeps, actorUserId: string, id: string, c
           });
         }
       }
-      return updatePlanRow(tx, id, { ...fields, ...archive });
+      const updated = await updatePlanRow(tx, id, { ...columnsOf(fields as PlanChange), ...archive });
+      assertThrottleTerms(updated);
+      return updated;
     },
   });
 }

@@ -10,6 +10,7 @@ import { powerActions, isBusy } from '../lib/status';
 import { followSteps } from '../lib/step-stream';
 import { addStep, type Step } from '../lib/step-thread';
 import { isAdmin, useSession } from '../session';
+import { TrafficPanel } from '../components/traffic-panel';
 import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
 import { Backups, Snapshots, type Accept } from './server-protection';
@@ -188,6 +189,8 @@ export function ServerPage() {
       </div>
 
       {server.status !== 'deleted' && <UsageGraphs id={id} revision={revision} />}
+
+      {server.status !== 'deleted' && <TrafficPanel id={id} revision={revision} />}
 
       {!isAdmin(session) && server.status !== 'deleted' && (
         <>
