@@ -29,6 +29,9 @@ async function archiveOf(client: ProxmoxClient, backup: Backup) {
   return (await client.backups.list(backup.node, backup.storage, backup.vmid)).find((v) => (v.notes ?? '').split(/\s/).includes(marker));
 }
 
+/** Proxmox's `imgdel` task of an archive is about `<owner vmid>@<storage>`. */
+const archiveDeleteTask = (backup: Backup) => ({ type: 'imgdel', id: `${backup.vmid}@${backup.storage}` });
+
 /** "volume '…' does not exist" is about the archive, not the guest: a refusal, never GUEST_LOST. */
 async function aboutArchive<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -96,6 +99,7 @@ export function createMakeBackupActivity(deps: ActivityDeps) {
           notesTemplate: `${backupNotesMarker(backup.id)} {{guestname}}`,
           protected: backup.protected,
         }),
+      startsTask: { type: 'vzdump', id: vmid },
     });
     const archive = await archiveOf(client, backup);
     if (!archive) throw fail(FailureType.InconsistentState, `vzdump ended but no archive of backup ${backup.id} is on ${backup.storage}`, { node, vmid });
@@ -122,6 +126,7 @@ export function createDeleteBackupArchiveActivity(deps: ActivityDeps) {
       kind: 'imgdel',
       isDone: async () => (await listed()) === undefined,
       issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
+      startsTask: archiveDeleteTask(backup),
     });
   };
 }
@@ -145,6 +150,7 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
     await saidCall(deps, guest, 'restoring the archive', ['Writing the backup over the server.', 'The backup is restored.'], {
       kind: 'restore',
       issue: () => aboutArchive(() => client.backups.restore(node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
+      startsTask: { type: 'qmrestore', id: vmid },
     });
     return { wasRunning: params.previous.status === 'running' };
   };
@@ -162,6 +168,7 @@ async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: I
     vmid: backup.vmid,
     isDone: async () => !(await client.backups.list(backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
     issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
+    startsTask: archiveDeleteTask(backup),
   });
   await deps.db.$transaction(async (tx) => {
     await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
