@@ -9,6 +9,8 @@ import type { ReconcileInput } from './reconcile';
 export interface BackupsResult {
   /** Archives of ours no longer on their storage: their backups are `lost` now. */
   lost: number;
+  /** Lost backups whose archives are listed again: `available` once more. */
+  found: number;
   /** Archives made outside the service for one of our servers, now listed as `external` backups. */
   external: number;
   /** Storages that could not be listed this time (their backups were left as they were). */
@@ -19,16 +21,17 @@ export interface BackupsResult {
 
 /**
  * The backup storages of a connection against our backup records: an archive of ours that is no
- * longer listed makes its backup `lost` (event `backup.lost`); an archive of one of our live
+ * longer listed makes its backup `lost` (event `backup.lost`), and a lost one listed again makes
+ * it `available` again (event `backup.found`); an archive of one of our live
  * servers, written after the server was made, that we did not make is recorded as an `external`
  * backup (restorable like ours). Only storages that answered are compared: a failed listing
  * changes nothing. First, failed backups whose vzdump outlived them give their host back once
  * Proxmox shows the task ended.
- * Converges on retry: a backup is marked lost only while `available`, an archive recorded once (by its volid).
+ * Converges on retry: a backup is marked lost only while `available` and found only while `lost`, an archive recorded once (by its volid).
  */
 export function createReconcileBackupsActivity(deps: ActivityDeps) {
   return async function reconcileBackups({ connectionId, instanceId }: ReconcileInput): Promise<BackupsResult> {
-    const result: BackupsResult = { lost: 0, external: 0, unreadStorages: 0, hostsReleased: 0 };
+    const result: BackupsResult = { lost: 0, found: 0, external: 0, unreadStorages: 0, hostsReleased: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId }, include: { locations: true, nodes: { where: { enabled: true } } } });
     const client = deps.proxmox(connection);
     result.hostsReleased = await releaseHostsOfEndedBackups(deps, client, connectionId, instanceId);
@@ -52,7 +55,10 @@ export function createReconcileBackupsActivity(deps: ActivityDeps) {
         const byVolid = new Map(recorded.filter((b) => b.volid).map((b) => [b.volid as string, b]));
         const listedVolids = new Set(listed.map((v) => v.volid));
         for (const backup of recorded) {
-          if (backup.status === 'available' && backup.volid && !listedVolids.has(backup.volid)) result.lost += await markLost(deps, backup);
+          if (!backup.volid) continue;
+          if (backup.status === 'available' && !listedVolids.has(backup.volid)) result.lost += await markLost(deps, backup);
+          // A listing can miss an archive (a storage briefly unmounted): one listed again is back.
+          if (backup.status === 'lost' && listedVolids.has(backup.volid)) result.found += await markFound(deps, backup);
         }
         for (const volume of listed) {
           const instance = volume.vmid !== undefined ? ours.get(volume.vmid) : undefined;
@@ -101,6 +107,15 @@ async function markLost(deps: ActivityDeps, backup: Backup): Promise<number> {
     });
     if (changed.count === 0) return 0;
     await appendBackupEvent(tx, backup.instanceId, 'backup.lost', backup.id, 'BACKUP_LOST');
+    return 1;
+  });
+}
+
+async function markFound(deps: ActivityDeps, backup: Backup): Promise<number> {
+  return deps.db.$transaction(async (tx) => {
+    const changed = await tx.backup.updateMany({ where: { id: backup.id, status: 'lost' }, data: { status: 'available', failureCode: null, failureMessage: null } });
+    if (changed.count === 0) return 0;
+    await appendBackupEvent(tx, backup.instanceId, 'backup.found', backup.id);
     return 1;
   });
 }

@@ -6,9 +6,11 @@ import {
   createMakeBackupActivity,
   createPruneScheduledBackupsActivity,
   createDeleteBackupsOfServerActivity,
+  createKeepBackupsOfServerActivity,
   createRestoreGuestActivity,
 } from './backups';
 import { createRequestScheduledBackupActivity } from './backup-schedules';
+import { createDeleteKeptBackupArchiveActivity, createSettleKeptBackupDeleteActivity } from './kept-backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createRestoreAsNewActivity } from './restore-as-new';
@@ -101,9 +103,12 @@ export function createActivities(deps: ActivityDeps) {
     claimBackupSlot: createClaimBackupSlotActivity(deps),
     makeBackup: createMakeBackupActivity(deps),
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
+    deleteKeptBackupArchive: createDeleteKeptBackupArchiveActivity(deps),
+    settleKeptBackupDelete: createSettleKeptBackupDeleteActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
+    keepBackupsOfServer: createKeepBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
   };

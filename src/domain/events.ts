@@ -30,6 +30,7 @@ export const INSTANCE_EVENT_TYPES = [
   'backup.failed',
   'backup.deleted',
   'backup.lost',
+  'backup.found',
 ] as const;
 
 export type InstanceEventType = (typeof INSTANCE_EVENT_TYPES)[number];

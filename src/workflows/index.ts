@@ -5,3 +5,4 @@ export { DestroyOrphan, Reconcile } from './reconcile';
 export { ScheduledBackup } from './scheduled-backup';
 export { CheckSnippetsStorage } from './snippets-check';
 export { DeliverWebhooks } from './webhooks';
+export { DeleteKeptBackup } from './kept-backup';

@@ -36,13 +36,14 @@ registerRoute({
   method: 'delete',
   path: '/v1/backups/:id',
   summary: 'Delete a backup',
-  description: 'Removes the archive from the backup storage (202, with the task of the server that does it). A backup without an archive (failed, lost) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED).',
+  description:
+    "Removes the archive from the backup storage (202, with the task that does it: the server's, or for a backup kept after its server was deleted, a task of its own). A lost backup's archive is removed too should Proxmox VE still have it. A backup without an archive (failed, or lost before it was written) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED); a backup a new server is being restored from cannot be deleted until that restore ends (409 BACKUP_IN_USE).",
   tags,
   response: backupView,
   meta: operationMeta,
   status: 202,
   alsoStatuses: [200],
-  errors: [...busy, 'BACKUP_PROTECTED'],
+  errors: [...busy, 'BACKUP_PROTECTED', 'BACKUP_IN_USE'],
 });
 registerRoute({
   method: 'post',
