@@ -159,6 +159,10 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
     const backup = await backupOfTask(deps, ref.taskId);
     const volid = backup.volid;
     if (!volid) throw fail(FailureType.InconsistentState, `backup ${backup.id} has no archive`);
+    // A server that moved since the request may sit on a host that cannot read the archive: nothing is stopped then.
+    if (node !== backup.node && !(await client.backups.list(node, backup.storage, backup.vmid)).some((v) => v.volid === volid)) {
+      throw fail(FailureType.ProviderRejected, `the archive ${volid} cannot be read on ${node}`, { node, vmid });
+    }
     await saidCall(deps, guest, 'stopping the server', ['Powering the server off for the restore.', 'The server is powered off.'], powerOff(client, node, vmid));
     await saidCall(deps, guest, 'restoring the archive', ['Writing the backup over the server.', 'The backup is restored.'], {
       kind: 'restore',

@@ -3,7 +3,8 @@ import { appendBackupEvent } from '../db/guest-data';
 import { lockRow } from '../db/locks';
 import { AppError } from '../domain/errors';
 import { assertWithinPlanLimit } from '../domain/snapshots';
-import type { Backup, Prisma } from '../generated/prisma/client';
+import type { Backup, Prisma, ProxmoxConnection } from '../generated/prisma/client';
+import { ProxmoxError } from '../proxmox';
 import { TASK_TYPES } from '../db/lifecycle';
 import { openTask } from '../db/tasks';
 import { newId } from '../security/ids';
@@ -197,16 +198,42 @@ async function requestKeptBackupDelete(deps: OperationDeps, backup: Backup): Pro
   return taskId;
 }
 
-/** Restores a server from one of its available backups, in place: an operation of the server (status `restoring`). */
-export async function requestRestore(deps: OperationDeps, who: Principal, backupId: string): Promise<OperationAnswer> {
+/**
+ * Restores a server from one of its available backups, in place: an operation of the server
+ * (status `restoring`). A server that moved (migrated) to a host that cannot read the archive (a
+ * host-local backup storage of its old host) is refused before anything changes:
+ * BACKUP_NOT_ON_HOST, which points at a restore as a new server (made on the archive's host).
+ */
+export async function requestRestore(deps: OperationDeps & Pick<ServiceDeps, 'proxmox'>, who: Principal, backupId: string): Promise<OperationAnswer> {
   const found = await findBackup(deps, who, backupId);
+  const server = await deps.db.instance.findUniqueOrThrow({ where: { id: found.instanceId }, include: { connection: true } });
+  if (server.node && found.volid && server.node !== found.node) await assertArchiveReadableOn(deps, server.connection, server.node, found);
   const { taskId } = (await requestOperation(deps, who, found.instanceId, {
     operation: 'restore',
-    prepare: async (tx) => {
+    prepare: async (tx, instance) => {
       const row = await lockBackup(tx, backupId);
       if (row.status !== 'available' || !row.volid) throw new AppError('INVALID_STATE', `The backup is ${row.status}.`, { status: row.status });
+      // The host was read above: a server that moved since has its archive read again by a request of its own.
+      if (instance.node !== server.node) throw new AppError('OPERATION_IN_PROGRESS', 'The server moved to another host meanwhile; try again.');
       return { params: { restore: { backupId } } };
     },
   })) as { taskId: string };
   return answer(deps, who, found.instanceId, taskId, 202);
+}
+
+/** Provider truth: the archive is listed on the server's host (a shared storage, or the same host). */
+async function assertArchiveReadableOn(deps: Pick<ServiceDeps, 'proxmox'>, connection: ProxmoxConnection, node: string, backup: Backup): Promise<void> {
+  const client = deps.proxmox(connection);
+  let readable = false;
+  try {
+    readable = (await client.backups.list(node, backup.storage, backup.vmid)).some((v) => v.volid === backup.volid);
+  } catch (error) {
+    // A storage the host does not have is refused as Proxmox words it; any other failure is not the customer's.
+    if (!(error instanceof ProxmoxError) || error.isTransient || (error.status ?? 0) >= 500) throw new AppError('PROVIDER_UNAVAILABLE', 'The backup storage could not be read; please try again.');
+  }
+  if (!readable) {
+    throw new AppError('BACKUP_NOT_ON_HOST', "The server moved to a host that cannot read this backup's archive; restore it as a new server instead (POST /v1/instances with backupId).", {
+      restoreAsNew: true,
+    });
+  }
 }

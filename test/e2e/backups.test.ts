@@ -1,6 +1,7 @@
 /**
  * Backups end to end: made by vzdump on the location's backup storage (one per host at a time),
- * restored in place over a wiped disk, refused before any call past the plan's limit, deleted
+ * restored in place over a wiped disk (refused before anything changes on a host that cannot read
+ * the archive), refused before any call past the plan's limit, deleted
  * unless protected; a worker killed mid-vzdump or mid-restore (in place or as a new server)
  * resumes from the recorded UPID.
  */
@@ -206,6 +207,30 @@ describe('backups end to end', () => {
     expect((await guestOf(stack, id))?.files).toEqual({ '/data': 'good' });
     // it ran stopped before this restore, so it stays stopped
     expect((await readInstance(stack, id)).status).toBe('stopped');
+  });
+
+  it("an in-place restore of a server that moved to a host that cannot read the archive is refused before anything changes, and restores as a new server", async () => {
+    const id = await runningServer(stack, { hostname: 'bkp-moved' });
+    const made = await backUp(stack, id);
+    await taskEnd(stack, made.body.meta.taskId);
+    const from = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).node as string;
+    const to = ['pve1', 'pve2', 'pve3'].find((n) => n !== from) as string;
+    const moved = await stack.api.request('POST', `/v1/admin/instances/${id}/migrate`, { token: stack.api.adminToken, body: { node: to } });
+    expect((await taskEnd(stack, moved.body.meta.taskId)).status).toBe('succeeded');
+
+    const stops = await callCount(stack, 'POST /nodes/{node}/qemu/{vmid}/status/stop');
+    const restores = await callCount(stack, RESTORE);
+    const refused = await stack.api.request('POST', `/v1/backups/${made.body.data.id}/restore`, { token: stack.customer.token, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'BACKUP_NOT_ON_HOST', details: { restoreAsNew: true } });
+    expect(await callCount(stack, 'POST /nodes/{node}/qemu/{vmid}/status/stop')).toBe(stops);
+    expect(await callCount(stack, RESTORE)).toBe(restores);
+    expect(await readInstance(stack, id)).toMatchObject({ status: 'running' });
+    expect((await guestOf(stack, id))?.status).toBe('running');
+
+    const copy = await stack.create({ imageId: undefined, backupId: made.body.data.id, hostname: 'bkp-moved-copy' });
+    expect((await taskEnd(stack, copy.body.meta.taskId!, 60_000)).status).toBe('succeeded');
+    expect((await guestOf(stack, copy.body.data.id))?.node).toBe(from);
   });
 
   it('a failed vzdump fails the backup (backup.failed) and leaves the server as it was', async () => {

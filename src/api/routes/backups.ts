@@ -50,12 +50,12 @@ registerRoute({
   path: '/v1/backups/:id/restore',
   summary: 'Restore a server from its backup, in place',
   description:
-    'An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays.',
+    'An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays. A server that moved to a host that cannot read the archive (a storage local to its old host) is refused before anything changes (409 BACKUP_NOT_ON_HOST): restore the backup as a new server instead.',
   tags,
   response: instanceView,
   meta: operationMeta,
   status: 202,
-  errors: [...busy],
+  errors: [...busy, 'BACKUP_NOT_ON_HOST'],
 });
 
 const schedulePath = '/v1/instances/:id/backup-schedule';
