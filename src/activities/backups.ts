@@ -13,6 +13,7 @@ import { fail, FailureType } from './failures';
 import { powerOff } from './guest-calls';
 import { guestOf, paramsOf, saidCall } from './lifecycle';
 import { runProviderCall } from './provider-call';
+import { followSnapshotsOf } from './snapshot-reconcile';
 import { say, stepLine } from './steps';
 
 /** The backup row the task's operation is about (`backup` for a take or delete, `restore` for a restore). */
@@ -146,7 +147,7 @@ export async function removeArchive(
 
 /**
  * restore (in place): the server is stopped, then Proxmox restores the archive over the same
- * VMID, keeping its MAC addresses; the workflow then applies our size and network again and
+ * VMID, keeping its MAC addresses (the guest's snapshots go: ours are deleted too); the workflow then applies our size and network again and
  * starts the server if it ran. Answers whether it ran.
  * Converges on retry: the stop counts as done on a stopped guest; a restore whose answer was lost
  * is sent again, which writes the same archive over the same guest.
@@ -169,6 +170,8 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
       issue: () => aboutArchive(() => client.backups.restore(node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
       startsTask: { type: 'qmrestore', id: vmid },
     });
+    // The restore replaced the guest's config, snapshots and all: the list follows it.
+    await followSnapshotsOf(deps, client, { id: instance.id, node, vmid });
     return { wasRunning: params.previous.status === 'running' };
   };
 }
