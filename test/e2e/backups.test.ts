@@ -344,6 +344,47 @@ describe('backups reconciled with the storage', () => {
   });
 });
 
+describe('archives written after their backup was given up on', () => {
+  const stack = suiteStack({}, (started) => started.sim.clearFaults());
+
+  it('a vzdump that finished after its backup was marked failed leaves an archive the backup adopts at the next reconcile', async () => {
+    await onlyPve1(stack, true);
+    try {
+      const id = await runningServer(stack, { hostname: 'bkp-late' });
+      await stack.sim.fault({ op: 'backup', mode: 'hang', count: 1 });
+      const made = await backUp(stack, id);
+      const taskId = made.body.meta.taskId as string;
+      let call = null;
+      while (!call) {
+        call = await stack.api.db.providerCall.findFirst({ where: { taskId, kind: 'vzdump', upid: { not: null } } });
+        if (!call) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId } });
+      await stack.api.temporal.workflow.getHandle(workflowId).cancel();
+      expect((await taskEnd(stack, taskId)).status).toBe('failed');
+      expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } })).toMatchObject({ status: 'failed', volid: null });
+
+      // Proxmox's vzdump finishes after all and writes the archive with the backup's marker.
+      await stack.sim.endTask(call.upid!);
+      const archive = (await stack.sim.state()).backups.find((b) => b.notes.includes(made.body.data.id))!;
+      expect(archive).toBeDefined();
+      expect((await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken })).status).toBe(200);
+      const adopted = await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } });
+      expect(adopted).toMatchObject({ status: 'available', volid: archive.volid, failureCode: null, runningOnNode: null });
+      expect(await stack.api.db.backup.count({ where: { instanceId: id, external: true } })).toBe(0);
+      const events = (await stack.api.db.instanceEvent.findMany({ where: { instanceId: id }, orderBy: { seq: 'asc' } })).map((e) => e.type);
+      expect(events).toContain('backup.failed');
+      expect(events.at(-1)).toBe('backup.created');
+      // It is an ordinary backup now: it deletes like one.
+      const deleted = await stack.api.request('DELETE', `/v1/backups/${made.body.data.id}`, { token: stack.customer.token });
+      expect((await taskEnd(stack, deleted.body.meta.taskId)).status).toBe('succeeded');
+      expect((await stack.sim.state()).backups.some((b) => b.notes.includes(made.body.data.id))).toBe(false);
+    } finally {
+      await onlyPve1(stack, false);
+    }
+  });
+});
+
 describe('backups survive a worker crash', () => {
   const stack = suiteStack({ worker: false });
   let worker: WorkerProcess;
