@@ -109,10 +109,12 @@ describe('backups outlive their server, come back, and are held while read', () 
     const schedule = await customer('PUT', `/v1/instances/${id}/backup-schedule`, { frequency: 'daily', time: '03:00', timezone: 'UTC', keepLast: 1 });
     expect(schedule.status).toBe(200);
 
-    await stack.sim.options({ taskMsByType: { qmrestore: 8000 } });
+    // The restore runs until the test lets it end.
+    await stack.sim.fault({ op: 'restore', mode: 'hang' });
     const copy = await stack.create({ imageId: undefined, backupId: read, hostname: 'held-copy' });
     const taskId = copy.body.meta.taskId!;
-    await expect.poll(async () => (await stack.api.db.providerCall.findFirst({ where: { taskId, kind: 'restore' } }))?.upid ?? null, { timeout: 30_000, interval: 50 }).not.toBeNull();
+    let upid: string | null = null;
+    await expect.poll(async () => (upid = (await stack.api.db.providerCall.findFirst({ where: { taskId, kind: 'restore' } }))?.upid ?? null), { timeout: 30_000, interval: 50 }).not.toBeNull();
 
     const refused = await customer('DELETE', `/v1/backups/${read}`);
     expect(refused.status).toBe(409);
@@ -127,6 +129,7 @@ describe('backups outlive their server, come back, and are held while read', () 
     expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: read } })).toMatchObject({ status: 'available', kept: true });
     expect(await archiveOf(read)).toBeDefined();
 
+    await stack.sim.endTask(upid!);
     expect((await taskEnd(stack, taskId, 60_000)).status).toBe('succeeded');
     const removal = await customer('DELETE', `/v1/backups/${read}`);
     expect(removal.status).toBe(202);
