@@ -1174,7 +1174,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a backup
-         * @description Removes the archive from the backup storage (202, with the task of the server that does it). A backup without an archive (failed, lost) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED).
+         * @description Removes the archive from the backup storage (202, with the task that does it: the server's, or for a backup kept after its server was deleted, a task of its own). A lost backup's archive is removed too should Proxmox VE still have it. A backup without an archive (failed, or lost before it was written) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED); a backup a new server is being restored from cannot be deleted until that restore ends (409 BACKUP_IN_USE).
          */
         delete: operations["deleteBackupsById"];
         options?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a server from its backup, in place
-         * @description An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays.
+         * @description An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays. A server that moved to a host that cannot read the archive (a storage local to its old host) is refused before anything changes (409 BACKUP_NOT_ON_HOST): restore the backup as a new server instead.
          */
         post: operations["postBackupsByIdRestore"];
         delete?: never;
@@ -1526,7 +1526,7 @@ export interface components {
         InstanceEvent: {
             id: string;
             /** @enum {string} */
-            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
             instanceId: string;
             tenantId: string;
             data: {
@@ -1551,7 +1551,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "PLAN_DISK_TOO_SMALL" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "PLAN_DISK_TOO_SMALL" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -1592,12 +1592,16 @@ export interface components {
             };
         };
         TenantDetail: components["schemas"]["Tenant"] & {
-            /** @description What the tenant holds now: instances whose quota is still charged. */
+            /** @description What the tenant holds now: instances whose quota is still charged, and its backups. */
             usage: {
                 instances: number;
                 vcpus: number;
                 memoryMiB: number;
                 diskGiB: number;
+                /** @description Backups written or being written: its servers' own, and those kept after their server was deleted, until they are deleted. */
+                backups: number;
+                /** @description The size of those backups, as their storages list them. */
+                backupBytes: number;
             };
         };
         User: {
@@ -2450,7 +2454,7 @@ export interface components {
             /** @description null: an admin's endpoint for every tenant. */
             tenantId: string | null;
             url: string;
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason: string | null;
@@ -2467,7 +2471,7 @@ export interface components {
              * @description The event types to receive; empty or omitted: every type.
              * @default []
              */
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
             /** @description Admins only: the tenant whose events it receives; omitted, every tenant's. */
             tenantId?: string;
         };
@@ -2475,14 +2479,14 @@ export interface components {
             /** @description Enabling again clears the reason and restarts the pending deliveries with a fresh retry window. */
             enabled?: boolean;
             /** @description The event types to receive; empty or omitted: every type. */
-            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost")[];
+            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
         };
         WebhookDelivery: {
             id: string;
             /** @description Also the `Pvecp-Event-Id` header: deduplicate by it. */
             eventId: string;
             /** @enum {string} */
-            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
             instanceId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -8578,7 +8582,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost";
+                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
                 instanceId?: string;
                 /** @description Admins only: one tenant. */
                 tenantId?: string;
@@ -10259,7 +10263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, BACKUP_IN_PROGRESS, BACKUP_PROTECTED */
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, BACKUP_IN_PROGRESS, BACKUP_PROTECTED, BACKUP_IN_USE */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10358,7 +10362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, BACKUP_IN_PROGRESS */
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, BACKUP_IN_PROGRESS, BACKUP_NOT_ON_HOST */
             409: {
                 headers: {
                     [name: string]: unknown;

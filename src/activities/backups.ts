@@ -6,14 +6,15 @@ import { backupNotesMarker } from '../domain/snapshots';
 import { ProxmoxError, type ProxmoxClient } from '../proxmox';
 import { delay } from '../proxmox/delay';
 import { deleteScheduleOf } from '../services/backup-schedules';
-import { PRUNABLE } from '../services/backups';
+import { backupsInUse, PRUNABLE } from '../services/backups';
 import { cancellationSignal, heartbeat, loadInstance, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { powerOff } from './guest-calls';
 import { guestOf, paramsOf, saidCall } from './lifecycle';
 import { runProviderCall } from './provider-call';
-import { say } from './steps';
+import { followSnapshotsOf } from './snapshot-reconcile';
+import { say, stepLine } from './steps';
 
 /** The backup row the task's operation is about (`backup` for a take or delete, `restore` for a restore). */
 async function backupOfTask(deps: ActivityDeps, taskId: string): Promise<Backup> {
@@ -96,6 +97,7 @@ export function createMakeBackupActivity(deps: ActivityDeps) {
           notesTemplate: `${backupNotesMarker(backup.id)} {{guestname}}`,
           protected: backup.protected,
         }),
+      startsTask: { type: 'vzdump', id: vmid },
     });
     const archive = await archiveOf(client, backup);
     if (!archive) throw fail(FailureType.InconsistentState, `vzdump ended but no archive of backup ${backup.id} is on ${backup.storage}`, { node, vmid });
@@ -110,25 +112,42 @@ export function createMakeBackupActivity(deps: ActivityDeps) {
  */
 export function createDeleteBackupArchiveActivity(deps: ActivityDeps) {
   return async function deleteBackupArchive(ref: InstanceRef): Promise<void> {
-    const guest = await guestOf(deps, ref, 'backup_delete');
-    const { client } = guest;
+    const { client, callKey } = await guestOf(deps, ref, 'backup_delete');
     const backup = await backupOfTask(deps, ref.taskId);
-    const volid = backup.volid;
-    if (!volid) return;
-    const listed = async () => (await client.backups.list(backup.node, backup.storage, backup.vmid)).find((v) => v.volid === volid);
-    const present = await listed();
-    if (present?.protected) await aboutArchive(() => client.backups.update(backup.node, volid, { protected: false }));
-    await saidCall(deps, guest, 'deleting the archive', ['Deleting the backup archive.', 'The backup archive is deleted.'], {
-      kind: 'imgdel',
-      isDone: async () => (await listed()) === undefined,
-      issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
-    });
+    if (!backup.volid) return;
+    await say(deps, ref.taskId, 'backup_delete', 'deleting the archive', 'processing', 'Deleting the backup archive.');
+    await removeArchive(deps, client, { ...callKey, kind: 'imgdel' }, { ...backup, volid: backup.volid });
   };
 }
 
 /**
+ * Deletes one archive from its storage as a recorded provider call (a protected one is
+ * unprotected first); an archive no longer listed counts as deleted. `key`: the call's task, phase and kind.
+ */
+export async function removeArchive(
+  deps: ActivityDeps,
+  client: ProxmoxClient,
+  key: { instanceId: string; taskId: string; phase: string; kind: string },
+  backup: Backup & { volid: string },
+): Promise<void> {
+  const { volid } = backup;
+  const listed = async () => (await client.backups.list(backup.node, backup.storage, backup.vmid)).find((v) => v.volid === volid);
+  if ((await listed())?.protected) await aboutArchive(() => client.backups.update(backup.node, volid, { protected: false }));
+  await runProviderCall(deps, client, {
+    ...key,
+    node: backup.node,
+    vmid: backup.vmid,
+    isDone: async () => (await listed()) === undefined,
+    issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
+    // Proxmox's `imgdel` task of an archive is about `<owner vmid>@<storage>`.
+    startsTask: { type: 'imgdel', id: `${backup.vmid}@${backup.storage}` },
+    reportsDone: stepLine(key.taskId, key.phase, 'deleting the archive', 'success', 'The backup archive is deleted.'),
+  });
+}
+
+/**
  * restore (in place): the server is stopped, then Proxmox restores the archive over the same
- * VMID, keeping its MAC addresses; the workflow then applies our size and network again and
+ * VMID, keeping its MAC addresses (the guest's snapshots go: ours are deleted too); the workflow then applies our size and network again and
  * starts the server if it ran. Answers whether it ran.
  * Converges on retry: the stop counts as done on a stopped guest; a restore whose answer was lost
  * is sent again, which writes the same archive over the same guest.
@@ -141,28 +160,25 @@ export function createRestoreGuestActivity(deps: ActivityDeps) {
     const backup = await backupOfTask(deps, ref.taskId);
     const volid = backup.volid;
     if (!volid) throw fail(FailureType.InconsistentState, `backup ${backup.id} has no archive`);
+    // A server that moved since the request may sit on a host that cannot read the archive: nothing is stopped then.
+    if (node !== backup.node && !(await client.backups.list(node, backup.storage, backup.vmid)).some((v) => v.volid === volid)) {
+      throw fail(FailureType.ProviderRejected, `the archive ${volid} cannot be read on ${node}`, { node, vmid });
+    }
     await saidCall(deps, guest, 'stopping the server', ['Powering the server off for the restore.', 'The server is powered off.'], powerOff(client, node, vmid));
     await saidCall(deps, guest, 'restoring the archive', ['Writing the backup over the server.', 'The backup is restored.'], {
       kind: 'restore',
       issue: () => aboutArchive(() => client.backups.restore(node, vmid, { archive: volid, force: true, storage: instance.connection.storage, unique: false })),
+      startsTask: { type: 'qmrestore', id: vmid },
     });
+    // The restore replaced the guest's config, snapshots and all: the list follows it.
+    await followSnapshotsOf(deps, client, { id: instance.id, node, vmid });
     return { wasRunning: params.previous.status === 'running' };
   };
 }
 
-/** Deletes one archive of a server (a recorded provider call of its own; one no longer listed counts as deleted) and marks its backup deleted. */
+/** Deletes one archive of a server (a recorded provider call of its own) and marks its backup deleted. */
 async function deleteArchiveOf(deps: ActivityDeps, client: ProxmoxClient, ref: InstanceRef, phase: string, backup: Backup & { volid: string }): Promise<void> {
-  const { volid } = backup;
-  await runProviderCall(deps, client, {
-    instanceId: ref.instanceId,
-    taskId: ref.taskId,
-    phase,
-    kind: `imgdel:${backup.id}`,
-    node: backup.node,
-    vmid: backup.vmid,
-    isDone: async () => !(await client.backups.list(backup.node, backup.storage, backup.vmid)).some((v) => v.volid === volid),
-    issue: () => aboutArchive(() => client.backups.delete(backup.node, volid)),
-  });
+  await removeArchive(deps, client, { ...ref, phase, kind: `imgdel:${backup.id}` }, backup);
   await deps.db.$transaction(async (tx) => {
     await tx.backup.update({ where: { id: backup.id }, data: { status: 'deleted', deletedAt: new Date() } });
     await appendBackupEvent(tx, ref.instanceId, 'backup.deleted', backup.id);
@@ -185,7 +201,9 @@ export function createPruneScheduledBackupsActivity(deps: ActivityDeps) {
       where: { instanceId: ref.instanceId, ...PRUNABLE, id: { not: backup.id } },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });
-    const expired = older.slice(Math.max(0, schedule.keepLast - 1));
+    // One a new server is being restored from stays until that restore ends (the next run prunes it).
+    const inUse = await backupsInUse(deps.db, older.map((b) => b.id));
+    const expired = older.slice(Math.max(0, schedule.keepLast - 1)).filter((b) => !inUse.has(b.id));
     if (expired.length === 0) return;
     const client = deps.proxmox((await loadInstance(deps.db, ref.instanceId)).connection);
     let deleted = 0;
@@ -203,22 +221,24 @@ export function createPruneScheduledBackupsActivity(deps: ActivityDeps) {
 
 /**
  * delete, once the guest is gone: the server's backup schedule is deleted, and its backups go
- * with it unless the delete keeps them; protected and external ones, and any whose archive cannot
- * be deleted now, are kept (`kept`, still listed, counted against the tenant) rather than holding
- * up the delete.
+ * with it unless the delete keeps them; protected and external ones, one a new server is being
+ * restored from, and any whose archive cannot be deleted now, are kept (`kept`, still listed,
+ * counted against the tenant, deletable on their own) rather than holding up the delete.
  * Converges on retry: a schedule already gone counts as deleted; each archive is a recorded provider call of its own.
  */
 export function createDeleteBackupsOfServerActivity(deps: ActivityDeps) {
   return async function deleteBackupsOfServer(ref: InstanceRef): Promise<void> {
     await deleteScheduleOf({ ...deps, temporal: Context.current().client }, ref.instanceId);
     const { keepBackups } = await paramsOf(deps, ref.taskId);
-    const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: 'available', kept: false } });
+    const backups = await deps.db.backup.findMany({ where: { instanceId: ref.instanceId, status: { in: ['available', 'lost'] }, kept: false } });
     if (backups.length === 0) return;
     const instance = await loadInstance(deps.db, ref.instanceId);
     const client = deps.proxmox(instance.connection);
+    const inUse = await backupsInUse(deps.db, backups.map((b) => b.id));
+    let unremoved = 0;
     for (const backup of backups) {
       const volid = backup.volid;
-      if (keepBackups || backup.protected || backup.external || !volid) {
+      if (keepBackups || backup.protected || backup.external || !volid || inUse.has(backup.id)) {
         await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
         continue;
       }
@@ -227,8 +247,26 @@ export function createDeleteBackupsOfServerActivity(deps: ActivityDeps) {
       } catch (error) {
         deps.logger.warn({ err: error, backupId: backup.id }, 'could not delete a backup of a deleted server; it is kept');
         await deps.db.backup.update({ where: { id: backup.id }, data: { kept: true } });
+        unremoved++;
       }
     }
-    await say(deps, ref.taskId, 'delete', 'backups', 'success', keepBackups ? "The server's backups are kept." : "The server's backups are deleted (protected ones are kept).");
+    if (unremoved > 0) {
+      await say(deps, ref.taskId, 'delete', 'backups', 'warning', `${unremoved} of the server's backups could not be deleted now; they are kept and can be deleted on their own.`);
+      return;
+    }
+    await say(deps, ref.taskId, 'delete', 'backups', 'success', keepBackups ? "The server's backups are kept." : "The server's backups are deleted (protected ones, and any a new server is being restored from, are kept).");
+  };
+}
+
+/**
+ * delete, when removing the server's backups gave up: every backup of it still there is kept
+ * (listed, counted against the tenant, deletable on their own), and the delete says so.
+ * Converges on retry: marking a backup kept twice changes nothing.
+ */
+export function createKeepBackupsOfServerActivity(deps: ActivityDeps) {
+  return async function keepBackupsOfServer(ref: InstanceRef): Promise<void> {
+    const kept = await deps.db.backup.updateMany({ where: { instanceId: ref.instanceId, status: { in: ['available', 'lost'] }, kept: false }, data: { kept: true } });
+    if (kept.count === 0) return;
+    await say(deps, ref.taskId, 'delete', 'backups', 'warning', `${kept.count} of the server's backups could not be deleted now; they are kept and can be deleted on their own.`);
   };
 }

@@ -6,9 +6,11 @@ import {
   createMakeBackupActivity,
   createPruneScheduledBackupsActivity,
   createDeleteBackupsOfServerActivity,
+  createKeepBackupsOfServerActivity,
   createRestoreGuestActivity,
 } from './backups';
 import { createRequestScheduledBackupActivity } from './backup-schedules';
+import { createDeleteKeptBackupArchiveActivity, createSettleKeptBackupDeleteActivity } from './kept-backups';
 import { createBootActivity } from './boot';
 import { createCloneActivity } from './clone';
 import { createRestoreAsNewActivity } from './restore-as-new';
@@ -103,10 +105,13 @@ export function createActivities(deps: ActivityDeps) {
     claimBackupSlot: createClaimBackupSlotActivity(deps),
     makeBackup: createMakeBackupActivity(deps),
     deleteBackupArchive: createDeleteBackupArchiveActivity(deps),
+    deleteKeptBackupArchive: createDeleteKeptBackupArchiveActivity(deps),
+    settleKeptBackupDelete: createSettleKeptBackupDeleteActivity(deps),
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
     reconcileFirewalls: whileHeartbeating(createReconcileFirewallsActivity(deps)),
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
+    keepBackupsOfServer: createKeepBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
     sampleTraffic: whileHeartbeating(createSampleTrafficActivity(deps)),

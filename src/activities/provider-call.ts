@@ -21,11 +21,11 @@ export interface ProviderCall extends ProviderCallKey {
   /** The one mutating call. Answers a UPID, or null when Proxmox did it synchronously. */
   issue: () => Promise<string | null>;
   /**
-   * The Proxmox task the call starts (`qmstart` about the guest, `qmclone` about the template):
-   * after an answer that may hide a started task (a 5xx), the node's task list is searched for it
-   * before the call is made again.
+   * The Proxmox task the call starts (`qmstart` about the guest, `qmclone` about the template,
+   * `imgdel` about `<vmid>@<storage>`): after an answer that may hide a started task (a 5xx), the
+   * node's task list is searched for it before the call is made again.
    */
-  startsTask?: { type: string; id: number };
+  startsTask?: { type: string; id: number | string };
   /** A Proxmox task's error that means the work is already done (e.g. "already running"). */
   acceptsTaskError?: (exitStatus: string) => boolean;
   /** The step-thread line that reports it done, written in the same statement as its outcome. */
@@ -134,8 +134,14 @@ async function taskStartedBy(deps: ActivityDeps, client: ProxmoxClient, call: Pr
   if (!call.startsTask) return undefined;
   const { type, id } = call.startsTask;
   const since = Math.floor(sentAt / 1000) - NODE_CLOCK_SLACK_S;
-  const listed = await client.tasks.list(call.node, { source: 'all', typefilter: type, vmid: id, since });
-  const ours = listed.map((t) => t.upid).filter((u) => parseUpid(u).user === client.tokenId);
+  // Proxmox filters by `vmid` only for a task whose id is a VMID; any other id is matched here.
+  const listed = await client.tasks.list(call.node, { source: 'all', typefilter: type, vmid: typeof id === 'number' ? id : undefined, since });
+  const ours = listed
+    .map((t) => t.upid)
+    .filter((u) => {
+      const upid = parseUpid(u);
+      return upid.user === client.tokenId && upid.id === String(id);
+    });
   const known = await recordedUpids(deps.db, ours);
   // The list is newest first.
   return ours.find((u) => !known.has(u));

@@ -14,6 +14,7 @@ import { startStrandedWorkflow } from '../services/workflow-starts';
 import type { ActivityDeps } from './deps';
 import { fail, FailureType } from './failures';
 import { ownerOfGuest } from './ownership';
+import { reconcileSnapshots } from './snapshot-reconcile';
 import { sweepSnippets } from './snippets';
 import { recordAudit } from '../db/audit';
 
@@ -33,6 +34,8 @@ export interface GuestsResult {
   foundAgain: number;
   orphansFound: number;
   orphansGone: number;
+  /** Our snapshots the guests no longer have: deleted. */
+  snapshotsGone: number;
 }
 
 /** The type of the tasks that carry what the reconciler found, so it shows in the instance's step thread. */
@@ -189,12 +192,12 @@ async function reconcileInstance(
  * Compares one connection's guests (one read of /cluster/resources) with our instances on it:
  * power changed outside the control plane → the status follows; our guest gone → `lost`; a lost
  * guest back → the status follows again; a guest with our marker and no live instance → an orphan
- * record for an operator. Nothing is ever destroyed or started here.
+ * record for an operator; our snapshots the guest no longer has are deleted. Nothing is ever destroyed or started here.
  * Converges on retry: every change is conditional on the instance (or orphan record) being as it was seen.
  */
 export function createReconcileGuestsActivity(deps: ActivityDeps) {
   return async function reconcileGuests({ connectionId, instanceId }: ReconcileInput): Promise<GuestsResult> {
-    const result: GuestsResult = { changedOutside: 0, migratedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0 };
+    const result: GuestsResult = { changedOutside: 0, migratedOutside: 0, undecided: 0, lost: 0, foundAgain: 0, orphansFound: 0, orphansGone: 0, snapshotsGone: 0 };
     const connection = await deps.db.proxmoxConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const client = deps.proxmox(connection);
     const guests = (await client.guests.list()).filter((r) => r.type !== 'lxc' && !r.template);
@@ -219,6 +222,7 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
     // A refused privilege will not pass by itself: the pass says so once every other guest was looked at.
     if (refused) throw refused;
 
+    result.snapshotsGone = await reconcileSnapshots(deps, client, connectionId, instanceId);
     if (!instanceId) Object.assign(result, await recordOrphans(deps, client, connectionId, guests));
     return result;
   };

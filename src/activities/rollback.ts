@@ -8,6 +8,7 @@ import { guestAfterClone, waitForProxmoxTasksOnGuest } from './guest-lock';
 import { guestAt } from './ownership';
 import { runProviderCall } from './provider-call';
 import { restoredFromOwner } from './restore-as-new';
+import { forgetSnapshotsNotOn } from './snapshot-reconcile';
 import { deleteSnippet } from './snippets';
 import { say } from './steps';
 import { recordAudit } from '../db/audit';
@@ -30,6 +31,8 @@ export function createDestroyGuestActivity(deps: ActivityDeps) {
   return async function destroyGuest({ instanceId, taskId, purpose }: DestroyGuestInput): Promise<GuestDestroyOutcome> {
     const instance = await loadInstance(deps.db, instanceId);
     const outcome = await destroyInCluster(deps, instance, taskId, purpose);
+    // A rebuild's new disk has none of the old one's snapshots.
+    if (purpose === 'rebuild' && outcome !== 'not_ours') await forgetSnapshotsNotOn(deps, instanceId, []);
     await deleteSnippet(instance.connection, instanceId);
     return outcome;
   };

@@ -43,6 +43,7 @@ export function createTakeSnapshotActivity(deps: ActivityDeps) {
       kind: 'snapshot',
       isDone: () => hasSnapshot(client, node, vmid, name),
       issue: () => aboutSnapshot(() => client.snapshots.create(node, vmid, { name, description: row.description || undefined, vmstate: row.vmstate || undefined })),
+      startsTask: { type: 'qmsnapshot', id: vmid },
     });
   };
 }
@@ -60,6 +61,7 @@ export function createDeleteSnapshotActivity(deps: ActivityDeps) {
       kind: 'snapshot_delete',
       isDone: async () => !(await hasSnapshot(client, node, vmid, name)),
       issue: () => aboutSnapshot(() => client.snapshots.delete(node, vmid, name)),
+      startsTask: { type: 'qmdelsnapshot', id: vmid },
     });
   };
 }
@@ -86,6 +88,7 @@ export function createRevertToSnapshotActivity(deps: ActivityDeps) {
     await saidCall(deps, guest, 'rolling back', [`Rolling the server back to ${snapshot.name}.`, `The server is back at ${snapshot.name}.`], {
       kind: 'rollback',
       issue: () => aboutSnapshot(() => client.snapshots.rollback(node, vmid, snapshot.name)),
+      startsTask: { type: 'qmrollback', id: vmid },
     });
     if (restartAfter) {
       await saidCall(deps, guest, 'starting the server', ['Powering the server on again.', 'The server is powered on.'], powerOn(client, node, vmid));

@@ -15,8 +15,11 @@ async function instanceOf(tx: Queryable, instanceId: string) {
   return instance;
 }
 
-/** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`, or `instance.restored` of a server made from it), beside the instance's. */
-export async function appendBackupEvent(tx: Queryable, instanceId: string, type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost' | 'instance.restored', backupId: string, code?: string): Promise<void> {
+/** The backup's own event (`backup.created`, `backup.failed`, `backup.deleted`, `backup.lost`, `backup.found`, or `instance.restored` of a server made from it), beside the instance's. */
+export async function appendBackupEvent(
+  tx: Queryable,
+  instanceId: string,
+  type: 'backup.created' | 'backup.failed' | 'backup.deleted' | 'backup.lost' | 'backup.found' | 'instance.restored', backupId: string, code?: string): Promise<void> {
   const instance = await instanceOf(tx, instanceId);
   await appendEvents(tx, { tenantId: instance.tenantId, instanceId }, [{ type, data: { status: instance.status, hostname: instance.hostname, backupId, ...(code ? { code } : {}) } }]);
 }
@@ -38,7 +41,9 @@ export async function settleGuestData(tx: Tx, instanceId: string, params: Operat
   if (params.backup) {
     const row = await tx.backup.findUnique({ where: { id: params.backup.backupId } });
     if (row?.status === 'deleting') {
-      await tx.backup.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'deleted', deletedAt: new Date() } : { status: 'available' } });
+      // A delete that failed leaves the backup as it was: lost when the storage last showed it missing.
+      const before = row.failureCode === 'BACKUP_LOST' ? 'lost' : 'available';
+      await tx.backup.update({ where: { id: row.id }, data: outcome === 'commit' ? { status: 'deleted', deletedAt: new Date() } : { status: before } });
       return;
     }
     if (!row || (row.status !== 'pending' && row.status !== 'running')) return;

@@ -43,6 +43,8 @@ export interface NewTask {
   workflowType: string;
   workflowArgs: Prisma.InputJsonValue;
   params?: Prisma.InputJsonValue;
+  /** Takes the instance's one active-task slot (default); a task about what outlives a deleted server does not. */
+  holdsInstance?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function openTask(tx: Queryable, task: NewTask, first: Omit<StepInp
   const [row] = await runSql<Task & { lineId: bigint }>(tx, Prisma.sql`
     WITH task AS (
       INSERT INTO tasks (id, "instanceId", "activeInstanceId", "tenantId", type, status, progress, "currentStep", "workflowId", "workflowType", "workflowArgs", params, "createdAt", "updatedAt")
-      VALUES (${task.id}, ${task.instanceId}, ${task.instanceId}, ${task.tenantId}, ${task.type}, 'running', ${first.progress ?? 0}, ${first.step}, ${task.workflowId}, ${task.workflowType},
+      VALUES (${task.id}, ${task.instanceId}, ${task.holdsInstance === false ? null : task.instanceId}, ${task.tenantId}, ${task.type}, 'running', ${first.progress ?? 0}, ${first.step}, ${task.workflowId}, ${task.workflowType},
         CAST(${JSON.stringify(task.workflowArgs)} AS jsonb), CAST(${task.params === undefined ? null : JSON.stringify(task.params)} AS jsonb), ${now}, ${now})
       RETURNING *),
     line AS (

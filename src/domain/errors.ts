@@ -20,6 +20,10 @@ export const ERROR_STATUS = {
   BACKUP_IN_PROGRESS: 409,
   /** A customer deleting a protected backup. */
   BACKUP_PROTECTED: 409,
+  /** An in-place restore of a server whose host cannot read the backup's archive (it moved): restore it as a new server. */
+  BACKUP_NOT_ON_HOST: 409,
+  /** Deleting a backup a new server is being restored from. */
+  BACKUP_IN_USE: 409,
   /** A create from a backup that is not `available` (still being made, failed, lost or being deleted). */
   BACKUP_NOT_RESTORABLE: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,

@@ -34,6 +34,7 @@ export const INSTANCE_EVENT_TYPES = [
   'backup.failed',
   'backup.deleted',
   'backup.lost',
+  'backup.found',
 ] as const;
 
 export type InstanceEventType = (typeof INSTANCE_EVENT_TYPES)[number];

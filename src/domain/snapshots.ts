@@ -19,12 +19,13 @@ export function backupIdInNotes(notes: string | undefined): string | undefined {
 }
 
 /**
- * Whether an archive was written before a server was made, so it is a former guest's at the
- * server's VMID. Proxmox gives an archive's time in whole seconds: one from the very second the
- * server was made in counts as the server's.
+ * Whether an archive made outside the service is proven a server's: written while the server held
+ * its VMID (`since`: when it took it). An archive without a creation time proves nothing (it may
+ * be a former guest's at that VMID, another tenant's). Proxmox gives an archive's time in whole
+ * seconds: one from the very second the server took the VMID counts as the server's.
  */
-export function archiveOlderThan(ctimeSeconds: number, madeAt: Date): boolean {
-  return ctimeSeconds < Math.floor(madeAt.getTime() / 1000);
+export function archiveWrittenSince(ctimeSeconds: number | undefined, since: Date): boolean {
+  return ctimeSeconds !== undefined && ctimeSeconds >= Math.floor(since.getTime() / 1000);
 }
 
 /** A plan's limit on what a server holds at once (0: none), checked before anything is asked of Proxmox VE. */

@@ -15,10 +15,16 @@ export interface Quota {
   diskGiB: number;
 }
 
-/** A tenant with what it holds now: the servers whose quota is still charged. */
+/** What a tenant holds now: the servers whose quota is still charged, and its backups. */
+export interface Usage extends Quota {
+  /** Backups written or being written, its servers' own and those kept after their server was deleted. */
+  backups: number;
+  backupBytes: number;
+}
+
 export interface TenantWithUsage {
   tenant: Tenant;
-  usage: Quota;
+  usage: Usage;
 }
 
 export async function createTenant(deps: Deps, who: Principal, body: { name: string; quota: Quota }): Promise<Tenant> {
@@ -48,13 +54,16 @@ export async function readTenant(deps: Deps, tenantId: string): Promise<TenantWi
   return usageOf(deps, tenant);
 }
 
-/** The tenant with the sizes of its servers whose quota is still charged. */
+/** The tenant with the sizes of its servers whose quota is still charged, and its backups until they are gone. */
 export async function usageOf(deps: Deps, tenant: Tenant): Promise<TenantWithUsage> {
-  const usage = await deps.db.instance.aggregate({
-    where: { tenantId: tenant.id, quotaReleasedAt: null },
-    _count: { _all: true },
-    _sum: { chargedVcpus: true, chargedMemoryMiB: true, chargedDiskGiB: true },
-  });
+  const [usage, backups] = await Promise.all([
+    deps.db.instance.aggregate({
+      where: { tenantId: tenant.id, quotaReleasedAt: null },
+      _count: { _all: true },
+      _sum: { chargedVcpus: true, chargedMemoryMiB: true, chargedDiskGiB: true },
+    }),
+    deps.db.backup.aggregate({ where: { tenantId: tenant.id, status: { in: ['pending', 'running', 'available', 'deleting'] } }, _count: { _all: true }, _sum: { sizeBytes: true } }),
+  ]);
   return {
     tenant,
     usage: {
@@ -62,6 +71,8 @@ export async function usageOf(deps: Deps, tenant: Tenant): Promise<TenantWithUsa
       vcpus: usage._sum.chargedVcpus ?? 0,
       memoryMiB: usage._sum.chargedMemoryMiB ?? 0,
       diskGiB: usage._sum.chargedDiskGiB ?? 0,
+      backups: backups._count._all,
+      backupBytes: Number(backups._sum.sizeBytes ?? 0n),
     },
   };
 }

@@ -46,6 +46,7 @@ const storageChangeSchema = z.strictObject({
   nodes: z.array(z.string().min(1)).nullable().optional(),
   shared: z.boolean().optional(),
   totalGiB: z.number().positive().optional(),
+  unmounted: z.boolean().optional(),
   snippetsDir: z.string().min(1).nullable().optional(),
   snippetsDirByNode: z.record(z.string().min(1), z.string().min(1)).nullable().optional(),
 });

@@ -35,6 +35,11 @@ export interface SimStorageSpec {
    */
   nodes?: string[];
   /**
+   * A directory storage whose disk is not mounted right now (without storage.cfg's `is_mountpoint`
+   * Proxmox reads the empty mount point): it lists no backup archives and finds none until mounted again.
+   */
+  unmounted?: boolean;
+  /**
    * For a storage with content `snippets`: the directory its `snippets/` volumes are read from on
    * every node (e.g. one the control plane also writes to, as a shared storage mounted on both).
    */

@@ -220,11 +220,12 @@ export function contentVolumeId(storage: string, volume: string): string {
 
 /** The archive with this volid, where the node can read it. */
 export function findArchive(cluster: SimCluster, node: string, volid: string): SimBackupVolume | undefined {
-  return cluster.backupVolumes.find((b) => b.volid === volid && (b.node === node || cluster.storages.get(b.storage)?.shared));
+  return cluster.backupVolumes.find((b) => b.volid === volid && (b.node === node || cluster.storages.get(b.storage)?.shared) && !cluster.storages.get(b.storage)?.unmounted);
 }
 
 /** Backup archives as GET …/storage/{storage}/content lists them. */
 export function backupContent(cluster: SimCluster, node: string, storage: string, vmid?: number): object[] {
+  if (cluster.storages.get(storage)?.unmounted) return [];
   return cluster.backupVolumes
     .filter((b) => b.storage === storage && (b.node === node || cluster.storages.get(storage)?.shared) && (vmid === undefined || b.vmid === vmid))
     .map((b) => ({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OPERATION_STATUS, type Operation } from '../domain/instance-status';
 import type { Prisma } from '../generated/prisma/client';
 import type { InstanceOperation } from '../workflows/instance-operation';
+import type { DeleteKeptBackup } from '../workflows/kept-backup';
 import type { ProvisionInstance } from '../workflows/provision-instance';
 import { InstanceIdKey, InstanceStatusKey, TenantIdKey } from './search-attributes';
 import { startWorkflow } from './starts';
@@ -20,7 +21,8 @@ type IntentArgs<W extends (input: never) => unknown> = Omit<Parameters<W>[0], 'p
  */
 export type StartIntent =
   | { workflowType: 'ProvisionInstance'; workflowArgs: IntentArgs<typeof ProvisionInstance> }
-  | { workflowType: 'InstanceOperation'; workflowArgs: IntentArgs<typeof InstanceOperation> };
+  | { workflowType: 'InstanceOperation'; workflowArgs: IntentArgs<typeof InstanceOperation> }
+  | { workflowType: 'DeleteKeptBackup'; workflowArgs: IntentArgs<typeof DeleteKeptBackup> };
 
 const intentArgs = { instanceId: z.string(), taskId: z.string(), summary: z.string(), timeoutScale: z.number().optional() };
 
@@ -35,6 +37,7 @@ const storedIntent = z.discriminatedUnion('workflowType', [
       shutdownTimeoutSeconds: z.number().optional(),
     }),
   }),
+  z.object({ workflowType: z.literal('DeleteKeptBackup'), workflowArgs: z.object({ ...intentArgs, backupId: z.string() }) }),
 ]) satisfies z.ZodType<StartIntent>;
 
 /** The start intent a task row records; null when the row holds none, or none this version can start. */
@@ -92,7 +95,8 @@ export async function startTaskWorkflow(client: Client, taskQueue: string, task:
   };
   try {
     if (task.workflowType === 'ProvisionInstance') await startWorkflow(client, 'ProvisionInstance', { ...options, args: [task.workflowArgs] });
-    else await startWorkflow(client, 'InstanceOperation', { ...options, args: [task.workflowArgs] });
+    else if (task.workflowType === 'InstanceOperation') await startWorkflow(client, 'InstanceOperation', { ...options, args: [task.workflowArgs] });
+    else await startWorkflow(client, 'DeleteKeptBackup', { ...options, args: [task.workflowArgs] });
     return 'started';
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';

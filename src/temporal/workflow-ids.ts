@@ -6,6 +6,8 @@ export const provisionWorkflowId = (instanceId: string) => `provision-${instance
 export const operationWorkflowId = (operation: string, instanceId: string, taskId: string) => `${operation}-${instanceId}-${taskId}`;
 
 /** The Temporal Schedule that runs Reconcile for one Proxmox connection. */
+/** A backup kept after its server was deleted, deleted on its own. */
+export const keptBackupDeleteWorkflowId = (backupId: string, taskId: string) => `backup_delete-${backupId}-${taskId}`;
 export const reconcileScheduleId = (connectionId: string) => `reconcile-${connectionId}`;
 /** The Temporal Schedule that runs SampleTraffic for one Proxmox connection. */
 export const trafficScheduleId = (connectionId: string) => `traffic-${connectionId}`;

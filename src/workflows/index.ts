@@ -6,3 +6,4 @@ export { ScheduledBackup } from './scheduled-backup';
 export { ApplyThrottle, SampleTraffic } from './traffic';
 export { CheckSnippetsStorage } from './snippets-check';
 export { DeliverWebhooks } from './webhooks';
+export { DeleteKeptBackup } from './kept-backup';

@@ -44,7 +44,16 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
     const outcome = await destroyOrPark('delete', input.parked !== undefined, () => continueAsNew<typeof InstanceOperation>({ ...input, parked: { progress } }));
     // Deletes begun before backups existed have none to delete. A destroy that gives up keeps them:
     // the delete must not stop at its last step.
-    if (patched('delete-removes-backups')) await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups").removeBackupsOfServer(ref).catch(() => undefined);
+    if (patched('delete-removes-backups')) {
+      await proxy(BUDGETS.archiveDelete, "delete: remove the server's backups")
+        .removeBackupsOfServer(ref)
+        // What could not be removed is kept, to be deleted on its own, and the delete says so.
+        .catch(async (error: unknown) => {
+          if (!patched('delete-keeps-backups-it-could-not-remove')) return;
+          await bookkeeping("delete: keep the backups that could not be removed").keepBackupsOfServer(ref);
+          show(`delete: the server's backups could not all be removed (${error instanceof Error ? error.message : String(error)}); they are kept.`);
+        });
+    }
     await bookkeeping('delete: release everything').completeDeletion({ ...ref, keepVmid: outcome === 'not_ours', ...(typeof outcome === 'object' ? { note: outcome.note } : {}) });
     progress.rollback.state = 'done';
     setStatus('deleted');

@@ -1,6 +1,7 @@
 /**
  * Backups end to end: made by vzdump on the location's backup storage (one per host at a time),
- * restored in place over a wiped disk, refused before any call past the plan's limit, deleted
+ * restored in place over a wiped disk (refused before anything changes on a host that cannot read
+ * the archive), refused before any call past the plan's limit, deleted
  * unless protected; a worker killed mid-vzdump or mid-restore (in place or as a new server)
  * resumes from the recorded UPID.
  */
@@ -208,6 +209,30 @@ describe('backups end to end', () => {
     expect((await readInstance(stack, id)).status).toBe('stopped');
   });
 
+  it("an in-place restore of a server that moved to a host that cannot read the archive is refused before anything changes, and restores as a new server", async () => {
+    const id = await runningServer(stack, { hostname: 'bkp-moved' });
+    const made = await backUp(stack, id);
+    await taskEnd(stack, made.body.meta.taskId);
+    const from = (await stack.api.db.instance.findUniqueOrThrow({ where: { id } })).node as string;
+    const to = ['pve1', 'pve2', 'pve3'].find((n) => n !== from) as string;
+    const moved = await stack.api.request('POST', `/v1/admin/instances/${id}/migrate`, { token: stack.api.adminToken, body: { node: to } });
+    expect((await taskEnd(stack, moved.body.meta.taskId)).status).toBe('succeeded');
+
+    const stops = await callCount(stack, 'POST /nodes/{node}/qemu/{vmid}/status/stop');
+    const restores = await callCount(stack, RESTORE);
+    const refused = await stack.api.request('POST', `/v1/backups/${made.body.data.id}/restore`, { token: stack.customer.token, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'BACKUP_NOT_ON_HOST', details: { restoreAsNew: true } });
+    expect(await callCount(stack, 'POST /nodes/{node}/qemu/{vmid}/status/stop')).toBe(stops);
+    expect(await callCount(stack, RESTORE)).toBe(restores);
+    expect(await readInstance(stack, id)).toMatchObject({ status: 'running' });
+    expect((await guestOf(stack, id))?.status).toBe('running');
+
+    const copy = await stack.create({ imageId: undefined, backupId: made.body.data.id, hostname: 'bkp-moved-copy' });
+    expect((await taskEnd(stack, copy.body.meta.taskId!, 60_000)).status).toBe('succeeded');
+    expect((await guestOf(stack, copy.body.data.id))?.node).toBe(from);
+  });
+
   it('a failed vzdump fails the backup (backup.failed) and leaves the server as it was', async () => {
     const id = await runningServer(stack, { hostname: 'bkp-fail' });
     await stack.sim.fault({ op: 'backup', mode: 'task_fail', message: 'job errors' });
@@ -314,6 +339,47 @@ describe('backups reconciled with the storage', () => {
       expect(await callCount(stack, VZDUMP)).toBe(vzdumps + 1);
     } finally {
       await stack.sim.clearFaults();
+      await onlyPve1(stack, false);
+    }
+  });
+});
+
+describe('archives written after their backup was given up on', () => {
+  const stack = suiteStack({}, (started) => started.sim.clearFaults());
+
+  it('a vzdump that finished after its backup was marked failed leaves an archive the backup adopts at the next reconcile', async () => {
+    await onlyPve1(stack, true);
+    try {
+      const id = await runningServer(stack, { hostname: 'bkp-late' });
+      await stack.sim.fault({ op: 'backup', mode: 'hang', count: 1 });
+      const made = await backUp(stack, id);
+      const taskId = made.body.meta.taskId as string;
+      let call = null;
+      while (!call) {
+        call = await stack.api.db.providerCall.findFirst({ where: { taskId, kind: 'vzdump', upid: { not: null } } });
+        if (!call) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { workflowId } = await stack.api.db.task.findUniqueOrThrow({ where: { id: taskId } });
+      await stack.api.temporal.workflow.getHandle(workflowId).cancel();
+      expect((await taskEnd(stack, taskId)).status).toBe('failed');
+      expect(await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } })).toMatchObject({ status: 'failed', volid: null });
+
+      // Proxmox's vzdump finishes after all and writes the archive with the backup's marker.
+      await stack.sim.endTask(call.upid!);
+      const archive = (await stack.sim.state()).backups.find((b) => b.notes.includes(made.body.data.id))!;
+      expect(archive).toBeDefined();
+      expect((await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken })).status).toBe(200);
+      const adopted = await stack.api.db.backup.findUniqueOrThrow({ where: { id: made.body.data.id } });
+      expect(adopted).toMatchObject({ status: 'available', volid: archive.volid, failureCode: null, runningOnNode: null });
+      expect(await stack.api.db.backup.count({ where: { instanceId: id, external: true } })).toBe(0);
+      const events = (await stack.api.db.instanceEvent.findMany({ where: { instanceId: id }, orderBy: { seq: 'asc' } })).map((e) => e.type);
+      expect(events).toContain('backup.failed');
+      expect(events.at(-1)).toBe('backup.created');
+      // It is an ordinary backup now: it deletes like one.
+      const deleted = await stack.api.request('DELETE', `/v1/backups/${made.body.data.id}`, { token: stack.customer.token });
+      expect((await taskEnd(stack, deleted.body.meta.taskId)).status).toBe('succeeded');
+      expect((await stack.sim.state()).backups.some((b) => b.notes.includes(made.body.data.id))).toBe(false);
+    } finally {
       await onlyPve1(stack, false);
     }
   });

@@ -1,9 +1,11 @@
 /**
- * Snapshots end to end: taken, rolled back (the change made after it is gone), deleted; limits
- * and storages that cannot snapshot are refused before Proxmox is asked anything.
+ * Snapshots end to end: taken, rolled back (the change made after it is gone), deleted; the list
+ * follows the guest after a rebuild, an in-place restore and a reconcile; limits and storages
+ * that cannot snapshot are refused before Proxmox is asked anything.
  */
 import { describe, expect, it } from 'vitest';
 import { callCount, guestOf, operate, Q, readInstance, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
+import { DEFAULT_SIM_TOKEN } from '../../src/simulator/server';
 import { seededId } from '../support/stack';
 
 const SNAPSHOT_CALL = `POST ${Q}/snapshot`;
@@ -77,6 +79,48 @@ describe('snapshots end to end', () => {
     expect((await guestOf(stack, id))?.snapshots).toEqual([]);
     expect((await stack.api.request('GET', `/v1/instances/${id}/snapshots/old`, { token: stack.customer.token })).status).toBe(404);
     expect((await snapshot(id, { name: 'old' })).status).toBe(202);
+  });
+
+  it('follows the guest: snapshots a rebuild, an in-place restore or the Proxmox UI removed are no longer listed, counted or holding their names', async () => {
+    const id = await runningServer(stack, { hostname: 'snap-follow' });
+    const vmid = (await guestOf(stack, id))!.vmid;
+    const reconcile = async () => expect((await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken })).status).toBe(200);
+    const planId = seededId(stack.seed.plans, 'small');
+    await stack.api.db.plan.update({ where: { id: planId }, data: { snapshotLimit: 2 } });
+    try {
+      // An in-place restore writes a guest without snapshots.
+      const backup = await stack.api.request('POST', `/v1/instances/${id}/backups`, { token: stack.customer.token, body: {} });
+      await taskEnd(stack, backup.body.meta.taskId);
+      await taskEnd(stack, (await snapshot(id, { name: 'before-restore' })).body.meta.taskId);
+      await taskEnd(stack, (await snapshot(id, { name: 'second' })).body.meta.taskId);
+      const restore = await stack.api.request('POST', `/v1/backups/${backup.body.data.id}/restore`, { token: stack.customer.token, body: {} });
+      expect((await taskEnd(stack, restore.body.meta.taskId)).status).toBe('succeeded');
+      expect((await guestOf(stack, id))?.snapshots).toEqual([]);
+      expect(await list(id)).toEqual([]);
+      // their names and their places in the limit are free again; a rollback to one is not found, nothing stopped
+      expect((await stack.api.request('POST', `/v1/instances/${id}/snapshots/second/rollback`, { token: stack.customer.token, body: {} })).status).toBe(404);
+      await taskEnd(stack, (await snapshot(id, { name: 'before-restore' })).body.meta.taskId);
+      await taskEnd(stack, (await snapshot(id, { name: 'before-rebuild' })).body.meta.taskId);
+
+      // A rebuild destroys the disk they were of.
+      const rebuilt = await stack.api.request('POST', `/v1/instances/${id}/rebuild`, { token: stack.customer.token, body: { imageId: stack.seed.images['ubuntu-24.04'] } });
+      expect((await taskEnd(stack, rebuilt.body.meta.taskId, 60_000)).status).toBe('succeeded');
+      expect(await list(id)).toEqual([]);
+      expect((await snapshot(id, { name: 'before-rebuild' })).status).toBe(202);
+      await stack.waitForStatus(id, ['running'], 30_000);
+
+      // One deleted in the Proxmox UI goes at the next reconcile.
+      await taskEnd(stack, (await snapshot(id, { name: 'by-hand' })).body.meta.taskId);
+      const node = (await guestOf(stack, id))!.node;
+      await fetch(`${stack.sim.url}/api2/json/nodes/${node}/qemu/${vmid}/snapshot/by-hand`, { method: 'DELETE', headers: { authorization: `PVEAPIToken=${DEFAULT_SIM_TOKEN}` } });
+      await expect.poll(async () => (await guestOf(stack, id))?.snapshots, { timeout: 10_000 }).toEqual(['before-rebuild']);
+      await reconcile();
+      expect((await list(id)).map((s) => s.name)).toEqual(['before-rebuild']);
+      const events = (await stack.api.db.instanceEvent.findMany({ where: { instanceId: id, type: 'snapshot.deleted' } })).map((e) => (e.data as { snapshot: string }).snapshot);
+      expect(events.sort()).toEqual(['before-rebuild', 'before-restore', 'before-restore', 'by-hand', 'second'].sort());
+    } finally {
+      await stack.api.db.plan.update({ where: { id: planId }, data: { snapshotLimit: 3 } });
+    }
   });
 
   it("refuses past the plan's limit, and for a plan without snapshots, before any call to Proxmox", async () => {

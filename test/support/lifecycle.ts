@@ -146,7 +146,9 @@ export async function callCount(stack: Stack, call: string): Promise<number> {
 /** The tenant's usage as operators see it. */
 export async function usage(stack: Stack, tenantId = stack.customer.tenantId) {
   const res = await stack.api.request('GET', `/v1/admin/tenants/${tenantId}`, { token: stack.api.adminToken });
-  return res.body.data.usage as { instances: number; vcpus: number; memoryMiB: number; diskGiB: number };
+  // The quota's part of it: what servers hold (backups are counted beside it).
+  const { instances, vcpus, memoryMiB, diskGiB } = res.body.data.usage as { instances: number; vcpus: number; memoryMiB: number; diskGiB: number };
+  return { instances, vcpus, memoryMiB, diskGiB };
 }
 
 /** Live (not released) capacity per node name, from the database. */

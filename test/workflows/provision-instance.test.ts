@@ -20,7 +20,7 @@ type Script = Partial<Record<keyof Activities, (args: any, attempt: number) => u
 const STAGE_ACTIVITIES = ['cloneGuest', 'configureGuest', 'applyCloudInit', 'attachNetwork', 'bootGuest', 'verifyGuest', 'finalizeInstance'] as const;
 /** The clone stage's activity for a server restored from a backup. */
 const RESTORE_STAGE = 'restoreGuestFromBackup' satisfies keyof Activities;
-const BOOKKEEPING = ['removeGuest', 'failInstance', 'parkInstance', 'recordOperatorNote', 'completeDeletion', 'removeBackupsOfServer'] as const;
+const BOOKKEEPING = ['removeGuest', 'failInstance', 'parkInstance', 'recordOperatorNote', 'completeDeletion', 'removeBackupsOfServer', 'keepBackupsOfServer'] as const;
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -290,4 +290,10 @@ describe('InstanceOperation delete', () => {
     expect(calls.filter((c) => c.name === 'parkInstance').map((c) => c.args.purpose)).toEqual(Array(45).fill('delete'));
     expect(calls.at(-1)).toMatchObject({ name: 'completeDeletion', args: { keepVmid: false } });
   }, 120_000);
+  it("keeps the server's backups when removing them gives up, and still deletes the server", async () => {
+    const { result, calls } = await runWorkflow('InstanceOperation', { operation: 'delete', timeoutScale: 0.01 }, { removeBackupsOfServer: rejected('PROVIDER_REJECTED') });
+    expect(result).toEqual({ status: 'deleted' });
+    const names = calls.map((c) => c.name);
+    expect(names.slice(names.indexOf('keepBackupsOfServer'))).toEqual(['keepBackupsOfServer', 'completeDeletion']);
+  }, 60_000);
 });

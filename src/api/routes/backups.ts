@@ -36,25 +36,26 @@ registerRoute({
   method: 'delete',
   path: '/v1/backups/:id',
   summary: 'Delete a backup',
-  description: 'Removes the archive from the backup storage (202, with the task of the server that does it). A backup without an archive (failed, lost) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED).',
+  description:
+    "Removes the archive from the backup storage (202, with the task that does it: the server's, or for a backup kept after its server was deleted, a task of its own). A lost backup's archive is removed too should Proxmox VE still have it. A backup without an archive (failed, or lost before it was written) is forgotten at once (200). Customers cannot delete protected backups (409 BACKUP_PROTECTED); a backup a new server is being restored from cannot be deleted until that restore ends (409 BACKUP_IN_USE).",
   tags,
   response: backupView,
   meta: operationMeta,
   status: 202,
   alsoStatuses: [200],
-  errors: [...busy, 'BACKUP_PROTECTED'],
+  errors: [...busy, 'BACKUP_PROTECTED', 'BACKUP_IN_USE'],
 });
 registerRoute({
   method: 'post',
   path: '/v1/backups/:id/restore',
   summary: 'Restore a server from its backup, in place',
   description:
-    'An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays.',
+    'An operation of the server (status `restoring`): it is stopped, the archive is written over it, its size and network are applied again and it is started if it ran. It keeps its addresses and login; everything written after the backup is lost. The backup stays. A server that moved to a host that cannot read the archive (a storage local to its old host) is refused before anything changes (409 BACKUP_NOT_ON_HOST): restore the backup as a new server instead.',
   tags,
   response: instanceView,
   meta: operationMeta,
   status: 202,
-  errors: [...busy],
+  errors: [...busy, 'BACKUP_NOT_ON_HOST'],
 });
 
 const schedulePath = '/v1/instances/:id/backup-schedule';

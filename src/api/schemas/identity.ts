@@ -66,6 +66,13 @@ export const quotaViewSchema = z.object({
   diskGiB: z.number().int(),
 });
 
+export const usageViewSchema = quotaViewSchema
+  .extend({
+    backups: z.number().int().openapi({ description: "Backups written or being written: its servers' own, and those kept after their server was deleted, until they are deleted." }),
+    backupBytes: z.number().int().openapi({ description: 'The size of those backups, as their storages list them.' }),
+  })
+  .openapi({ description: 'What the tenant holds now: instances whose quota is still charged, and its backups.' });
+
 export const tenantSchema = z
   .object({
     id: z.string(),
@@ -76,7 +83,7 @@ export const tenantSchema = z
   .openapi('Tenant');
 
 export const tenantDetailSchema = tenantSchema
-  .extend({ usage: quotaViewSchema.openapi({ description: 'What the tenant holds now: instances whose quota is still charged.' }) })
+  .extend({ usage: usageViewSchema })
   .openapi('TenantDetail');
 
 export const userSchema = z
