@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createApplyFirewallActivity } from './firewall-rules';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -106,6 +107,7 @@ export function createActivities(deps: ActivityDeps) {
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
+    applyFirewallRules: createApplyFirewallActivity(deps),
   };
 }
 

@@ -25,7 +25,7 @@ export interface OperationResult {
 
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
- * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore). The API committed its task and holdings before starting this
+ * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore; firewall). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose destroy cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -93,6 +93,9 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         break;
       case 'backup_delete':
         await proxy(BUDGETS.archiveDelete, 'backup_delete: remove the archive').deleteBackupArchive(ref);
+        break;
+      case 'firewall':
+        await proxy(BUDGETS.firewall, 'firewall: write the rules').applyFirewallRules(ref);
         break;
       case 'restore': {
         const { wasRunning } = await proxy(BUDGETS.backup, 'restore: stop, restore the archive over the guest').restoreGuest(ref);

@@ -19,6 +19,7 @@ import { adminReconcileRouter } from './admin-reconcile';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
+import { firewallRouter } from './firewall';
 import { backupsRouter } from './backups';
 import { usageRouter } from './usage';
 import { guestConsoleRouter } from './guest-console';
@@ -52,6 +53,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
+  router.use(firewallRouter(deps));
   router.use(backupsRouter(deps));
   router.use(usageRouter(deps));
   router.use(guestConsoleRouter(deps));
