@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } from './firewall-groups';
 import { createApplyFirewallActivity } from './firewall-rules';
 import {
   createCheckGuestActivity,
@@ -108,6 +109,8 @@ export function createActivities(deps: ActivityDeps) {
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
     applyFirewallRules: createApplyFirewallActivity(deps),
+    requestGroupReapply: createRequestGroupReapplyActivity(deps),
+    awaitFirewallTask: createAwaitFirewallTaskActivity(deps),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { Tx } from '../db/client';
 import { groupRules, OPEN_FIREWALL, specOf } from '../db/firewall';
+import { lockKey } from '../db/locks';
 import { AppError } from '../domain/errors';
-import { expandEntries, isGroupEntry, MAX_FIREWALL_RULES, type FirewallEntry, type FirewallRule, type FirewallSpec } from '../domain/firewall-rules';
+import { expandEntries, isGroupEntry, MAX_FIREWALL_RULES, type FirewallEntry, type FirewallSpec } from '../domain/firewall-rules';
 import type { InstanceFirewall, Prisma, Task } from '../generated/prisma/client';
 import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
@@ -24,6 +25,9 @@ export interface FirewallState {
   application: FirewallApplication;
 }
 
+/** The advisory lock under which a tenant's group changes and the lists naming groups are decided. */
+export const tenantFirewallsKey = (tenantId: string) => `firewall-groups:${tenantId}`;
+
 /** A strong ETag of a revision. */
 export const firewallETag = (revision: number) => `"${revision}"`;
 
@@ -39,7 +43,8 @@ type FirewallRow = InstanceFirewall & { lastTask: Pick<Task, 'status' | 'errorCo
 
 export function applicationOf(row: Pick<InstanceFirewall, 'generation' | 'appliedGeneration' | 'lastTaskId'> | null, task: Pick<Task, 'status' | 'errorCode'> | null): FirewallApplication {
   if (!row) return { state: 'applied', taskId: null, taskStatus: null, errorCode: null };
-  const state = row.appliedGeneration === row.generation ? 'applied' : task?.status === 'failed' ? 'failed' : 'pending';
+  const settled = task === null || task.status === 'succeeded' || task.status === 'failed';
+  const state = row.appliedGeneration === row.generation && settled ? 'applied' : task?.status === 'failed' ? 'failed' : 'pending';
   return { state, taskId: row.lastTaskId, taskStatus: task?.status ?? null, errorCode: task?.status === 'failed' ? task.errorCode : null };
 }
 
@@ -66,6 +71,8 @@ export async function readFirewall(deps: Pick<ServiceDeps, 'db'>, who: Caller, i
  */
 export async function checkEntries(tx: Tx, tenantId: string, rules: FirewallEntry[]): Promise<string[]> {
   const ids = [...new Set(rules.filter(isGroupEntry).map((entry) => entry.group))];
+  // Decided one at a time with the tenant's group changes, so the limit holds after both.
+  if (ids.length > 0) await lockKey(tx, tenantFirewallsKey(tenantId));
   const groups = await groupRules(tx, tenantId, ids);
   const unknown: Record<string, string> = {};
   rules.forEach((entry, i) => {
@@ -132,4 +139,3 @@ export async function requestFirewallReapply(deps: OperationDeps, who: Principal
   return taskId;
 }
 
-export type { FirewallRule };

@@ -20,6 +20,7 @@ import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { firewallRouter } from './firewall';
+import { firewallGroupsRouter } from './firewall-groups';
 import { backupsRouter } from './backups';
 import { usageRouter } from './usage';
 import { guestConsoleRouter } from './guest-console';
@@ -54,6 +55,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
   router.use(firewallRouter(deps));
+  router.use(firewallGroupsRouter(deps));
   router.use(backupsRouter(deps));
   router.use(usageRouter(deps));
   router.use(guestConsoleRouter(deps));

@@ -74,16 +74,20 @@ export const firewallGroupPatch = z
 
 export const groupServerView = z.object({ id: z.string(), hostname: z.string(), application: applicationView });
 
-export const firewallGroupView = z
+export const firewallGroupSummaryView = z
   .object({
     id: z.string(),
+    tenantId: z.string(),
     name: z.string(),
     description: z.string(),
     rules: z.array(ruleView),
-    servers: z.array(groupServerView).openapi({ description: 'The servers whose rules name this group, each with how applying the group now went.' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
+  .openapi('FirewallGroupSummary');
+
+export const firewallGroupView = firewallGroupSummaryView
+  .extend({ servers: z.array(groupServerView).openapi({ description: 'The servers whose rules name this group, each with how applying the group as it is now went.' }) })
   .openapi('FirewallGroup');
 
 export type FirewallBody = z.infer<typeof firewallBody>;
