@@ -158,6 +158,8 @@ export const configSchema = z.object({
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
   /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */
   RECONCILE_INTERVAL_SECONDS: integer(30),
+  /** How many servers' firewall rules each reconcile pass of a connection checks (two reads each), the longest unchecked first. */
+  FIREWALL_CHECKS_PER_PASS: integer(200),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */

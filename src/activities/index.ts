@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createReconcileFirewallActivity } from './firewall-drift';
 import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } from './firewall-groups';
 import { createApplyFirewallActivity } from './firewall-rules';
 import {
@@ -111,6 +112,7 @@ export function createActivities(deps: ActivityDeps) {
     applyFirewallRules: createApplyFirewallActivity(deps),
     requestGroupReapply: createRequestGroupReapplyActivity(deps),
     awaitFirewallTask: createAwaitFirewallTaskActivity(deps),
+    reconcileFirewallRules: whileHeartbeating(createReconcileFirewallActivity(deps)),
   };
 }
 

@@ -21,6 +21,7 @@ export type InstanceAuditAction =
   | 'instance.changed_outside'
   | 'instance.migrated_outside'
   | 'instance.reconcile_requested'
+  | 'instance.firewall_restored'
   | `instance.${Operation}`
   | `instance.${Operation}.not_started`
   | `instance.${Operation}.${'succeeded' | 'failed'}`

@@ -16,13 +16,16 @@ export interface ReconcileSummary {
   housekeeping: Awaited<ReturnType<Activities['housekeeping']>> | null;
   /** Absent in runs that began before backups were reconciled. */
   backups?: Awaited<ReturnType<Activities['reconcileBackups']>>;
+  /** Absent in runs that began before customer firewall rules were reconciled. */
+  firewall?: Awaited<ReturnType<Activities['reconcileFirewallRules']>>;
 }
 
 const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
- * against instances, provider calls of ended tasks, database chores, backup archives against backups. The parts run side
+ * against instances, provider calls of ended tasks, database chores, backup archives against backups, customer
+ * firewall rules against the guests' (restored when changed behind our back). The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
@@ -30,14 +33,16 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   const whole = !input.instanceId;
   // Runs started before backups were reconciled schedule their activities as they did.
   const withBackups = patched('reconcile-backups');
-  const [startedLate, guests, providerCalls, housekeeping, backups] = await Promise.allSettled([
+  const withFirewall = patched('reconcile-firewall-rules');
+  const [startedLate, guests, providerCalls, housekeeping, backups, firewall] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
     whole ? quick.housekeeping() : Promise.resolve(null),
     withBackups ? quick.reconcileBackups(input) : Promise.resolve(undefined),
+    withFirewall ? quick.reconcileFirewallRules(input) : Promise.resolve(undefined),
   ]);
-  const failures = [startedLate, guests, providerCalls, housekeeping, backups].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewall].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);
@@ -52,6 +57,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     operationsClosed: value(providerCalls).closed,
     housekeeping: value(housekeeping),
     ...(withBackups ? { backups: value(backups) } : {}),
+    ...(withFirewall ? { firewall: value(firewall) } : {}),
   };
 }
 

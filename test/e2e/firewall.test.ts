@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { callCount, runningServer, suiteStack, taskEnd } from '../support/lifecycle';
 import { brief, firewallOn, heldRules, inbound, pve } from '../support/firewall';
 import type { Stack } from '../support/stack';
+import { reconcileScheduleId } from '../../src/temporal/workflow-ids';
 
 const RULES_CALL = 'POST /nodes/{node}/qemu/{vmid}/firewall/rules';
 
@@ -166,5 +167,60 @@ describe('customer firewall rules when the worker dies mid-apply', () => {
     expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 1003 })).toBe('ACCEPT');
     expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 999 })).toBe('DROP');
     await worker.kill();
+  });
+});
+
+describe('customer firewall rules changed behind our back', () => {
+  const stack = suiteStack({ env: { RECONCILE_INTERVAL_SECONDS: '1' } });
+  const schedule = () => stack.api.temporal.schedule.getHandle(reconcileScheduleId(stack.seed.connectionId));
+  /** Waits until the schedule has started `runs` more reconciles and the last of them has finished. */
+  const afterReconcileRuns = async (runs: number) => {
+    const before = (await schedule().describe()).info.numActionsTaken;
+    await expect.poll(async () => (await schedule().describe()).info.numActionsTaken, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(before + runs);
+    const last = (await schedule().describe()).info.recentActions.at(-1);
+    if (last) await stack.api.temporal.workflow.getHandle(last.action.workflow.workflowId, last.action.workflow.firstExecutionRunId).result();
+  };
+
+  it('are restored within two reconcile periods: a rule deleted by hand, one added among ours, the policy opened', { timeout: 180_000 }, async () => {
+    const id = await runningServer(stack, { hostname: 'fw-drift' }, 60_000);
+    const nic = await firewallOn(stack, id);
+    const put = await putFirewall(stack, id, {
+      inboundPolicy: 'drop',
+      rules: [
+        { action: 'accept', protocol: 'tcp', port: '443' },
+        { action: 'accept', protocol: 'tcp', port: '22', sources: ['198.51.100.0/24'] },
+      ],
+    });
+    await taskEnd(stack, put.body.meta.taskId);
+    const asked = brief(await heldRules(stack, nic));
+
+    const fw = `/nodes/${nic.node}/qemu/${nic.vmid}/firewall`;
+    const digest = (await heldRules(stack, nic)) as unknown as { digest: string }[];
+    await pve(stack, 'DELETE', `${fw}/rules/0`, { digest: digest[0]!.digest });
+    await pve(stack, 'POST', `${fw}/rules`, { type: 'in', action: 'ACCEPT', proto: 'tcp', dport: '3306', comment: 'pvecp: sneaky', enable: '1' });
+    await pve(stack, 'PUT', `${fw}/options`, { policy_in: 'ACCEPT' });
+    expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 3306 })).toBe('ACCEPT');
+    expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 443 })).toBe('ACCEPT');
+
+    await afterReconcileRuns(2);
+    expect(brief(await heldRules(stack, nic))).toEqual(asked);
+    expect(await pve(stack, 'GET', `${fw}/options`)).toMatchObject({ policy_in: 'DROP' });
+    expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 3306 })).toBe('DROP');
+    expect(await inbound(stack, nic, { source: '203.0.113.9', protocol: 'tcp', dport: 443 })).toBe('ACCEPT');
+
+    const events = await stack.api.db.instanceEvent.findMany({ where: { instanceId: id, type: 'instance.firewall_restored' } });
+    expect(events).toHaveLength(1);
+    const audit = await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.firewall_restored' } });
+    const details = audit.details as { before: { rules: { dport?: string }[]; policyIn: string }; after: { rules: { dport?: string }[]; policyIn: string } };
+    expect(details.before.rules.map((r) => r.dport)).toEqual(['3306', '22']);
+    expect(details.before.policyIn).toBe('ACCEPT');
+    expect(details.after.rules.map((r) => r.dport)).toEqual(['443', '22']);
+    expect(details.after.policyIn).toBe('DROP');
+    const reconcileTask = await stack.api.db.task.findFirstOrThrow({ where: { instanceId: id, type: 'INSTANCE_RECONCILE' }, include: { steps: true } });
+    expect(reconcileTask.steps.map((s) => s.step)).toEqual(['reconcile > firewall restored']);
+
+    // Nothing more to restore on the next passes.
+    await afterReconcileRuns(2);
+    expect(await stack.api.db.instanceEvent.count({ where: { instanceId: id, type: 'instance.firewall_restored' } })).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ CREATE TABLE "instance_firewalls" (
     "generation" INTEGER NOT NULL,
     "appliedGeneration" INTEGER,
     "lastTaskId" TEXT,
+    "checkedAt" TIMESTAMP(3),
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "instance_firewalls_pkey" PRIMARY KEY ("instanceId")
@@ -31,6 +32,9 @@ CREATE TABLE "firewall_groups" (
 
 -- CreateIndex
 CREATE INDEX "instance_firewalls_groupIds_idx" ON "instance_firewalls" USING GIN ("groupIds");
+
+-- CreateIndex
+CREATE INDEX "instance_firewalls_checkedAt_idx" ON "instance_firewalls"("checkedAt");
 
 -- CreateIndex
 CREATE INDEX "firewall_groups_tenantId_createdAt_id_idx" ON "firewall_groups"("tenantId", "createdAt" DESC, "id" DESC);
