@@ -10013,7 +10013,11 @@ export interface operations {
     };
     getFirewallGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10033,6 +10037,15 @@ export interface operations {
                             nextCursor?: string;
                         };
                     };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error: UNAUTHENTICATED */

@@ -6,7 +6,7 @@ import { createGroup, deleteGroup, findGroup, listGroups, updateGroup, type Grou
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { registerRoute } from '../openapi';
+import { listQuerySchema, registerRoute } from '../openapi';
 import { firewallGroupBody, firewallGroupPatch, firewallGroupSummaryView, firewallGroupView } from '../schemas/firewall';
 
 const tags = ['firewall'];
@@ -23,7 +23,7 @@ registerRoute({
   status: 201,
   errors: ['CONFLICT'],
 });
-registerRoute({ method: 'get', path: '/v1/firewall-groups', summary: "The tenant's firewall groups, newest first", tags, response: firewallGroupSummaryView, list: true });
+registerRoute({ method: 'get', path: '/v1/firewall-groups', summary: "The tenant's firewall groups, newest first", tags, request: { query: listQuerySchema }, response: firewallGroupSummaryView, list: true });
 registerRoute({ method: 'get', path: item, summary: 'A firewall group, with the servers that name it and how applying it to each went', tags, response: firewallGroupView, errors: ['NOT_FOUND'] });
 registerRoute({
   method: 'patch',

@@ -13,6 +13,7 @@ import { isAdmin, useSession } from '../session';
 import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
 import { Backups, Snapshots, type Accept } from './server-protection';
+import { ServerFirewall } from './server-firewall';
 import { NotFound } from './not-found';
 
 type Credential = components['schemas']['Credential'];
@@ -193,6 +194,7 @@ export function ServerPage() {
         <>
           <Snapshots server={server} revision={revision} accept={accept} />
           <Backups server={server} revision={revision} accept={accept} />
+          <ServerFirewall server={server} revision={revision} accept={accept} />
         </>
       )}
 
