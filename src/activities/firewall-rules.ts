@@ -3,7 +3,7 @@ import { nextRuleStep, ruleKey, type HeldRule } from '../domain/firewall-rules';
 import { isStaleDigest, type GuestFirewallRule, type ProxmoxClient } from '../proxmox';
 import { heartbeat, type InstanceRef } from './context';
 import type { ActivityDeps } from './deps';
-import { fail, FailureType, fromProxmoxError } from './failures';
+import { fromProxmoxError } from './failures';
 import { guestOf } from './lifecycle';
 import { say } from './steps';
 
@@ -86,7 +86,9 @@ export async function convergeFirewall({ client, node, vmid }: FirewallTarget, w
 
 /**
  * firewall: the guest's inbound rules and policy made what its server's firewall asks for now
- * (its own list with its groups' rules in place), then that generation recorded as applied.
+ * (its own list with its groups' rules in place), then that generation recorded as applied. A
+ * server whose customer never set its firewall has nothing of ours to write (after a rebuild or a
+ * restore, which call this too).
  * Converges on retry: convergeFirewall reads before every write, so a retry after a crash
  * finishes the list from where it stands, with nothing duplicated.
  */
@@ -94,7 +96,7 @@ export function createApplyFirewallActivity(deps: ActivityDeps) {
   return async function applyFirewallRules(ref: InstanceRef): Promise<void> {
     const guest = await guestOf(deps, ref, 'firewall');
     const wanted = await wantedFirewall(deps.db, ref.instanceId);
-    if (!wanted) throw fail(FailureType.InconsistentState, `instance ${ref.instanceId} has no firewall to apply`);
+    if (!wanted) return;
     await say(deps, ref.taskId, 'firewall', 'writing the rules', 'processing', `Writing ${wanted.rules.length} firewall rules and the inbound policy.`);
     const { writes } = await convergeFirewall(guest, wanted);
     await firewallApplied(deps.db, ref.instanceId, wanted.generation);

@@ -104,11 +104,15 @@ export interface FirewallUpdateAnswer extends OperationAnswer {
  * then applied to the guest as the server's `firewall` operation.
  */
 export async function requestFirewallUpdate(deps: OperationDeps, who: Principal, instanceId: string, spec: FirewallSpec, ifMatch: string | undefined): Promise<FirewallUpdateAnswer> {
+  let before: InstanceFirewall | null = null;
+  let written: number | undefined;
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'firewall',
     prepare: async (tx, instance) => {
       const row = await tx.instanceFirewall.findUnique({ where: { instanceId } });
+      before = row;
       const revision = row?.revision ?? 0;
+      written = revision + 1;
       if (ifMatch !== undefined && !ifMatchHolds(ifMatch, revision)) {
         throw new AppError('PRECONDITION_FAILED', "The server's firewall changed since it was read; read it again and reapply your change.", { etag: firewallETag(revision) });
       }
@@ -121,9 +125,23 @@ export async function requestFirewallUpdate(deps: OperationDeps, who: Principal,
       });
       return {};
     },
+  }).catch(async (error: unknown) => {
+    // A committed change whose workflow could not start is taken back with the operation (nothing was changed).
+    if (written !== undefined && error instanceof AppError && error.code === 'PROVIDER_UNAVAILABLE') await takeBack(deps, instanceId, before, written);
+    throw error;
   })) as { taskId: string };
   await deps.db.instanceFirewall.update({ where: { instanceId }, data: { lastTaskId: taskId } });
   return { ...(await answer(deps, who, instanceId, taskId, 202)), state: await readFirewall(deps, who, instanceId) };
+}
+
+/** The firewall as it was before `revision` was written, if `revision` is what the row holds (a rolled-back transaction left it untouched). */
+async function takeBack(deps: OperationDeps, instanceId: string, before: InstanceFirewall | null, revision: number): Promise<void> {
+  if (!before) {
+    await deps.db.instanceFirewall.deleteMany({ where: { instanceId, revision } });
+    return;
+  }
+  const { instanceId: _id, updatedAt: _updatedAt, rules, ...columns } = before;
+  await deps.db.instanceFirewall.updateMany({ where: { instanceId, revision }, data: { ...columns, rules: rules as Prisma.InputJsonValue } });
 }
 
 /**

@@ -102,6 +102,8 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         // Our size and network again, over whatever the archive had; the credential stays.
         await proxyActivities<Activities>(stageOptions('configure', scale)).configureGuest(ref);
         await proxyActivities<Activities>(stageOptions('network', scale)).attachNetwork(ref);
+        // The archive brings back the firewall rules of its day: the customer's current ones again.
+        if (patched('restore-keeps-firewall')) await proxy(BUDGETS.firewall, "restore: the customer's firewall rules").applyFirewallRules(ref);
         if (wasRunning) await power.startGuest(ref);
         break;
       }
@@ -118,7 +120,13 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
           guestRemoved = true;
         }
         await bookkeeping('rebuild: discard the old credential').discardCredential(ref);
-        await runStages('rebuild');
+        {
+          // A destroyed guest takes its firewall rules with it: the customer's are written to the new one before it is finalized.
+          const keepsFirewall = patched('rebuild-keeps-firewall');
+          await runStages('rebuild', async (stage) => {
+            if (keepsFirewall && stage === 'finalize') await proxy(BUDGETS.firewall, "rebuild: the customer's firewall rules").applyFirewallRules(ref);
+          });
+        }
         setStatus('running');
         return { status: 'running' };
     }

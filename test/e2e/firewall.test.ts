@@ -99,6 +99,21 @@ describe('customer firewall rules', () => {
     expect((await stack.client.GET('/v1/instances/{id}', { params: { path: { id } } })).data?.data.status).toBe('running');
   });
 
+  it('keeps the rules on a rebuilt server: the new guest gets them too', { timeout: 120_000 }, async () => {
+    const id = await runningServer(stack, { hostname: 'fw-rebuild' });
+    const nic = await firewallOn(stack, id);
+    const put = await putFirewall(stack, id, { inboundPolicy: 'drop', rules: [{ action: 'accept', protocol: 'tcp', port: '443' }] });
+    await taskEnd(stack, put.body.meta.taskId);
+    const asked = brief(await heldRules(stack, nic));
+    const rebuilt = await stack.api.request('POST', `/v1/instances/${id}/rebuild`, { token: stack.customer.token, body: {} });
+    expect(rebuilt.status).toBe(202);
+    const task = await taskEnd(stack, rebuilt.body.meta.taskId, 90_000);
+    expect(task.status).toBe('succeeded');
+    expect(task.steps.map((s: { step: string; status: string }) => `${s.step}: ${s.status}`)).toContain('firewall > writing the rules: success');
+    expect(brief(await heldRules(stack, nic))).toEqual(asked);
+    expect(await pve(stack, 'GET', `/nodes/${nic.node}/qemu/${nic.vmid}/firewall/options`)).toMatchObject({ enable: 1, policy_in: 'DROP' });
+  });
+
   it('refuses a change made on a stale ETag with 412, writing nothing', { timeout: 90_000 }, async () => {
     const id = await runningServer(stack, { hostname: 'fw-editors' });
     const first = await putFirewall(stack, id, { inboundPolicy: 'accept', rules: [{ action: 'drop', protocol: 'udp', port: '53' }] }, { 'If-Match': '"0"' });
