@@ -2230,6 +2230,7 @@ export interface components {
             updatedAt: string;
         };
         FirewallGroupCreate: {
+            /** @example web servers */
             name: string;
             /** @default  */
             description: string;
@@ -2238,6 +2239,7 @@ export interface components {
             tenantId?: string;
         };
         FirewallGroupUpdate: {
+            /** @example web servers */
             name?: string;
             description?: string;
             rules?: components["schemas"]["FirewallRule"][];

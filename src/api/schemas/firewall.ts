@@ -57,7 +57,12 @@ export const firewallView = z
 
 export const firewallGroupBody = z
   .strictObject({
-    name: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, space . _ - (starting with a letter or digit)'),
+    name: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, space . _ - (starting with a letter or digit)')
+      .openapi({ example: 'web servers' }),
     description: z.string().max(500).default(''),
     rules: z.array(firewallRuleSchema).max(MAX_FIREWALL_RULES),
     tenantId: z.string().max(64).optional().openapi({ description: "Administrators only: the tenant the group is for (a customer's group is their tenant's)." }),
