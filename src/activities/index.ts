@@ -20,6 +20,9 @@ import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
 import { createReconcileFirewallsActivity } from './firewall-drift';
+import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } from './firewall-groups';
+import { createApplyFirewallActivity } from './firewall-rules';
+import { createReconcileFirewallActivity } from './firewall-rules-drift';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -117,6 +120,10 @@ export function createActivities(deps: ActivityDeps) {
     sampleTraffic: whileHeartbeating(createSampleTrafficActivity(deps)),
     applyThrottle: createApplyThrottleActivity(deps),
     restoreThrottles: whileHeartbeating(createRestoreThrottlesActivity(deps)),
+    applyFirewallRules: createApplyFirewallActivity(deps),
+    requestGroupReapply: createRequestGroupReapplyActivity(deps),
+    awaitFirewallTask: createAwaitFirewallTaskActivity(deps),
+    reconcileFirewallRules: whileHeartbeating(createReconcileFirewallActivity(deps)),
   };
 }
 

@@ -13,10 +13,20 @@ export function send(res: Response, data: unknown, meta: Record<string, unknown>
   res.status(status).json({ data, meta });
 }
 
-function fieldErrors(error: z.ZodError): Record<string, string> {
+/** Of a value that fits none of a union's shapes, the problems of the shape it came closest to (fewest wrong or missing fields). */
+function closestUnionBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] | undefined {
+  const misfits = (branch: z.core.$ZodIssue[]) => branch.filter((i) => i.code === 'unrecognized_keys' || i.code === 'invalid_type').length;
+  const best = [...issue.errors].sort((a, b) => misfits(a) - misfits(b))[0];
+  return best?.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
+function fieldErrors(error: { issues: z.core.$ZodIssue[] }): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
+    const branch = issue.code === 'invalid_union' ? closestUnionBranch(issue) : undefined;
+    if (branch) {
+      Object.assign(fields, { ...fieldErrors({ issues: branch }), ...fields });
+    } else if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) fields[[...issue.path, key].join('.')] = 'unknown field';
     } else {
       fields[issue.path.join('.') || '(body)'] ??= issue.message;

@@ -38,7 +38,7 @@ export type InstanceAuditAction =
   | 'task.workflow_started_late';
 
 /** What happened to a tenant itself. */
-export type TenantAuditAction = 'tenant.created' | 'catalog.seeded';
+export type TenantAuditAction = 'tenant.created' | 'catalog.seeded' | `firewall_group.${'created' | 'updated' | 'deleted'}`;
 
 /** What happened to a user, a token or a webhook endpoint: its tenant's, or the platform's (no tenant) for administrators and platform-wide endpoints. */
 export type OwnedAuditAction =

@@ -223,6 +223,7 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   backup: 'instance.backing_up',
   backup_delete: 'instance.backing_up',
   restore: 'instance.restoring',
+  firewall: 'instance.updating_firewall',
 };
 
 /** What a finished operation reports when it did what it was asked. */
@@ -241,6 +242,7 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   backup: 'backup.created',
   backup_delete: 'backup.deleted',
   restore: 'instance.restored',
+  firewall: 'instance.firewall_updated',
 };
 
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');

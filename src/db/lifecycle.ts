@@ -29,6 +29,7 @@ export const TASK_TYPES: Record<Operation, string> = {
   backup: 'BACKUP_CREATE',
   backup_delete: 'BACKUP_DELETE',
   restore: 'BACKUP_RESTORE',
+  firewall: 'FIREWALL_APPLY',
 };
 
 export function operationOfTask(type: string): Operation | undefined {

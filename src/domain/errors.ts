@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   CREDENTIAL_EXPIRED: 410,
   /** The invite link is unknown, used already or expired: an administrator can send a new one. */
   INVITE_INVALID: 410,
+  /** `If-Match` names a revision that is no longer the current one (a server's firewall changed since it was read). */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   QUOTA_EXCEEDED: 422,
@@ -60,6 +62,10 @@ export const ERROR_STATUS = {
   CONSOLE_UNSUPPORTED: 422,
   /** A create from a backup whose server had a larger disk than the plan gives. */
   PLAN_DISK_TOO_SMALL: 422,
+  /** A server's firewall rules (its groups' rules counted in), or a group's, would pass the limit. */
+  FIREWALL_RULE_LIMIT: 422,
+  /** A firewall group that servers still name cannot be deleted: take it out of their rules first. */
+  FIREWALL_GROUP_IN_USE: 409,
   RATE_LIMITED: 429,
   /** The user holds as many consoles open as CONSOLE_SESSIONS_PER_USER allows. */
   CONSOLE_LIMIT: 429,

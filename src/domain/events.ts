@@ -28,6 +28,8 @@ export const INSTANCE_EVENT_TYPES = [
   'instance.traffic_threshold',
   'instance.throttled',
   'instance.unthrottled',
+  'instance.updating_firewall',
+  'instance.firewall_updated',
   'snapshot.created',
   'snapshot.deleted',
   'backup.created',

@@ -15,7 +15,8 @@ export type Operation =
   | 'rollback'
   | 'backup'
   | 'backup_delete'
-  | 'restore';
+  | 'restore'
+  | 'firewall';
 
 /** While an instance is in one of these, some workflow owns it. */
 export const TRANSITIONAL: readonly InstanceStatus[] = [
@@ -33,6 +34,7 @@ export const TRANSITIONAL: readonly InstanceStatus[] = [
   'rolling_back',
   'backing_up',
   'restoring',
+  'updating_firewall',
 ];
 
 /** Which stable states allow which operation. Transitional states allow none (OPERATION_IN_PROGRESS). */
@@ -53,6 +55,7 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   backup: ['running', 'stopped'],
   backup_delete: ['running', 'stopped'],
   restore: ['running', 'stopped'],
+  firewall: ['running', 'stopped'],
 };
 
 export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';
@@ -80,4 +83,6 @@ export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
   /** The server is busy with its backups: a power operation answers BACKUP_IN_PROGRESS. */
   backup_delete: 'backing_up',
   restore: 'restoring',
+  /** The guest's firewall rules are being written; its power state is left alone. */
+  firewall: 'updating_firewall',
 };

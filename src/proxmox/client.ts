@@ -19,6 +19,7 @@ import { BackupsApi } from './backups';
 import { ClusterApi } from './cluster';
 import { ConsolesApi } from './consoles';
 import { FirewallApi } from './firewall';
+import { FirewallRulesApi } from './firewall-rules';
 import { GuestConfigApi } from './guest-config';
 import { GuestsApi } from './guests';
 import { ProxmoxHttp, type ProxmoxClientOptions } from './http';
@@ -39,6 +40,7 @@ export class ProxmoxClient {
   readonly tasks: TasksApi;
   readonly consoles: ConsolesApi;
   readonly firewall: FirewallApi;
+  readonly firewallRules: FirewallRulesApi;
 
   constructor(opts: ProxmoxClientOptions) {
     this.http = new ProxmoxHttp(opts);
@@ -52,6 +54,7 @@ export class ProxmoxClient {
     this.tasks = new TasksApi(this.http);
     this.consoles = new ConsolesApi(this.http);
     this.firewall = new FirewallApi(this.http);
+    this.firewallRules = new FirewallRulesApi(this.http);
   }
 
   /** USER@REALM!TOKENID: the user field of the UPIDs of the Proxmox tasks this client starts. */

@@ -8,6 +8,7 @@ export * from './backups';
 export * from './cluster';
 export * from './consoles';
 export * from './firewall';
+export * from './firewall-rules';
 export * from './guest-config';
 export * from './guests';
 export * from './snapshots';

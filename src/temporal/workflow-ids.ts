@@ -23,3 +23,6 @@ export const snippetsCheckWorkflowId = (checkId: string) => `snippets-check-${ch
 
 /** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
 export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
+
+/** One change of a firewall group, applied again to every server that names it. */
+export const firewallGroupWorkflowId = (groupId: string, changeId: string) => `firewall-group-${groupId}-${changeId}`;

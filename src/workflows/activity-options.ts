@@ -53,6 +53,8 @@ export const BUDGETS = {
   backup: { budget: 6 * 3600, attempt: 3 * 3600, heartbeat: 30 },
   /** Deleting an archive from its storage. */
   archiveDelete: { budget: 600, attempt: 300, heartbeat: 30 },
+  /** A guest's firewall rules written one by one (a few calls per rule, no Proxmox task). */
+  firewall: { budget: 300, attempt: 120, heartbeat: 30 },
 } satisfies Record<string, Budget>;
 
 /** `budget` with a wait Proxmox spends in real time added to each attempt and to the whole. */

@@ -1,4 +1,5 @@
 // Everything the worker bundles as workflow code.
+export { ApplyFirewallGroup } from './firewall-group';
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';

@@ -25,7 +25,7 @@ export interface OperationResult {
 
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
- * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore). The API committed its task and holdings before starting this
+ * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore; firewall). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose destroy cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -103,11 +103,16 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
       case 'backup_delete':
         await proxy(BUDGETS.archiveDelete, 'backup_delete: remove the archive').deleteBackupArchive(ref);
         break;
+      case 'firewall':
+        await proxy(BUDGETS.firewall, 'firewall: write the rules').applyFirewallRules(ref);
+        break;
       case 'restore': {
         const { wasRunning } = await proxy(BUDGETS.backup, 'restore: stop, restore the archive over the guest').restoreGuest(ref);
         // Our size and network again, over whatever the archive had; the credential stays.
         await proxyActivities<Activities>(stageOptions('configure', scale)).configureGuest(ref);
         await proxyActivities<Activities>(stageOptions('network', scale)).attachNetwork(ref);
+        // The archive brings back the firewall rules of its day: the customer's current ones again.
+        if (patched('restore-keeps-firewall')) await proxy(BUDGETS.firewall, "restore: the customer's firewall rules").applyFirewallRules(ref);
         if (wasRunning) await power.startGuest(ref);
         break;
       }
@@ -124,7 +129,13 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
           guestRemoved = true;
         }
         await bookkeeping('rebuild: discard the old credential').discardCredential(ref);
-        await runStages('rebuild');
+        {
+          // A destroyed guest takes its firewall rules with it: the customer's are written to the new one before it is finalized.
+          const keepsFirewall = patched('rebuild-keeps-firewall');
+          await runStages('rebuild', async (stage) => {
+            if (keepsFirewall && stage === 'finalize') await proxy(BUDGETS.firewall, "rebuild: the customer's firewall rules").applyFirewallRules(ref);
+          });
+        }
         setStatus('running');
         return { status: 'running' };
     }

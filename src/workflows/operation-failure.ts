@@ -18,6 +18,7 @@ const DONE: Record<Operation, string> = {
   backup: 'backed up',
   backup_delete: 'cleared of its backup',
   restore: 'restored',
+  firewall: 'given its firewall rules',
 };
 
 /**

@@ -16,10 +16,12 @@ export interface ReconcileSummary {
   housekeeping: Awaited<ReturnType<Activities['housekeeping']>> | null;
   /** Absent in runs that began before backups were reconciled. */
   backups?: Awaited<ReturnType<Activities['reconcileBackups']>>;
-  /** Absent in runs that began before firewalls were reconciled. */
+  /** Anti-spoofing. Absent in runs that began before firewalls were reconciled. */
   firewalls?: Awaited<ReturnType<Activities['reconcileFirewalls']>>;
   /** Throttled servers whose NIC rate was put back. Absent in runs that began before throttles were reconciled. */
   throttles?: Awaited<ReturnType<Activities['restoreThrottles']>>;
+  /** Customer firewall rules. Absent in runs that began before they were reconciled. */
+  firewall?: Awaited<ReturnType<Activities['reconcileFirewallRules']>>;
 }
 
 const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
@@ -27,7 +29,8 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
  * against instances, provider calls of ended tasks, database chores, backup archives against
- * backups, the firewalls of a bounded share of the guests, throttled servers' NIC rates. The parts run side
+ * backups, the anti-spoofing and the customer rules of a bounded share of the guests' firewalls
+ * (restored when changed behind our back), throttled servers' NIC rates. The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
@@ -37,7 +40,8 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   const withBackups = patched('reconcile-backups');
   const withFirewalls = patched('reconcile-firewalls');
   const withThrottles = patched('reconcile-throttles');
-  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles] = await Promise.allSettled([
+  const withFirewall = patched('reconcile-firewall-rules');
+  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
@@ -45,8 +49,9 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     withBackups ? quick.reconcileBackups(input) : Promise.resolve(undefined),
     withFirewalls ? quick.reconcileFirewalls(input) : Promise.resolve(undefined),
     withThrottles ? quick.restoreThrottles(input) : Promise.resolve(undefined),
+    withFirewall ? quick.reconcileFirewallRules(input) : Promise.resolve(undefined),
   ]);
-  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);
@@ -63,6 +68,7 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     ...(withBackups ? { backups: value(backups) } : {}),
     ...(withFirewalls ? { firewalls: value(firewalls) } : {}),
     ...(withThrottles ? { throttles: value(throttles) } : {}),
+    ...(withFirewall ? { firewall: value(firewall) } : {}),
   };
 }
 

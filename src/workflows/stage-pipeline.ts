@@ -84,13 +84,13 @@ export function stagePipeline(input: InstanceWorkflowInput, progress: ProvisionP
    * Runs every stage in order; `beforeStage` registers what a stage needs undone if it fails.
    * `fromBackup`: the clone stage restores the instance's backup instead of cloning its image.
    */
-  async function runStages(label: string, beforeStage?: (stage: ProvisionStage) => void, fromBackup = false) {
+  async function runStages(label: string, beforeStage?: (stage: ProvisionStage) => void | Promise<void>, fromBackup = false) {
     for (const stage of PROVISION_STAGES) {
       progress.stage = stage;
       upsertSearchAttributes([{ key: ProvisionStageKey, value: stage }]);
       const restores = fromBackup && stage === 'clone';
       show(`${label}, stage ${restores ? RESTORE_STAGE.summary : STAGE_SUMMARIES[stage]}.`);
-      beforeStage?.(stage);
+      await beforeStage?.(stage);
       if (restores) await proxyActivities<Activities>(activityOptions(BUDGETS.backup, scale, RESTORE_STAGE.summary))[RESTORE_STAGE.activity](ref);
       else await proxyActivities<Activities>(stageOptions(stage, scale))[STAGE_ACTIVITIES[stage]](ref);
       progress.completedStages.push(stage);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
 import { InstanceStatus } from '../../src/generated/prisma/enums';
 
-const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore'];
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore', 'firewall'];
 const STATUSES = Object.values(InstanceStatus);
 
 /** The whole table: which stable status allows which operation. Every other pair is refused. */
@@ -21,9 +21,10 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   backup: ['running', 'stopped'],
   backup_delete: ['running', 'stopped'],
   restore: ['running', 'stopped'],
+  firewall: ['running', 'stopped'],
 };
 
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring', 'updating_firewall'];
 const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
@@ -97,6 +98,7 @@ describe('OPERATION_STATUS', () => {
       backup: 'backing_up',
       backup_delete: 'backing_up',
       restore: 'restoring',
+      firewall: 'updating_firewall',
     });
   });
 

@@ -4,6 +4,7 @@ import { api, done, outcome, rememberSession, type SignedIn } from './api';
 import { Loading } from './components/ui';
 import { AccountPage } from './pages/account';
 import { AdminPages } from './pages/admin/index';
+import { FirewallGroupsPage } from './pages/firewall-groups';
 import { SerialConsolePage } from './pages/console/serial';
 import { VncConsolePage } from './pages/console/vnc';
 import { InvitePage } from './pages/invite';
@@ -70,6 +71,7 @@ function Shell() {
           <Route path="/servers" component={ServersPage} />
           <Route path="/servers/new" component={CreateServerPage} />
           <Route path="/servers/:id" component={ServerPage} />
+          <Route path="/firewall-groups" component={FirewallGroupsPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/admin/*" component={AdminPages} />
           <Route path="/admin" component={AdminPages} />
@@ -110,6 +112,7 @@ function Layout({ children }: { children: preact.ComponentChildren }) {
         </a>
         <nav aria-label="Main">
           {isAdmin(session) ? link('/admin', 'Operations') : link('/servers', 'Servers')}
+          {!isAdmin(session) && link('/firewall-groups', 'Firewall groups')}
           {link('/account', 'Account')}
         </nav>
         <div class="who">

@@ -19,6 +19,8 @@ import { adminReconcileRouter } from './admin-reconcile';
 import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
+import { firewallRouter } from './firewall';
+import { firewallGroupsRouter } from './firewall-groups';
 import { backupsRouter } from './backups';
 import { usageRouter } from './usage';
 import { adminTrafficRouter, trafficRouter } from './traffic';
@@ -56,6 +58,8 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
+  router.use(firewallRouter(deps));
+  router.use(firewallGroupsRouter(deps));
   router.use(backupsRouter(deps));
   router.use(usageRouter(deps));
   router.use(trafficRouter(deps));

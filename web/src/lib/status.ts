@@ -20,6 +20,7 @@ const STATUS: Record<InstanceStatus, { label: string; tone: Tone }> = {
   rolling_back: { label: 'Rolling back', tone: 'busy' },
   backing_up: { label: 'Backing up', tone: 'busy' },
   restoring: { label: 'Restoring', tone: 'busy' },
+  updating_firewall: { label: 'Updating firewall', tone: 'busy' },
   deleted: { label: 'Deleted', tone: 'idle' },
   failed: { label: 'Failed', tone: 'bad' },
   rollback_failed: { label: 'Needs an operator', tone: 'bad' },

@@ -14,6 +14,7 @@ import { TrafficPanel } from '../components/traffic-panel';
 import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
 import { Backups, Snapshots, type Accept } from './server-protection';
+import { ServerFirewall } from './server-firewall';
 import { NotFound } from './not-found';
 
 type Credential = components['schemas']['Credential'];
@@ -196,6 +197,7 @@ export function ServerPage() {
         <>
           <Snapshots server={server} revision={revision} accept={accept} />
           <Backups server={server} revision={revision} accept={accept} />
+          <ServerFirewall server={server} revision={revision} accept={accept} />
         </>
       )}
 
