@@ -44,6 +44,7 @@ import {
   createRecordOperatorNoteActivity,
   createDestroyGuestActivity,
 } from './rollback';
+import { createApplyBootMediaActivity, createPrepareRescueActivity, createRestoreFromRescueActivity } from './boot-media';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
@@ -106,6 +107,9 @@ export function createActivities(deps: ActivityDeps) {
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
+    applyBootMedia: createApplyBootMediaActivity(deps),
+    prepareRescue: createPrepareRescueActivity(deps),
+    restoreFromRescue: createRestoreFromRescueActivity(deps),
   };
 }
 

@@ -115,6 +115,8 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
   ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
   snapshotsSupported: location.snapshotsSupported,
   backupStorage: location.backupStorage,
+  isoStorage: location.isoStorage,
+  isoStorageShared: location.isoStorageShared,
   createdAt: location.createdAt.toISOString(),
   archivedAt: isoOrNull(location.archivedAt),
 });

@@ -46,7 +46,7 @@ export type TransitionColumns = Omit<Prisma.InstanceUncheckedUpdateInput, 'statu
 /** The statuses in which a provision may still be under way. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
 /** Statuses whose guest exists and no workflow is at work. */
-const SETTLED: readonly InstanceStatus[] = ['running', 'stopped'];
+const SETTLED: readonly InstanceStatus[] = ['running', 'stopped', 'rescue'];
 const OPERATING = Object.values(OPERATION_STATUS);
 const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED, ...OPERATING, 'failed', 'rollback_failed', 'rebuild_failed', 'lost'];
 
@@ -223,6 +223,11 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   backup: 'instance.backing_up',
   backup_delete: 'instance.backing_up',
   restore: 'instance.restoring',
+  iso_mount: 'instance.boot_changing',
+  iso_eject: 'instance.boot_changing',
+  boot_order: 'instance.boot_changing',
+  rescue_enter: 'instance.rescue_entering',
+  rescue_leave: 'instance.rescue_leaving',
 };
 
 /** What a finished operation reports when it did what it was asked. */
@@ -241,6 +246,11 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   backup: 'backup.created',
   backup_delete: 'backup.deleted',
   restore: 'instance.restored',
+  iso_mount: 'instance.boot_changed',
+  iso_eject: 'instance.boot_changed',
+  boot_order: 'instance.boot_changed',
+  rescue_enter: 'instance.rescue_entered',
+  rescue_leave: 'instance.rescue_left',
 };
 
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');

@@ -54,6 +54,12 @@ export const ERROR_STATUS = {
   CONSOLE_TYPE_UNAVAILABLE: 422,
   /** A serial console on a cluster whose access control predates token-owned console tickets. */
   CONSOLE_UNSUPPORTED: 422,
+  /** The server is in rescue mode: leave it first (a resize, rebuild, restore, rollback, migration, ISO or boot-order change). */
+  IN_RESCUE: 409,
+  /** The ISO is not ready on the server's host (another location or node, or still downloading or failed). */
+  ISO_NOT_AVAILABLE: 422,
+  /** The server's location has no ISO storage, no ready rescue ISO, or no snippets storage to hand the rescue password over. */
+  RESCUE_UNAVAILABLE: 422,
   /** A create from a backup whose server had a larger disk than the plan gives. */
   PLAN_DISK_TOO_SMALL: 422,
   RATE_LIMITED: 429,

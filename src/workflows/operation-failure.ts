@@ -18,6 +18,11 @@ const DONE: Record<Operation, string> = {
   backup: 'backed up',
   backup_delete: 'cleared of its backup',
   restore: 'restored',
+  iso_mount: 'given its ISO',
+  iso_eject: 'cleared of its ISO',
+  boot_order: 'given its boot order',
+  rescue_enter: 'put in rescue',
+  rescue_leave: 'taken out of rescue',
 };
 
 /**

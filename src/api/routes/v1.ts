@@ -20,6 +20,7 @@ import { instanceEventsRouter } from './instance-events';
 import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { backupsRouter } from './backups';
+import { adminIsosRouter, isosRouter } from './isos';
 import { usageRouter } from './usage';
 import { guestConsoleRouter } from './guest-console';
 import { adminTasksRouter, tasksRouter } from './tasks';
@@ -47,12 +48,14 @@ export function v1Router(deps: ApiDeps): Router {
     adminReconcileRouter(deps),
     adminOrphansRouter(deps),
     adminTasksRouter(deps),
+    adminIsosRouter(deps),
   );
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
   router.use(lifecycleRouter(deps));
   router.use(snapshotsRouter(deps));
   router.use(backupsRouter(deps));
+  router.use(isosRouter(deps));
   router.use(usageRouter(deps));
   router.use(guestConsoleRouter(deps));
   router.use(tasksRouter(deps));
