@@ -45,6 +45,7 @@ import {
   createDestroyGuestActivity,
 } from './rollback';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
+import { createStorageDownloadActivity } from './storage-download';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
@@ -95,6 +96,7 @@ export function createActivities(deps: ActivityDeps) {
     claimWebhookDelivery: whileHeartbeating(createClaimWebhookDeliveryActivity(deps)),
     attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
+    downloadStorageFile: createStorageDownloadActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),

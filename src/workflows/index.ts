@@ -4,4 +4,5 @@ export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';
 export { ScheduledBackup } from './scheduled-backup';
 export { CheckSnippetsStorage } from './snippets-check';
+export { StorageDownload } from './storage-download';
 export { DeliverWebhooks } from './webhooks';
