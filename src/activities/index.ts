@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -97,6 +98,9 @@ export function createActivities(deps: ActivityDeps) {
     attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
     downloadStorageFile: createStorageDownloadActivity(deps),
+    planImageImport: createPlanImageImportActivity(deps),
+    makeImageTemplate: createMakeImageTemplateActivity(deps),
+    failImageBuilds: createFailImageBuildsActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),
