@@ -1608,7 +1608,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -1815,6 +1815,17 @@ export interface components {
             defaultUsername: string | null;
             rootAllowed: boolean;
             templates: components["schemas"]["ImageTemplate"][];
+            /** @description Where a URL image comes from; null for hand-made templates. */
+            source: {
+                url: string;
+                /** @enum {string} */
+                checksumAlgorithm: "sha256" | "sha512";
+                storage: string | null;
+                locationIds: string[];
+            } | null;
+            versions: components["schemas"]["ImageVersion"][];
+            /** @description A URL image's state on each node, per version: importing (with the download's progress), ready, or failed with a stable code. */
+            builds: components["schemas"]["ImageBuild"][];
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1829,6 +1840,29 @@ export interface components {
             node: string;
             templateVmid: number;
         };
+        ImageVersion: {
+            number: number;
+            checksum: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            retiredAt: string | null;
+        };
+        ImageBuild: {
+            connectionId: string;
+            node: string;
+            version: number;
+            /** @enum {string} */
+            state: "importing" | "ready" | "failed";
+            storage: string | null;
+            templateVmid: number | null;
+            /** @description Percent of the download done, as Proxmox VE's task log reports it; null before it starts. */
+            progress: number | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         CreateImage: {
             name: string;
             os: string;
@@ -1836,11 +1870,29 @@ export interface components {
             loginMethods: ("password" | "ssh")[];
             defaultUsername?: string;
             rootAllowed: boolean;
-            templates: {
+            /** @description Hand-made templates, one per node of a connection. Give either these or `source`. */
+            templates?: {
                 connectionId: string;
                 node: string;
                 templateVmid: number;
             }[];
+            source?: components["schemas"]["ImageSource"];
+            /** @description With `source`: the locations it is built in. Default: every location. */
+            locationIds?: string[];
+        };
+        /** @description Build the image from a URL: a template on every node of every location offering it. Give either this or `templates`. */
+        ImageSource: {
+            /**
+             * Format: uri
+             * @description The disk image (qcow2, raw or vmdk; `.img` is read as qcow2). Proxmox VE downloads it once per storage.
+             */
+            url: string;
+            /** @description The file's checksum; Proxmox VE refuses a download whose checksum differs. */
+            checksum: string;
+            /** @enum {string} */
+            checksumAlgorithm: "sha256" | "sha512";
+            /** @description The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node's own. */
+            storage?: string;
         };
         AdminConnection: {
             id: string;

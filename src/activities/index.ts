@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -46,6 +47,7 @@ import {
 } from './rollback';
 import { createApplyBootMediaActivity, createPrepareRescueActivity, createRestoreFromRescueActivity } from './boot-media';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
+import { createStorageDownloadActivity } from './storage-download';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
@@ -96,6 +98,10 @@ export function createActivities(deps: ActivityDeps) {
     claimWebhookDelivery: whileHeartbeating(createClaimWebhookDeliveryActivity(deps)),
     attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
+    downloadStorageFile: createStorageDownloadActivity(deps),
+    planImageImport: createPlanImageImportActivity(deps),
+    makeImageTemplate: createMakeImageTemplateActivity(deps),
+    failImageBuilds: createFailImageBuildsActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),

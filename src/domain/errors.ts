@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   USER_DATA_UNSUPPORTED: 422,
   /** A connection's snippets directory holds files Proxmox does not list on every node of the connection. */
   SNIPPETS_NOT_VISIBLE: 422,
+  /** An image from a URL names a storage that does not take content type `import` (or no node of a location has it). */
+  IMAGE_STORAGE_REFUSED: 422,
   /** The server's plan allows no more snapshots (or none at all). */
   SNAPSHOT_LIMIT_REACHED: 422,
   /** The server's location stores disks where Proxmox VE cannot snapshot them. */

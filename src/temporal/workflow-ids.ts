@@ -19,3 +19,6 @@ export const snippetsCheckWorkflowId = (checkId: string) => `snippets-check-${ch
 
 /** The delivery workflow of one endpoint for one instance: its deliveries go out one at a time, in event order. */
 export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
+
+/** One build of an image version on one connection's nodes. */
+export const importImageWorkflowId = (versionId: string, connectionId: string) => `import-image-${versionId}-${connectionId}`;
