@@ -46,6 +46,7 @@ import {
   createDestroyGuestActivity,
 } from './rollback';
 import { createApplyBootMediaActivity, createPrepareRescueActivity, createRestoreFromRescueActivity } from './boot-media';
+import { createPlanIsoSyncActivity, createRemoveIsoCopyActivity, createSettleIsoCopyActivity } from './iso-library';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createStorageDownloadActivity } from './storage-download';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
@@ -116,6 +117,9 @@ export function createActivities(deps: ActivityDeps) {
     applyBootMedia: createApplyBootMediaActivity(deps),
     prepareRescue: createPrepareRescueActivity(deps),
     restoreFromRescue: createRestoreFromRescueActivity(deps),
+    planIsoSync: createPlanIsoSyncActivity(deps),
+    settleIsoCopy: createSettleIsoCopyActivity(deps),
+    removeIsoCopy: createRemoveIsoCopyActivity(deps),
   };
 }
 

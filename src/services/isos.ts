@@ -3,6 +3,7 @@ import { recordAudit } from '../db/audit';
 import { AppError, notFound } from '../domain/errors';
 import type { Iso, IsoCopy, Location, Prisma } from '../generated/prisma/client';
 import { newId } from '../security/ids';
+import { startIsoSync } from '../temporal/starts';
 import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
 import type { Caller, Principal } from './principal';
@@ -14,6 +15,17 @@ import type { Caller, Principal } from './principal';
  */
 
 type Deps = Pick<ServiceDeps, 'db'>;
+type SyncDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger'>;
+
+/** Starts the ISO's sync (SyncIso); a start that fails is logged, and `refresh` starts it again. */
+async function startSync(deps: SyncDeps, iso: IsoWithCopies): Promise<IsoWithCopies> {
+  try {
+    await startIsoSync(deps.temporal, deps.config, iso.id);
+  } catch (error) {
+    deps.logger.warn({ isoId: iso.id, err: error }, 'the sync of an ISO could not be started');
+  }
+  return iso;
+}
 
 export type IsoWithCopies = Iso & { copies: (IsoCopy & { location: Pick<Location, 'id' | 'name'> })[] };
 
@@ -100,9 +112,9 @@ async function plannedCopies(tx: Tx, isoId: string): Promise<Prisma.IsoCopyCreat
  * Records an ISO and the copy each location's ISO storage is to hold, all `importing`; Proxmox
  * downloads them (download-url, content iso) and checks the checksum. A rescue ISO is public.
  */
-export async function createIso(deps: Deps, actorUserId: string, spec: IsoSpec): Promise<IsoWithCopies> {
+export async function createIso(deps: SyncDeps, actorUserId: string, spec: IsoSpec): Promise<IsoWithCopies> {
   if (spec.rescue && spec.tenantId) throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { tenantId: 'a rescue ISO serves every tenant' } });
-  return deps.db.$transaction(async (tx) => {
+  const created = await deps.db.$transaction(async (tx) => {
     if (spec.tenantId && !(await tx.tenant.findUnique({ where: { id: spec.tenantId }, select: { id: true } }))) {
       throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { tenantId: 'no such tenant' } });
     }
@@ -114,6 +126,7 @@ export async function createIso(deps: Deps, actorUserId: string, spec: IsoSpec):
     await recordAudit(tx, { action: 'iso.created', actorUserId, details: { isoId: id, name: spec.name, tenantId: spec.tenantId ?? null, rescue: spec.rescue ?? false } });
     return tx.iso.findUniqueOrThrow({ where: { id }, include: withCopies });
   });
+  return startSync(deps, created);
 }
 
 export async function findIso(deps: Deps, who: Caller, id: string): Promise<IsoWithCopies> {
@@ -128,8 +141,8 @@ export const listIsos = (deps: Deps): Promise<IsoWithCopies[]> => deps.db.iso.fi
  * Downloads again what failed, and adds the copies of locations (or nodes) that got an ISO
  * storage since; ready copies stay.
  */
-export async function refreshIso(deps: Deps, actorUserId: string, id: string): Promise<IsoWithCopies> {
-  return deps.db.$transaction(async (tx) => {
+export async function refreshIso(deps: SyncDeps, actorUserId: string, id: string): Promise<IsoWithCopies> {
+  const refreshed = await deps.db.$transaction(async (tx) => {
     const iso = await tx.iso.findFirst({ where: { id, deletedAt: null }, include: { copies: true } });
     if (!iso) throw notFound('ISO');
     await tx.isoCopy.updateMany({ where: { isoId: id, state: 'failed' }, data: { state: 'importing', failureMessage: null } });
@@ -139,6 +152,7 @@ export async function refreshIso(deps: Deps, actorUserId: string, id: string): P
     await recordAudit(tx, { action: 'iso.refreshed', actorUserId, details: { isoId: id } });
     return tx.iso.findUniqueOrThrow({ where: { id }, include: withCopies });
   });
+  return startSync(deps, refreshed);
 }
 
 /**
@@ -146,8 +160,8 @@ export async function refreshIso(deps: Deps, actorUserId: string, id: string): P
  * removed from the storages. A server that has it mounted keeps it until ejected (409 otherwise
  * would let one customer hold an operator's library hostage): it is named in the answer.
  */
-export async function deleteIso(deps: Deps, actorUserId: string, id: string): Promise<IsoWithCopies> {
-  return deps.db.$transaction(async (tx) => {
+export async function deleteIso(deps: SyncDeps, actorUserId: string, id: string): Promise<IsoWithCopies> {
+  const deleted = await deps.db.$transaction(async (tx) => {
     const iso = await tx.iso.findFirst({ where: { id, deletedAt: null } });
     if (!iso) throw notFound('ISO');
     const mounted = await tx.instance.count({ where: { isoId: id, status: { not: 'deleted' } } });
@@ -157,4 +171,5 @@ export async function deleteIso(deps: Deps, actorUserId: string, id: string): Pr
     await recordAudit(tx, { action: 'iso.deleted', actorUserId, details: { isoId: id } });
     return tx.iso.findUniqueOrThrow({ where: { id }, include: withCopies });
   });
+  return startSync(deps, deleted);
 }

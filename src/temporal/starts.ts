@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { DeliverWebhooksInput } from '../domain/webhooks';
 // Types only: starting a workflow loads none of its code (which proxies activities at import).
 import type * as workflows from '../workflows';
-import { destroyOrphanWorkflowId, importImageWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+import { destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
 
 type Workflows = typeof workflows;
 export type WorkflowType = keyof Workflows;
@@ -47,6 +47,23 @@ export function startImageImport(client: Client, config: StartConfig, build: { v
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       args: [{ ...build, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
       staticSummary: `image version ${build.versionId} on connection ${build.connectionId}`,
+    }),
+  );
+}
+
+/**
+ * An ISO's copies brought to what the library says (SyncIso), under the start deadline. One that
+ * runs gives way to the new one: its downloads are keyed, so the new run resumes them.
+ */
+export function startIsoSync(client: Client, config: StartConfig, isoId: string) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'SyncIso', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: syncIsoWorkflowId(isoId),
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [{ isoId, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+      staticSummary: `ISO ${isoId}: download or delete its copies`,
     }),
   );
 }

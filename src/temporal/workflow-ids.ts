@@ -21,4 +21,5 @@ export const snippetsCheckWorkflowId = (checkId: string) => `snippets-check-${ch
 export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string) => `webhook-${endpointId}-${instanceId}`;
 
 /** One build of an image version on one connection's nodes. */
+export const syncIsoWorkflowId = (isoId: string) => `sync-iso-${isoId}`;
 export const importImageWorkflowId = (versionId: string, connectionId: string) => `import-image-${versionId}-${connectionId}`;

@@ -6,4 +6,5 @@ export { DestroyOrphan, Reconcile } from './reconcile';
 export { ScheduledBackup } from './scheduled-backup';
 export { CheckSnippetsStorage } from './snippets-check';
 export { StorageDownload } from './storage-download';
+export { SyncIso } from './iso-library';
 export { DeliverWebhooks } from './webhooks';

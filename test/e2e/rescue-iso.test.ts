@@ -3,20 +3,30 @@
  * shows the ISO on its screen, an eject and a reboot bring its disk back; rescue mode boots the
  * location's rescue ISO with a one-time password and leaves it again; ISOs of another tenant,
  * another node or not ready are refused with nothing changed; a server in rescue refuses what
- * would replace its disk; a worker killed mid-rescue leaves the server fully in rescue.
+ * would replace its disk; a worker killed mid-rescue leaves the server fully in rescue. The
+ * operator's library downloads each ISO through Proxmox into every location's ISO storage (once
+ * when shared, per node when local), with its state per location and node, refresh and delete.
  */
+import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoImage } from '../../src/simulator';
+import { DEFAULT_ISO, isoImage, startImageServer, type ImageServer } from '../../src/simulator';
 import { demoCluster } from '../../src/simulator/spec';
 import { newId } from '../../src/security/ids';
 import { crashWorkerWhilePolling, guestOf, operate, readInstance, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
 import type { WorkerProcess } from '../support/stack';
 
 const snippets = mkdtempSync(path.join(tmpdir(), 'pvecp-rescue-snippets-'));
-afterAll(() => rmSync(snippets, { recursive: true, force: true }));
+let images: ImageServer;
+beforeAll(async () => {
+  images = await startImageServer();
+});
+afterAll(async () => {
+  rmSync(snippets, { recursive: true, force: true });
+  await images?.close();
+});
 
 type Guest = { bootedFrom?: string; config: Record<string, string | number>; status: string };
 const steps = (task: { steps: { step: string; status: string }[] }) => task.steps.map((s) => `${s.step}: ${s.status}`);
@@ -186,7 +196,9 @@ describe('ISOs and rescue mode', () => {
       const entered = await operate(stack, id, 'rescue');
       expect(entered.status).toBe(202);
       worker = await crashWorkerWhilePolling(stack, worker, entered.body.meta.taskId, 'reboot');
-      expect(await taskEnd(stack, entered.body.meta.taskId, 90_000)).toMatchObject({ status: 'succeeded' });
+      const ended = await taskEnd(stack, entered.body.meta.taskId, 90_000);
+      if (ended.status !== 'succeeded') console.log('DEBUG', JSON.stringify((await stack.api.request('GET', `/v1/admin/tasks/${ended.id}`, { token: stack.api.adminToken })).body.data));
+      expect(ended).toMatchObject({ status: 'succeeded' });
     } finally {
       await setTaskMs(stack, 20);
     }
@@ -195,5 +207,69 @@ describe('ISOs and rescue mode', () => {
     const vmid = (await guestOf(stack, id))!.vmid;
     const reboots = (await stack.sim.state()).tasks.filter((t) => t.upid.includes(`:qmreboot:${vmid}:`));
     expect(reboots).toHaveLength(1);
+  });
+
+  describe('the operator\'s ISO library', () => {
+    const admin = () => ({ token: stack.api.adminToken });
+    type Copy = { location: { id: string }; storage: string; node: string | null; state: string; failure: string | null };
+    const sha256 = (body: Buffer) => crypto.createHash('sha256').update(body).digest('hex');
+    const addIso = (name: string, o: Record<string, unknown> = {}) =>
+      stack.api.request('POST', '/v1/admin/isos', {
+        ...admin(),
+        body: { name, url: images.urlOf(DEFAULT_ISO.path), checksum: sha256(images.bodyOf(DEFAULT_ISO.path) as Buffer), checksumAlgorithm: 'sha256', ...o },
+      });
+    /** Polls the ISO until none of its copies is importing (or deleting). */
+    async function settled(id: string, timeoutMs = 90_000): Promise<{ copies: Copy[] }> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const iso = (await stack.api.request('GET', `/v1/admin/isos/${id}`, admin())).body.data as { copies: Copy[] };
+        if (!iso.copies.some((c) => c.state === 'importing' || c.state === 'deleting') || Date.now() > deadline) return iso;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const isoFiles = async () => ((await (await fetch(`${stack.sim.url}/_sim/state`)).json()) as { files: { volid: string }[] }).files.map((f) => f.volid);
+
+    it('downloads an ISO into the shared ISO storage once; a wrong checksum fails with its cause; a customer mounts the ready one', { timeout: 180_000 }, async () => {
+      const added = await addIso('debian-13-netinst');
+      expect(added.status).toBe(201);
+      expect(added.body.data).toMatchObject({ name: 'debian-13-netinst', tenantId: null, rescue: false, copies: [{ location: { id: stack.seed.locationId }, storage: 'shared-nfs', node: null, state: 'importing' }] });
+      const bad = await addIso('tampered', { checksum: 'b'.repeat(64) });
+      expect((await settled(added.body.data.id)).copies).toEqual([expect.objectContaining({ state: 'ready', failure: null })]);
+      expect((await settled(bad.body.data.id)).copies).toEqual([expect.objectContaining({ state: 'failed', failure: expect.stringMatching(/^DOWNLOAD_CHECKSUM_MISMATCH/) })]);
+
+      const id = await runningServer(stack, { hostname: 'iso-lib-1' });
+      const offered = (await stack.api.request('GET', `/v1/isos?instanceId=${id}`, customer())).body.data.map((i: { name: string }) => i.name);
+      expect(offered).toContain('debian-13-netinst');
+      expect(offered).not.toContain('tampered');
+      expect((await run(id, 'iso', { isoId: added.body.data.id })).status).toBe('succeeded');
+      expect((await guest(id)).config.ide0).toMatch(new RegExp(`^shared-nfs:iso/${added.body.data.id}\\.iso,`));
+
+      // mounted: not deleted from under the server; ejected: deleted with its file
+      expect((await stack.api.request('DELETE', `/v1/admin/isos/${added.body.data.id}`, admin())).status).toBe(409);
+      await eject(id);
+      expect((await stack.api.request('DELETE', `/v1/admin/isos/${added.body.data.id}`, admin())).status).toBe(200);
+      expect((await settled(added.body.data.id)).copies).toEqual([]);
+      expect(await isoFiles()).not.toContain(`shared-nfs:iso/${added.body.data.id}.iso`);
+      expect((await operate(stack, id, 'iso', { isoId: added.body.data.id })).body.error.code).toBe('ISO_NOT_AVAILABLE');
+    });
+
+    it('on a local ISO storage: one copy per node, each with its own state; refresh adds the copies of a location that got an ISO storage since', { timeout: 180_000 }, async () => {
+      await stack.api.db.location.update({ where: { id: stack.seed.locationId }, data: { isoStorage: null } });
+      const added = await addIso('private-installer', { tenantId: stack.customer.tenantId });
+      expect(added.body.data.copies).toEqual([]);
+      await stack.api.request('PATCH', `/v1/admin/locations/${stack.seed.locationId}`, { ...admin(), body: { isoStorage: 'local', isoStorageShared: false } });
+      try {
+        const refreshed = await stack.api.request('POST', `/v1/admin/isos/${added.body.data.id}/refresh`, admin());
+        expect(refreshed.status).toBe(200);
+        const { copies } = await settled(added.body.data.id);
+        const nodes = (await stack.api.db.node.findMany({ where: { connectionId: stack.seed.connectionId, enabled: true }, orderBy: { name: 'asc' } })).map((n) => n.name);
+        expect(copies.map((c) => [c.storage, c.node, c.state])).toEqual(nodes.map((node) => ['local', node, 'ready']));
+        const other = await stack.api.createCustomer();
+        expect((await stack.api.request('GET', '/v1/isos', { token: other.token })).body.data.map((i: { id: string }) => i.id)).not.toContain(added.body.data.id);
+        expect((await stack.api.request('GET', '/v1/isos', customer())).body.data.map((i: { id: string }) => i.id)).toContain(added.body.data.id);
+      } finally {
+        await stack.api.db.location.update({ where: { id: stack.seed.locationId }, data: { isoStorage: 'shared-nfs', isoStorageShared: true } });
+      }
+    });
   });
 });
