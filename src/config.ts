@@ -158,6 +158,8 @@ export const configSchema = z.object({
   PROXMOX_INSECURE_TLS_DEFAULT: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
   /** How often each Proxmox connection's Reconcile workflow runs (its Temporal Schedule). */
   RECONCILE_INTERVAL_SECONDS: integer(30),
+  /** A server in rescue mode longer than this is reported to operators by every reconcile pass (a warning in the log). */
+  RESCUE_REPORT_AFTER_HOURS: integer(24),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */

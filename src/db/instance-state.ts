@@ -370,6 +370,22 @@ export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' 
 }
 
 /**
+ * The guest's CD-ROM drive or boot order changed outside the control plane (the Proxmox UI): the
+ * instance records what the guest has now; its status stays.
+ */
+export function bootChangedOutside(tx: Tx, instanceId: string, o: { status: InstanceStatus; set: { isoId?: null; bootFirst?: 'disk' | 'cdrom' }; details: Record<string, unknown> }) {
+  return apply(tx, instanceId, {
+    to: o.status,
+    from: [o.status],
+    audit: 'instance.changed_outside',
+    events: ['instance.changed_outside'],
+    details: o.details,
+    eventData: { previousStatus: o.status },
+    set: o.set,
+  });
+}
+
+/**
  * The guest was migrated outside the control plane (the Proxmox UI, HA): the instance follows it,
  * with its power state as the new node reports it. Its placement moves with db/lifecycle's
  * followGuest, in the same transaction.

@@ -14,7 +14,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ISO, isoImage, startImageServer, type ImageServer } from '../../src/simulator';
 import { demoCluster } from '../../src/simulator/spec';
+import { ProxmoxClient } from '../../src/proxmox';
 import { newId } from '../../src/security/ids';
+import { parseToken } from '../../src/simulator/server';
+import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { crashWorkerWhilePolling, guestOf, operate, readInstance, runningServer, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
 import type { WorkerProcess } from '../support/stack';
 
@@ -34,6 +37,8 @@ const steps = (task: { steps: { step: string; status: string }[] }) => task.step
 describe('ISOs and rescue mode', () => {
   const stack = suiteStack({
     worker: false,
+    // A worker killed mid-reboot is replaced by a new process, slow to start on a loaded machine: budgets of a few seconds would run out first.
+    env: { STAGE_TIMEOUT_SCALE: '0.3' },
     simulator: { cluster: { storages: [...demoCluster().storages, { storage: 'cephfs-snippets', type: 'cephfs', shared: true, content: 'snippets', snippetsDir: snippets }] } },
   });
   let worker: WorkerProcess;
@@ -96,7 +101,7 @@ describe('ISOs and rescue mode', () => {
 
   it('mount, CD-ROM first, reboot: the screen shows the ISO; eject and reboot: the disk boots again', { timeout: 180_000 }, async () => {
     const installer = await libraryIso({ name: 'alpine-3.21' });
-    const id = await runningServer(stack, { hostname: 'iso-1' });
+    const id = await runningServer(stack, { hostname: 'iso-1' }, 90_000);
 
     const listed = await stack.api.request('GET', `/v1/isos?instanceId=${id}`, customer());
     expect(listed.body.data).toEqual([{ id: installer.id, name: 'alpine-3.21', locations: [{ id: stack.seed.locationId, name: expect.any(String) }] }]);
@@ -125,7 +130,7 @@ describe('ISOs and rescue mode', () => {
   });
 
   it('refuses an ISO of another tenant, of another node, not ready, or unknown, with nothing changed', { timeout: 120_000 }, async () => {
-    const id = await runningServer(stack, { hostname: 'iso-2' });
+    const id = await runningServer(stack, { hostname: 'iso-2' }, 90_000);
     const node = (await guestOf(stack, id))!.node;
     const other = await stack.api.createCustomer();
     const theirs = await libraryIso({ name: 'their-own', tenantId: other.tenantId });
@@ -150,7 +155,7 @@ describe('ISOs and rescue mode', () => {
   });
 
   it('rescue: boots the rescue ISO with a one-time password, keeps power operations, refuses a rebuild; leaving boots the disk', { timeout: 180_000 }, async () => {
-    const id = await runningServer(stack, { hostname: 'rescue-1' });
+    const id = await runningServer(stack, { hostname: 'rescue-1' }, 90_000);
     const entered = await run(id, 'rescue');
     expect(entered).toMatchObject({ type: 'RESCUE_ENTER', status: 'succeeded' });
     expect(steps(entered)).toEqual(expect.arrayContaining(['rescue_enter > mounting the rescue system: success', 'reboot > restarting the server: success']));
@@ -190,14 +195,13 @@ describe('ISOs and rescue mode', () => {
   });
 
   it('a worker killed while the rescue reboot runs: the server ends fully in rescue, rebooted once', { timeout: 180_000 }, async () => {
-    const id = await runningServer(stack, { hostname: 'rescue-crash' });
+    const id = await runningServer(stack, { hostname: 'rescue-crash' }, 90_000);
     await setTaskMs(stack, 2500);
     try {
       const entered = await operate(stack, id, 'rescue');
       expect(entered.status).toBe(202);
       worker = await crashWorkerWhilePolling(stack, worker, entered.body.meta.taskId, 'reboot');
       const ended = await taskEnd(stack, entered.body.meta.taskId, 90_000);
-      if (ended.status !== 'succeeded') console.log('DEBUG', JSON.stringify((await stack.api.request('GET', `/v1/admin/tasks/${ended.id}`, { token: stack.api.adminToken })).body.data));
       expect(ended).toMatchObject({ status: 'succeeded' });
     } finally {
       await setTaskMs(stack, 20);
@@ -207,6 +211,27 @@ describe('ISOs and rescue mode', () => {
     const vmid = (await guestOf(stack, id))!.vmid;
     const reboots = (await stack.sim.state()).tasks.filter((t) => t.upid.includes(`:qmreboot:${vmid}:`));
     expect(reboots).toHaveLength(1);
+  });
+
+  it('records an ISO ejected and a boot order changed outside this service', { timeout: 120_000 }, async () => {
+    const installer = await libraryIso({ name: 'drifting' });
+    const id = await runningServer(stack, { hostname: 'iso-drift' }, 90_000);
+    await run(id, 'iso', { isoId: installer.id });
+    await run(id, 'boot-order', { first: 'cdrom' });
+    const { node, vmid } = (await guestOf(stack, id))!;
+    const { tokenId, secret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
+    const outside = new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
+    try {
+      await outside.guestConfig.set(node, vmid, { ide0: 'none,media=cdrom', boot: 'order=scsi0' });
+    } finally {
+      outside.close();
+    }
+    expect((await stack.api.request('POST', `/v1/admin/instances/${id}/reconcile`, { token: stack.api.adminToken })).status).toBe(200);
+    await expect.poll(async () => (await readInstance(stack, id)).iso, { timeout: 30_000, interval: 200 }).toBeNull();
+    expect(await readInstance(stack, id)).toMatchObject({ status: 'running', bootFirst: 'disk' });
+    const audit = await stack.api.db.auditEvent.findFirst({ where: { instanceId: id, action: 'instance.changed_outside' } });
+    expect(audit?.details).toMatchObject({ bootFirst: 'disk', drive: 'none' });
+    expect((await stack.api.db.instanceEvent.findMany({ where: { instanceId: id, type: 'instance.changed_outside' } })).length).toBe(1);
   });
 
   describe('the operator\'s ISO library', () => {
@@ -237,7 +262,7 @@ describe('ISOs and rescue mode', () => {
       expect((await settled(added.body.data.id)).copies).toEqual([expect.objectContaining({ state: 'ready', failure: null })]);
       expect((await settled(bad.body.data.id)).copies).toEqual([expect.objectContaining({ state: 'failed', failure: expect.stringMatching(/^DOWNLOAD_CHECKSUM_MISMATCH/) })]);
 
-      const id = await runningServer(stack, { hostname: 'iso-lib-1' });
+      const id = await runningServer(stack, { hostname: 'iso-lib-1' }, 90_000);
       const offered = (await stack.api.request('GET', `/v1/isos?instanceId=${id}`, customer())).body.data.map((i: { name: string }) => i.name);
       expect(offered).toContain('debian-13-netinst');
       expect(offered).not.toContain('tampered');

@@ -13,6 +13,7 @@ import { isAdmin, useSession } from '../session';
 import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
 import { Backups, Snapshots, type Accept } from './server-protection';
+import { RescueAndIso } from './server-rescue';
 import { NotFound } from './not-found';
 
 type Credential = components['schemas']['Credential'];
@@ -191,6 +192,7 @@ export function ServerPage() {
 
       {!isAdmin(session) && server.status !== 'deleted' && (
         <>
+          <RescueAndIso server={server} revision={revision} accept={accept} />
           <Snapshots server={server} revision={revision} accept={accept} />
           <Backups server={server} revision={revision} accept={accept} />
         </>
