@@ -270,7 +270,7 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
         await recordStep(tx, { taskId, step: `${operation} > done`, status: 'error', message: outcome.message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message, failureCause: cause });
       } else {
-        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status}.` });
+        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status === 'rescue' ? 'in rescue' : status}.` });
         await finishTask(tx, taskId, { status: 'succeeded' });
       }
       return status;
