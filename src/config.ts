@@ -166,6 +166,8 @@ export const configSchema = z.object({
   FIREWALL_CHECKS_PER_PASS: z.coerce.number().int().min(1).max(5000).default(200),
   /** How often each Proxmox connection's traffic sampler (SampleTraffic, a Temporal Schedule) reads every guest's counters. */
   TRAFFIC_SAMPLE_SECONDS: integer(300),
+  /** A server in rescue mode longer than this is reported to operators by every reconcile pass (a warning in the log). */
+  RESCUE_REPORT_AFTER_HOURS: integer(24),
   /** How long a committed task may wait for its workflow start to be confirmed before the reconciler starts it. */
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */

@@ -1061,6 +1061,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instances/{id}/iso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mount an ISO in the CD-ROM drive
+         * @description An ISO of `GET /v1/isos` that is ready on the server's host: another tenant's, another location's or node's, or one still downloading is 422 ISO_NOT_AVAILABLE with nothing changed. The drive changes at once, on a running server too; it boots from it after `boot-order` `{first: "cdrom"}` and a reboot.
+         */
+        post: operations["postInstancesByIdIso"];
+        /**
+         * Eject the ISO from the CD-ROM drive
+         * @description At once, on a running server too; with the CD-ROM first, the next boot goes on to the disk.
+         */
+        delete: operations["deleteInstancesByIdIso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instances/{id}/boot-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose what the server boots from first
+         * @description Pending until the next start or reboot (Proxmox VE applies a running guest's boot order when it restarts). The CD-ROM first needs an ISO mounted (409 INVALID_STATE).
+         */
+        post: operations["postInstancesByIdBootOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instances/{id}/rescue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Boot the server into the rescue system
+         * @description Mounts the location's rescue ISO first in the boot order, hands a fresh rescue password to it (reveal it once with `POST …/rescue/reveal`) and reboots (a stopped server is started). The disk stays attached. The server shows `rescue` while it runs in it; power operations keep working; resize, rebuild, restore, rollback, migrate and ISO or boot-order changes answer 409 IN_RESCUE until `DELETE …/rescue`.
+         */
+        post: operations["postInstancesByIdRescue"];
+        /**
+         * Leave rescue mode
+         * @description Ejects the rescue system, puts the disk first and reboots into it (a stopped server stays stopped). The rescue password stops being revealable.
+         */
+        delete: operations["deleteInstancesByIdRescue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/instances/{id}/migrate": {
         parameters: {
             query?: never;
@@ -1289,6 +1357,105 @@ export interface paths {
          * @description No more scheduled backups; the backups it made stay. Answers the schedule removed, or 204 when the server has none (a delete is done either way, so a repeated or racing delete is not an error). A change of the same schedule still being made answers 409 CONFLICT.
          */
         delete: operations["deleteInstancesByIdBackupSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/isos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ISOs you may mount
+         * @description Public ISOs and your tenant’s own, with the locations they are ready in; `instanceId` narrows it to what that server may mount. Rescue systems are not listed (rescue mode mounts them).
+         */
+        get: operations["getIsos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instances/{id}/rescue/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal the rescue password, once
+         * @description The password of the rescue system (user `root`) made by the last rescue entry; only while the server is in rescue mode (409 INVALID_STATE otherwise).
+         */
+        post: operations["postInstancesByIdRescueReveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/isos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the ISO library, newest first */
+        get: operations["getAdminIsos"];
+        put?: never;
+        /**
+         * Add an ISO to the library
+         * @description Downloaded by Proxmox VE (download-url, content `iso`, the checksum checked) into every location's ISO storage: once on a shared storage, once per node on a local one. Each copy is `importing`, then `ready` or `failed` with a cause.
+         */
+        post: operations["postAdminIsos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/isos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an ISO with its state per location and node */
+        get: operations["getAdminIsosById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ISO from the library and its storages
+         * @description Refused (409 CONFLICT) while servers have it mounted.
+         */
+        delete: operations["deleteAdminIsosById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/isos/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Download failed copies again, and to locations or nodes added since */
+        post: operations["postAdminIsosByIdRefresh"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1593,7 +1760,7 @@ export interface components {
         InstanceEvent: {
             id: string;
             /** @enum {string} */
-            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
             instanceId: string;
             tenantId: string;
             data: {
@@ -1618,7 +1785,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -1858,6 +2025,17 @@ export interface components {
             defaultUsername: string | null;
             rootAllowed: boolean;
             templates: components["schemas"]["ImageTemplate"][];
+            /** @description Where a URL image comes from; null for hand-made templates. */
+            source: {
+                url: string;
+                /** @enum {string} */
+                checksumAlgorithm: "sha256" | "sha512";
+                storage: string | null;
+                locationIds: string[];
+            } | null;
+            versions: components["schemas"]["ImageVersion"][];
+            /** @description A URL image's state on each node, per version: importing (with the download's progress), ready, or failed with a stable code. */
+            builds: components["schemas"]["ImageBuild"][];
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1872,6 +2050,29 @@ export interface components {
             node: string;
             templateVmid: number;
         };
+        ImageVersion: {
+            number: number;
+            checksum: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            retiredAt: string | null;
+        };
+        ImageBuild: {
+            connectionId: string;
+            node: string;
+            version: number;
+            /** @enum {string} */
+            state: "importing" | "ready" | "failed";
+            storage: string | null;
+            templateVmid: number | null;
+            /** @description Percent of the download done, as Proxmox VE's task log reports it; null before it starts. */
+            progress: number | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         CreateImage: {
             name: string;
             os: string;
@@ -1879,11 +2080,29 @@ export interface components {
             loginMethods: ("password" | "ssh")[];
             defaultUsername?: string;
             rootAllowed: boolean;
-            templates: {
+            /** @description Hand-made templates, one per node of a connection. Give either these or `source`. */
+            templates?: {
                 connectionId: string;
                 node: string;
                 templateVmid: number;
             }[];
+            source?: components["schemas"]["ImageSource"];
+            /** @description With `source`: the locations it is built in. Default: every location. */
+            locationIds?: string[];
+        };
+        /** @description Build the image from a URL: a template on every node of every location offering it. Give either this or `templates`. */
+        ImageSource: {
+            /**
+             * Format: uri
+             * @description The disk image (qcow2, raw or vmdk; `.img` is read as qcow2). Proxmox VE downloads it once per storage.
+             */
+            url: string;
+            /** @description The file's checksum; Proxmox VE refuses a download whose checksum differs. */
+            checksum: string;
+            /** @enum {string} */
+            checksumAlgorithm: "sha256" | "sha512";
+            /** @description The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node's own. */
+            storage?: string;
         };
         AdminConnection: {
             id: string;
@@ -1990,6 +2209,8 @@ export interface components {
             ipPools: components["schemas"]["AdminIpPool"][];
             snapshotsSupported: boolean;
             backupStorage: string | null;
+            isoStorage: string | null;
+            isoStorageShared: boolean;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -2024,6 +2245,10 @@ export interface components {
             snapshotsSupported?: boolean;
             /** @description The storage (content type `backup`) backups are written to; null: no backups in this location. */
             backupStorage?: string | null;
+            /** @description The storage (content type `iso`) the ISO library is downloaded into and mounted from; null: no ISOs or rescue mode in this location. */
+            isoStorage?: string | null;
+            /** @description true (default) when every node of the location reads the ISO storage (NFS, CIFS, CephFS): an ISO is downloaded once. false: once per node (a node's `local`). */
+            isoStorageShared?: boolean;
         };
         CreateIpPool: {
             cidr: string;
@@ -2151,6 +2376,10 @@ export interface components {
             snapshotsSupported?: boolean;
             /** @description The storage (content type `backup`) backups are written to; null: no backups in this location. */
             backupStorage?: string | null;
+            /** @description The storage (content type `iso`) the ISO library is downloaded into and mounted from; null: no ISOs or rescue mode in this location. */
+            isoStorage?: string | null;
+            /** @description true (default) when every node of the location reads the ISO storage (NFS, CIFS, CephFS): an ISO is downloaded once. false: once per node (a node's `local`). */
+            isoStorageShared?: boolean;
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
         };
@@ -2221,7 +2450,7 @@ export interface components {
             id: string;
             hostname: string;
             /** @enum {string} */
-            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall";
+            status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
             /** @enum {string} */
             desiredState: "running" | "stopped" | "deleted";
             plan: {
@@ -2248,6 +2477,21 @@ export interface components {
             failure: {
                 code: string;
                 message: string;
+            } | null;
+            /** @description The ISO in the CD-ROM drive (the rescue system while in rescue); null: empty. */
+            iso: {
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * @description What the server boots from first (from its next start, after a change).
+             * @enum {string}
+             */
+            bootFirst: "disk" | "cdrom";
+            /** @description Set while the server is in rescue mode (running, `rescue`, or stopped). */
+            rescue: {
+                /** Format: date-time */
+                since: string;
             } | null;
         };
         Task: {
@@ -2468,6 +2712,68 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Iso: {
+            id: string;
+            name: string;
+            /** @description The locations where it is ready (on every host there, or on some). */
+            locations: {
+                id: string;
+                name: string;
+            }[];
+        };
+        RescuePassword: {
+            username: string;
+            password: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        AdminIso: {
+            id: string;
+            name: string;
+            url: string;
+            checksum: string;
+            checksumAlgorithm: string;
+            tenantId: string | null;
+            rescue: boolean;
+            fileName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+            copies: {
+                location: {
+                    id: string;
+                    name: string;
+                };
+                storage: string;
+                /** @description The node whose local storage holds it; null: the location’s shared storage. */
+                node: string | null;
+                /** @enum {string} */
+                state: "importing" | "ready" | "failed" | "deleting";
+                failure: string | null;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+        };
+        CreateIso: {
+            name: string;
+            /**
+             * Format: uri
+             * @description Where Proxmox VE downloads it from (download-url, content `iso`).
+             */
+            url: string;
+            /**
+             * @description The hex digest Proxmox VE checks the download against.
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            checksum: string;
+            /** @enum {string} */
+            checksumAlgorithm: "md5" | "sha1" | "sha224" | "sha256" | "sha384" | "sha512";
+            /** @description Private to this tenant; absent or null: public (every tenant). */
+            tenantId?: string | null;
+            /** @description A rescue system: the newest one ready in a location serves its servers' rescue mode. Always public. */
+            rescue?: boolean;
+        };
         InstanceMetrics: {
             /** @enum {string} */
             timeframe: "hour" | "day" | "week";
@@ -2627,7 +2933,7 @@ export interface components {
             /** @description null: an admin's endpoint for every tenant. */
             tenantId: string | null;
             url: string;
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason: string | null;
@@ -2644,7 +2950,7 @@ export interface components {
              * @description The event types to receive; empty or omitted: every type.
              * @default []
              */
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
             /** @description Admins only: the tenant whose events it receives; omitted, every tenant's. */
             tenantId?: string;
         };
@@ -2652,14 +2958,14 @@ export interface components {
             /** @description Enabling again clears the reason and restarts the pending deliveries with a fresh retry window. */
             enabled?: boolean;
             /** @description The event types to receive; empty or omitted: every type. */
-            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
         };
         WebhookDelivery: {
             id: string;
             /** @description Also the `Pvecp-Event-Id` header: deduplicate by it. */
             eventId: string;
             /** @enum {string} */
-            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
             instanceId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -7105,7 +7411,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall";
+                state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
             };
             header?: never;
             path?: never;
@@ -8542,7 +8848,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall";
+                status?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
                 tenantId?: string;
                 connectionId?: string;
                 node?: string;
@@ -8755,7 +9061,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
                 instanceId?: string;
                 /** @description Admins only: one tenant. */
                 tenantId?: string;
@@ -9282,7 +9588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS */
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9405,7 +9711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS */
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9434,6 +9740,581 @@ export interface operations {
             };
             /** @description Error: IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInstancesByIdIso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isoId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ISO_NOT_AVAILABLE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInstancesByIdIso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInstancesByIdBootOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the server boots from first after its next start or reboot.
+                     * @enum {string}
+                     */
+                    first: "disk" | "cdrom";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInstancesByIdRescue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS, IN_RESCUE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RESCUE_UNAVAILABLE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInstancesByIdRescue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Instance"];
+                        meta: {
+                            taskId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, OPERATION_IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11543,6 +12424,630 @@ export interface operations {
                 };
             };
             /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIsos: {
+        parameters: {
+            query?: {
+                /** @description Only the ISOs this server may mount: ready on its host. */
+                instanceId?: string;
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Iso"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInstancesByIdRescueReveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RescuePassword"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CREDENTIAL_ALREADY_REVEALED, CREDENTIAL_EXPIRED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminIsos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIso"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminIsos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIso"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIso"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminIsosById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIso"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminIsosById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIso"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminIsosByIdRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminIso"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ import { createReconcileFirewallsActivity } from './firewall-drift';
 import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } from './firewall-groups';
 import { createApplyFirewallActivity } from './firewall-rules';
 import { createReconcileFirewallActivity } from './firewall-rules-drift';
+import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
   createCheckGuestActivity,
   createCompleteDeletionActivity,
@@ -50,7 +51,10 @@ import {
   createRecordOperatorNoteActivity,
   createDestroyGuestActivity,
 } from './rollback';
+import { createApplyBootMediaActivity, createPrepareRescueActivity, createRestoreFromRescueActivity } from './boot-media';
+import { createPlanIsoSyncActivity, createRemoveIsoCopyActivity, createSettleIsoCopyActivity } from './iso-library';
 import { createCheckSnippetsStorageActivity } from './snippets-check';
+import { createStorageDownloadActivity } from './storage-download';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
 import { createApplyThrottleActivity, createRestoreThrottlesActivity, createSampleTrafficActivity } from './traffic';
 import { createVerifyActivity } from './verify';
@@ -102,6 +106,10 @@ export function createActivities(deps: ActivityDeps) {
     claimWebhookDelivery: whileHeartbeating(createClaimWebhookDeliveryActivity(deps)),
     attemptWebhookDelivery: whileHeartbeating(createAttemptWebhookDeliveryActivity(deps)),
     checkSnippetsStorage: createCheckSnippetsStorageActivity(deps),
+    downloadStorageFile: createStorageDownloadActivity(deps),
+    planImageImport: createPlanImageImportActivity(deps),
+    makeImageTemplate: createMakeImageTemplateActivity(deps),
+    failImageBuilds: createFailImageBuildsActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),
@@ -124,6 +132,12 @@ export function createActivities(deps: ActivityDeps) {
     requestGroupReapply: createRequestGroupReapplyActivity(deps),
     awaitFirewallTask: createAwaitFirewallTaskActivity(deps),
     reconcileFirewallRules: whileHeartbeating(createReconcileFirewallActivity(deps)),
+    applyBootMedia: createApplyBootMediaActivity(deps),
+    prepareRescue: createPrepareRescueActivity(deps),
+    restoreFromRescue: createRestoreFromRescueActivity(deps),
+    planIsoSync: createPlanIsoSyncActivity(deps),
+    settleIsoCopy: createSettleIsoCopyActivity(deps),
+    removeIsoCopy: createRemoveIsoCopyActivity(deps),
   };
 }
 

@@ -261,14 +261,16 @@ export function createFinishOperationActivity(deps: ActivityDeps) {
       } else if (guestRemoved || !truth) {
         status = 'rebuild_failed';
       } else {
-        status = truth.status;
+        const { rescueSince } = await tx.instance.findUniqueOrThrow({ where: { id: instanceId }, select: { rescueSince: true } });
+        // A server in rescue shows it while it runs; stopped, it is stopped (and starts into rescue again).
+        status = truth.status === 'running' && rescueSince ? 'rescue' : truth.status;
       }
       await operationFinished(tx, instanceId, { operation, status, taskId, failure: outcome ? { ...outcome, cause } : null, subject: operationSubject(params) });
       if (outcome) {
         await recordStep(tx, { taskId, step: `${operation} > done`, status: 'error', message: outcome.message });
         await finishTask(tx, taskId, { status: 'failed', errorCode: outcome.code, errorMessage: outcome.message, failureCause: cause });
       } else {
-        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status}.` });
+        await recordStep(tx, { taskId, step: `${operation} > done`, status: 'success', message: `The server is ${status === 'rescue' ? 'in rescue' : status}.` });
         await finishTask(tx, taskId, { status: 'succeeded' });
       }
       return status;

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { Tx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { changedOutside, lost, migratedOutside } from '../db/instance-state';
+import { bootChangedOutside, changedOutside, lost, migratedOutside } from '../db/instance-state';
+import { bootFirstOf, driveVolume, ISO_DRIVE } from '../domain/boot-media';
 import { followGuest } from '../db/lifecycle';
 import { runHousekeeping, type HousekeepingResult } from '../db/housekeeping';
 import { recordSettledTask } from '../db/tasks';
@@ -188,6 +189,35 @@ async function reconcileInstance(
   return applied ? 'changedOutside' : null;
 }
 
+type BootedInstance = { id: string; status: InstanceStatus; vmid: number | null; node: string | null; bootFirst: 'disk' | 'cdrom'; iso: { fileName: string } | null };
+
+/**
+ * An instance with an ISO mounted or the CD-ROM first: its guest's config (as it will boot) read
+ * and compared; an ISO ejected or replaced, or a boot order changed, in the Proxmox UI is recorded
+ * as the truth (`instance.changed_outside`). Instances with neither are not read (one call each).
+ */
+async function reconcileBootMedia(deps: ActivityDeps, client: ProxmoxClient, instance: BootedInstance): Promise<boolean> {
+  const config = await client.guestConfig.get(instance.node ?? '', instance.vmid as number);
+  const volume = driveVolume(config[ISO_DRIVE]);
+  const isoGone = instance.iso !== null && !volume.endsWith(`:iso/${instance.iso.fileName}`);
+  const bootFirst = bootFirstOf(config);
+  if (!isoGone && bootFirst === instance.bootFirst) return false;
+  const set = { ...(isoGone ? { isoId: null } : {}), ...(bootFirst !== instance.bootFirst ? { bootFirst } : {}) };
+  return applyFinding(deps, instance.id, {
+    from: instance.status,
+    observedAt: new Date(),
+    transition: (tx) => bootChangedOutside(tx, instance.id, { status: instance.status, set, details: { node: instance.node, vmid: instance.vmid, drive: volume || null, bootFirst } }),
+    step: { what: 'boot media changed outside', status: 'warning', message: 'The CD-ROM drive or boot order was changed outside this service; the server shows what it has now.' },
+  });
+}
+
+/** Servers left in rescue mode past RESCUE_REPORT_AFTER_HOURS, reported to operators on every pass. */
+async function reportLongRescues(deps: ActivityDeps, connectionId: string): Promise<void> {
+  const since = new Date(Date.now() - deps.config.RESCUE_REPORT_AFTER_HOURS * 3_600_000);
+  const long = await deps.db.instance.findMany({ where: { connectionId, rescueSince: { lt: since } }, select: { id: true, tenantId: true, rescueSince: true } });
+  for (const instance of long) deps.logger.warn({ instanceId: instance.id, tenantId: instance.tenantId, rescueSince: instance.rescueSince }, 'a server has been in rescue mode longer than RESCUE_REPORT_AFTER_HOURS');
+}
+
 /**
  * Compares one connection's guests (one read of /cluster/resources) with our instances on it:
  * power changed outside the control plane → the status follows; our guest gone → `lost`; a lost
@@ -207,6 +237,18 @@ export function createReconcileGuestsActivity(deps: ActivityDeps) {
       where: { connectionId, status: { in: ['running', 'stopped', 'lost'] }, vmid: { not: null }, activeTask: null, ...(instanceId ? { id: instanceId } : {}) },
       select: { id: true, connectionId: true, status: true, vmid: true, node: true },
     });
+    const booted = await deps.db.instance.findMany({
+      where: { connectionId, status: { in: ['running', 'stopped', 'rescue'] }, vmid: { not: null }, activeTask: null, OR: [{ isoId: { not: null } }, { bootFirst: 'cdrom' }], ...(instanceId ? { id: instanceId } : {}) },
+      select: { id: true, status: true, vmid: true, node: true, bootFirst: true, iso: { select: { fileName: true } } },
+    });
+    for (const instance of booted) {
+      try {
+        if (await reconcileBootMedia(deps, client, instance)) result.changedOutside++;
+      } catch (error) {
+        deps.logger.warn({ err: error, instanceId: instance.id }, 'could not compare the boot media of an instance this time');
+      }
+    }
+    await reportLongRescues(deps, connectionId);
     let refused: unknown;
     for (const instance of instances) {
       try {

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { Image, ImageTemplate, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
+import type { Image, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
 import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
 import type { ConnectionHealth, ConnectionWarning } from '../services/catalog/connection-health';
+import type { AdminImageRow } from '../services/catalog/images';
 import type { adminConnectionDetailSchema, adminConnectionSchema } from './schemas/connections';
 import type { adminImageSchema, imageSchema } from './schemas/images';
 import type { adminIpPoolSchema } from './schemas/ip-pools';
@@ -57,11 +58,32 @@ export const adminPlanView = (plan: Plan): z.infer<typeof adminPlanSchema> => ({
   archivedAt: isoOrNull(plan.archivedAt),
 });
 
-export const adminImageView = (image: Image & { templates: ImageTemplate[] }): z.infer<typeof adminImageSchema> => ({
+export const adminImageView = (image: AdminImageRow): z.infer<typeof adminImageSchema> => ({
   ...imageView(image),
   templates: image.templates
     .map((t) => ({ id: t.id, connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid }))
     .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
+  source:
+    image.sourceUrl && image.checksumAlgorithm
+      ? { url: image.sourceUrl, checksumAlgorithm: image.checksumAlgorithm as 'sha256' | 'sha512', storage: image.importStorage, locationIds: image.locationIds }
+      : null,
+  versions: image.versions.map((v) => ({ number: v.number, checksum: v.checksum, createdAt: v.createdAt.toISOString(), retiredAt: isoOrNull(v.retiredAt) })),
+  builds: image.versions
+    .flatMap((v) =>
+      v.builds.map((b) => ({
+        connectionId: b.connectionId,
+        node: b.node,
+        version: v.number,
+        state: b.state,
+        storage: b.storage,
+        templateVmid: b.templateVmid,
+        progress: b.state === 'ready' ? 100 : b.downloadKey ? (image.progress.get(b.downloadKey) ?? null) : null,
+        errorCode: b.errorCode,
+        errorMessage: b.errorMessage,
+        updatedAt: b.updatedAt.toISOString(),
+      })),
+    )
+    .sort((a, b) => b.version - a.version || a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
   createdAt: image.createdAt.toISOString(),
   archivedAt: isoOrNull(image.archivedAt),
 });
@@ -122,6 +144,8 @@ export const adminLocationView = (location: Location & { ipPools: IpPool[] }): z
   ipPools: location.ipPools.map(adminIpPoolView).sort((a, b) => a.family - b.family || a.cidr.localeCompare(b.cidr)),
   snapshotsSupported: location.snapshotsSupported,
   backupStorage: location.backupStorage,
+  isoStorage: location.isoStorage,
+  isoStorageShared: location.isoStorageShared,
   createdAt: location.createdAt.toISOString(),
   archivedAt: isoOrNull(location.archivedAt),
 });

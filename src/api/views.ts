@@ -41,6 +41,9 @@ export function toInstanceView(row: InstanceRow): z.infer<typeof instanceView> {
     updatedAt: row.updatedAt.toISOString(),
     task: task ? toTaskView(task) : null,
     failure: row.failureCode ? { code: row.failureCode, message: row.failureMessage ?? '' } : null,
+    iso: row.iso ? { id: row.iso.id, name: row.iso.name } : null,
+    bootFirst: row.bootFirst,
+    rescue: row.rescueSince ? { since: row.rescueSince.toISOString() } : null,
   };
 }
 

@@ -31,6 +31,7 @@ export type InstanceAuditAction =
   | `instance.${Operation}.not_started`
   | `instance.${Operation}.${'succeeded' | 'failed'}`
   | 'credential.revealed'
+  | 'rescue.password_revealed'
   | `console.${'opened' | 'closed'}`
   | 'rollback.retry_requested'
   | 'rollback.resolve_requested'
@@ -64,6 +65,7 @@ export type PlatformAuditAction =
   | 'connection.vmid_range_changed'
   | `orphan.${'found' | 'destroy_requested' | 'forgotten' | 'destroyed' | 'destroy_failed' | 'claimed'}`
   | 'vmid.released'
+  | `iso.${'created' | 'refreshed' | 'deleted'}`
   | 'secrets.rotated';
 
 

@@ -1,4 +1,4 @@
-import type { Image, ImageTemplate, Prisma } from '../generated/prisma/client';
+import type { Image, ImageBuild, ImageTemplate, ImageVersion, Prisma } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import { archivedFilter } from './catalog';
 import type { Tx } from './client';
@@ -9,7 +9,10 @@ import type { PageArgs } from './pages';
  * image's id is named by its caller.
  */
 
-export type ImageWithTemplates = Image & { templates: ImageTemplate[] };
+export type ImageWithTemplates = Image & { templates: ImageTemplate[]; versions: (ImageVersion & { builds: ImageBuild[] })[] };
+
+/** An image with its templates, and a URL image's versions and their builds. */
+const WITH_TEMPLATES = { templates: true, versions: { include: { builds: true }, orderBy: { number: 'asc' } } } as const satisfies Prisma.ImageInclude;
 
 export interface TemplateSpec {
   connectionId: string;
@@ -18,15 +21,15 @@ export interface TemplateSpec {
 }
 
 export const findImages = (tx: Tx, page: PageArgs, archived?: boolean): Promise<ImageWithTemplates[]> =>
-  tx.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(archived) }, include: { templates: true } });
+  tx.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(archived) }, include: WITH_TEMPLATES });
 
 /** Images customers may choose, without their templates. */
 export const findOfferedImages = (tx: Tx, page: PageArgs): Promise<Image[]> => tx.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(false) } });
 
-export function insertImage(tx: Tx, image: Omit<Prisma.ImageUncheckedCreateInput, 'templates'>, templates: TemplateSpec[]): Promise<ImageWithTemplates> {
+export function insertImage(tx: Tx, image: Omit<Prisma.ImageUncheckedCreateInput, 'templates' | 'versions'>, templates: TemplateSpec[], firstVersion?: { id: string; checksum: string }): Promise<ImageWithTemplates> {
   return tx.image.create({
-    data: { ...image, templates: { create: templates.map((t) => ({ id: newId('tpl'), connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid })) } },
-    include: { templates: true },
+    data: { ...image, ...(firstVersion ? { versions: { create: { id: firstVersion.id, number: 1, checksum: firstVersion.checksum } } } : {}), templates: { create: templates.map((t) => ({ id: newId('tpl'), connectionId: t.connectionId, node: t.node, templateVmid: t.templateVmid })) } },
+    include: WITH_TEMPLATES,
   });
 }
 
@@ -46,4 +49,4 @@ export async function putTemplate(tx: Tx, imageId: string, template: TemplateSpe
 }
 
 export const updateImageRow = (tx: Tx, id: string, data: Prisma.ImageUncheckedUpdateInput): Promise<ImageWithTemplates> =>
-  tx.image.update({ where: { id }, data, include: { templates: true } });
+  tx.image.update({ where: { id }, data, include: WITH_TEMPLATES });

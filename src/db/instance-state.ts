@@ -46,7 +46,7 @@ export type TransitionColumns = Omit<Prisma.InstanceUncheckedUpdateInput, 'statu
 /** The statuses in which a provision may still be under way. */
 const PROVISIONING: readonly InstanceStatus[] = ['pending', 'scheduling', 'provisioning'];
 /** Statuses whose guest exists and no workflow is at work. */
-const SETTLED: readonly InstanceStatus[] = ['running', 'stopped'];
+const SETTLED: readonly InstanceStatus[] = ['running', 'stopped', 'rescue'];
 const OPERATING = Object.values(OPERATION_STATUS);
 const ALL_BUT_DELETED: readonly InstanceStatus[] = [...PROVISIONING, ...SETTLED, ...OPERATING, 'failed', 'rollback_failed', 'rebuild_failed', 'lost'];
 
@@ -224,6 +224,11 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   backup_delete: 'instance.backing_up',
   restore: 'instance.restoring',
   firewall: 'instance.updating_firewall',
+  iso_mount: 'instance.boot_changing',
+  iso_eject: 'instance.boot_changing',
+  boot_order: 'instance.boot_changing',
+  rescue_enter: 'instance.rescue_entering',
+  rescue_leave: 'instance.rescue_leaving',
 };
 
 /** What a finished operation reports when it did what it was asked. */
@@ -243,6 +248,11 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   backup_delete: 'backup.deleted',
   restore: 'instance.restored',
   firewall: 'instance.firewall_updated',
+  iso_mount: 'instance.boot_changed',
+  iso_eject: 'instance.boot_changed',
+  boot_order: 'instance.boot_changed',
+  rescue_enter: 'instance.rescue_entered',
+  rescue_leave: 'instance.rescue_left',
 };
 
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
@@ -358,6 +368,22 @@ export function changedOutside(tx: Tx, instanceId: string, o: { from: 'running' 
     details: o.details,
     eventData: { previousStatus: o.from },
     set: { desiredState: o.to, ...FAILURE_CLEARED, ...(o.from === 'lost' ? { failureCause: Prisma.DbNull } : {}) },
+  });
+}
+
+/**
+ * The guest's CD-ROM drive or boot order changed outside the control plane (the Proxmox UI): the
+ * instance records what the guest has now; its status stays.
+ */
+export function bootChangedOutside(tx: Tx, instanceId: string, o: { status: InstanceStatus; set: { isoId?: null; bootFirst?: 'disk' | 'cdrom' }; details: Record<string, unknown> }) {
+  return apply(tx, instanceId, {
+    to: o.status,
+    from: [o.status],
+    audit: 'instance.changed_outside',
+    events: ['instance.changed_outside'],
+    details: o.details,
+    eventData: { previousStatus: o.status },
+    set: o.set,
   });
 }
 

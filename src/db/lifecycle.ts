@@ -3,6 +3,7 @@ import type { Operation } from '../domain/instance-status';
 import { growth, judgeResize, peak, type Sizing } from '../domain/sizing';
 import type { Prisma } from '../generated/prisma/client';
 import type { Tx } from './client';
+import { settleBoot } from './boot-media';
 import { settleGuestData } from './guest-data';
 import { assertQuota, fits, lockNodeCapacity, type TenantQuota } from './reservations';
 import { newId } from '../security/ids';
@@ -30,6 +31,11 @@ export const TASK_TYPES: Record<Operation, string> = {
   backup_delete: 'BACKUP_DELETE',
   restore: 'BACKUP_RESTORE',
   firewall: 'FIREWALL_APPLY',
+  iso_mount: 'ISO_MOUNT',
+  iso_eject: 'ISO_EJECT',
+  boot_order: 'BOOT_ORDER',
+  rescue_enter: 'RESCUE_ENTER',
+  rescue_leave: 'RESCUE_LEAVE',
 };
 
 export function operationOfTask(type: string): Operation | undefined {
@@ -77,6 +83,16 @@ export interface OperationParams {
   restore?: { backupId: string };
   /** A delete that keeps the server's backups. */
   keepBackups?: boolean;
+  /** What an ISO, boot-order or rescue operation puts in the CD-ROM drive and boot order (see db/boot-media). */
+  boot?: BootParams;
+}
+
+/** The CD-ROM drive and boot order an operation leaves; a field it does not set stays as it is. */
+export interface BootParams {
+  /** The ISO mounted (its volume on the server's node), or null: the drive is emptied. */
+  iso?: { isoId: string; volume: string } | null;
+  bootFirst?: 'disk' | 'cdrom';
+  rescue?: 'enter' | 'leave';
 }
 
 /** What the events of a finished operation name besides the instance: its snapshot or backup. */
@@ -196,4 +212,5 @@ export async function settleHoldings(tx: Tx, instanceId: string, params: Operati
   if (params.resize) await settleResize(tx, instanceId, params.resize, outcome);
   if (params.migrate) await settleMigration(tx, instanceId, params.migrate, outcome);
   await settleGuestData(tx, instanceId, params, outcome);
+  await settleBoot(tx, instanceId, params, outcome);
 }

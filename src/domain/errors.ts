@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   USER_DATA_UNSUPPORTED: 422,
   /** A connection's snippets directory holds files Proxmox does not list on every node of the connection. */
   SNIPPETS_NOT_VISIBLE: 422,
+  /** An image from a URL names a storage that does not take content type `import` (or no node of a location has it). */
+  IMAGE_STORAGE_REFUSED: 422,
   /** The server's plan allows no more snapshots (or none at all). */
   SNAPSHOT_LIMIT_REACHED: 422,
   /** The server's location stores disks where Proxmox VE cannot snapshot them. */
@@ -60,6 +62,12 @@ export const ERROR_STATUS = {
   CONSOLE_TYPE_UNAVAILABLE: 422,
   /** A serial console on a cluster whose access control predates token-owned console tickets. */
   CONSOLE_UNSUPPORTED: 422,
+  /** The server is in rescue mode: leave it first (a resize, rebuild, restore, rollback, migration, ISO or boot-order change). */
+  IN_RESCUE: 409,
+  /** The ISO is not ready on the server's host (another location or node, or still downloading or failed). */
+  ISO_NOT_AVAILABLE: 422,
+  /** The server's location has no ISO storage, no ready rescue ISO, or no snippets storage to hand the rescue password over. */
+  RESCUE_UNAVAILABLE: 422,
   /** A create from a backup whose server had a larger disk than the plan gives. */
   PLAN_DISK_TOO_SMALL: 422,
   /** A server's firewall rules (its groups' rules counted in), or a group's, would pass the limit. */

@@ -25,6 +25,16 @@ export const FailureType = {
   DeleteRequested: 'DELETE_REQUESTED',
   /** Proxmox does not list the snippet a worker wrote (the storage is not what the workers' directory holds). */
   SnippetsNotVisible: 'SNIPPETS_NOT_VISIBLE',
+  /** Proxmox could not fetch a download's URL (HTTP error, DNS, refused, timed out). */
+  DownloadUnreachable: 'DOWNLOAD_URL_UNREACHABLE',
+  /** The downloaded file's checksum is not the one given (Proxmox removed the file). */
+  DownloadChecksumMismatch: 'DOWNLOAD_CHECKSUM_MISMATCH',
+  /** The downloaded file is not what its content type needs (not a disk image Proxmox can import). */
+  DownloadInvalidFile: 'DOWNLOAD_INVALID_FILE',
+  /** The storage had no room left for the download. */
+  DownloadStorageFull: 'DOWNLOAD_STORAGE_FULL',
+  /** The storage does not take the download's content type (`import`, `iso`). */
+  DownloadStorageRefused: 'DOWNLOAD_STORAGE_REFUSED',
 } as const;
 
 export const NON_RETRYABLE_TYPES: string[] = [
@@ -37,6 +47,11 @@ export const NON_RETRYABLE_TYPES: string[] = [
   FailureType.InconsistentState,
   FailureType.DeleteRequested,
   FailureType.SnippetsNotVisible,
+  FailureType.DownloadUnreachable,
+  FailureType.DownloadChecksumMismatch,
+  FailureType.DownloadInvalidFile,
+  FailureType.DownloadStorageFull,
+  FailureType.DownloadStorageRefused,
 ];
 
 /** What a customer is told when Proxmox refused a privilege (PROVIDER_PERMISSION_DENIED); Proxmox's words stay with operators. */

@@ -7,8 +7,8 @@ import type { InstanceStatus } from '../generated/prisma/enums';
 export const CONSOLE_TYPES = ['vnc', 'serial'] as const;
 export type ConsoleType = (typeof CONSOLE_TYPES)[number];
 
-/** States whose guest keeps running where it runs: a console may open (and stay open). */
-export const CONSOLE_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['running', 'rebooting', 'snapshotting', 'backing_up']);
+/** States whose guest keeps running where it runs: a console may open (and stay open), also to watch it boot into or out of rescue. */
+export const CONSOLE_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['running', 'rebooting', 'snapshotting', 'backing_up', 'rescue', 'entering_rescue', 'leaving_rescue', 'configuring_boot']);
 /** States of an operation that replaces, moves or destroys the guest: INSTANCE_BUSY rather than "not running". */
 export const CONSOLE_BUSY_STATES: ReadonlySet<InstanceStatus> = new Set<InstanceStatus>(['pending', 'scheduling', 'provisioning', 'rebuilding', 'migrating', 'restoring', 'rolling_back', 'deleting']);
 

@@ -16,7 +16,12 @@ export type Operation =
   | 'backup'
   | 'backup_delete'
   | 'restore'
-  | 'firewall';
+  | 'firewall'
+  | 'iso_mount'
+  | 'iso_eject'
+  | 'boot_order'
+  | 'rescue_enter'
+  | 'rescue_leave';
 
 /** While an instance is in one of these, some workflow owns it. */
 export const TRANSITIONAL: readonly InstanceStatus[] = [
@@ -35,28 +40,43 @@ export const TRANSITIONAL: readonly InstanceStatus[] = [
   'backing_up',
   'restoring',
   'updating_firewall',
+  'entering_rescue',
+  'leaving_rescue',
+  'configuring_boot',
 ];
 
 /** Which stable states allow which operation. Transitional states allow none (OPERATION_IN_PROGRESS). */
 const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
+  // A server in rescue that is stopped shows `stopped`: starting it boots the rescue system again.
   start: ['stopped'],
-  stop: ['running'],
-  shutdown: ['running'],
-  reboot: ['running'],
+  stop: ['running', 'rescue'],
+  shutdown: ['running', 'rescue'],
+  reboot: ['running', 'rescue'],
   resize: ['stopped'],
   // After a failed rebuild there is no disk to keep: rebuilding again is how the server comes back.
   rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
   // A lost server's guest is gone: deleting it releases what it still holds.
-  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
-  snapshot: ['running', 'stopped'],
-  snapshot_delete: ['running', 'stopped'],
+  delete: ['running', 'stopped', 'rescue', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
+  snapshot: ['running', 'stopped', 'rescue'],
+  snapshot_delete: ['running', 'stopped', 'rescue'],
   rollback: ['running', 'stopped'],
-  backup: ['running', 'stopped'],
-  backup_delete: ['running', 'stopped'],
+  backup: ['running', 'stopped', 'rescue'],
+  backup_delete: ['running', 'stopped', 'rescue'],
   restore: ['running', 'stopped'],
   firewall: ['running', 'stopped'],
+  iso_mount: ['running', 'stopped'],
+  iso_eject: ['running', 'stopped'],
+  boot_order: ['running', 'stopped'],
+  rescue_enter: ['running', 'stopped'],
+  rescue_leave: ['rescue', 'stopped'],
 };
+
+/**
+ * What a server in rescue mode (running or stopped) refuses with IN_RESCUE until the customer
+ * leaves it: what replaces or moves its disk, and what would take the CD-ROM drive from the rescue system.
+ */
+export const REFUSED_IN_RESCUE: readonly Operation[] = ['resize', 'rebuild', 'restore', 'rollback', 'migrate', 'iso_mount', 'iso_eject', 'boot_order', 'rescue_enter'];
 
 export type OperationVerdict = 'allowed' | 'in_progress' | 'invalid_state';
 
@@ -85,4 +105,9 @@ export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
   restore: 'restoring',
   /** The guest's firewall rules are being written; its power state is left alone. */
   firewall: 'updating_firewall',
+  iso_mount: 'configuring_boot',
+  iso_eject: 'configuring_boot',
+  boot_order: 'configuring_boot',
+  rescue_enter: 'entering_rescue',
+  rescue_leave: 'leaving_rescue',
 };

@@ -27,6 +27,8 @@ export const REQUIRED_PRIVILEGES: readonly RequiredPrivilege[] = [
     // `serial0: socket` and `scsihw` (qemu-server checks a serial socket against it on create and
     // on every config write that names one), as an image's template is made and configured.
     'VM.Config.HWType',
+    // An ISO in the CD-ROM drive, and rescue mode (the boot order itself is VM.Config.Disk's).
+    'VM.Config.CDROM',
     'VM.PowerMgmt',
     'VM.Migrate',
     'VM.Snapshot',

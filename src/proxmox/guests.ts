@@ -1,8 +1,8 @@
 /**
- * Guests (QEMU VMs): the cluster's list of them, clone, status and usage, power, migrate, delete,
+ * Guests (QEMU VMs): the cluster's list of them, create, clone, conversion to a template, status and usage, power, migrate, delete,
  * the guest agent's ping. Each call that starts a Proxmox task answers its UPID.
  */
-import type { CallOptions, ProxmoxHttp } from './http';
+import type { CallOptions, Params, ProxmoxHttp } from './http';
 import { assertNode, assertVmid, guestParams } from './paths';
 
 /** The largest cluster whose guests one /cluster/resources?type=vm read must take in. */
@@ -121,6 +121,17 @@ export class GuestsApi {
       { newid: o.newid, name: o.name, full: o.full, target: o.target, storage: o.storage, description: o.description, pool: o.pool },
       call,
     );
+  }
+
+  /** POST /nodes/{node}/qemu → qmcreate UPID (id = VMID): a new guest with the config values given (`scsi0=<storage>:0,import-from=…` imports a disk). */
+  async create(node: string, vmid: number, config: Params, call?: CallOptions): Promise<string> {
+    const guest = guestParams(node, vmid);
+    return this.http.task('POST', '/nodes/{node}/qemu', { node: guest.node }, { ...config, vmid }, call);
+  }
+
+  /** POST …/template → qmtemplate UPID: the stopped guest becomes a template. */
+  async convertToTemplate(node: string, vmid: number, call?: CallOptions): Promise<string> {
+    return this.http.task('POST', '/nodes/{node}/qemu/{vmid}/template', guestParams(node, vmid), {}, call);
   }
 
   async status(node: string, vmid: number, call?: CallOptions): Promise<VmStatus> {

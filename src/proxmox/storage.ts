@@ -3,7 +3,7 @@
  * archives, also storage content, are read through backups.ts.
  */
 import type { CallOptions, Params, ProxmoxHttp } from './http';
-import { assertNode, assertStorage, assertVmid } from './paths';
+import { assertNode, assertStorage, assertVmid, volumeParams } from './paths';
 
 /** An entry of GET /nodes/{node}/storage. */
 export interface NodeStorage {
@@ -40,6 +40,20 @@ export async function readStorageContent<T>(http: ProxmoxHttp, node: string, sto
   return Array.isArray(data) ? data : [];
 }
 
+/** The content types a file downloaded from a URL may be (pve-storage's download_url takes vztmpl too; we never ask for it). */
+export type DownloadContent = 'import' | 'iso';
+
+/** The checksum algorithms download-url accepts that we use. */
+export type ChecksumAlgorithm = 'sha256' | 'sha512';
+
+export interface DownloadUrlOptions {
+  content: DownloadContent;
+  filename: string;
+  url: string;
+  checksum: string;
+  checksumAlgorithm: ChecksumAlgorithm;
+}
+
 export class StorageApi {
   constructor(private readonly http: ProxmoxHttp) {}
 
@@ -54,6 +68,29 @@ export class StorageApi {
   async images(node: string, storage: string, vmid?: number, call?: CallOptions): Promise<StorageVolume[]> {
     if (vmid !== undefined) assertVmid(vmid);
     return readStorageContent<StorageVolume>(this.http, node, storage, { content: 'images', vmid }, call);
+  }
+
+  /** GET …/content?content=import|iso: downloaded files on a storage, as that node sees them. */
+  async files(node: string, storage: string, content: DownloadContent, call?: CallOptions): Promise<StorageVolume[]> {
+    return readStorageContent<StorageVolume>(this.http, node, storage, { content }, call);
+  }
+
+  /** POST …/download-url → `download` UPID (id = file name): Proxmox fetches the URL, checks the checksum and the file, then names it. */
+  async downloadUrl(node: string, storage: string, o: DownloadUrlOptions, call?: CallOptions): Promise<string> {
+    assertNode(node);
+    assertStorage(storage);
+    return this.http.task(
+      'POST',
+      '/nodes/{node}/storage/{storage}/download-url',
+      { node, storage },
+      { content: o.content, filename: o.filename, url: o.url, checksum: o.checksum, 'checksum-algorithm': o.checksumAlgorithm },
+      call,
+    );
+  }
+
+  /** DELETE …/content/{volume} → imgdel UPID. */
+  async deleteFile(node: string, volid: string, call?: CallOptions): Promise<string> {
+    return this.http.task('DELETE', '/nodes/{node}/storage/{storage}/content/{volume}', volumeParams(node, volid), {}, call);
   }
 
   /** GET …/content?content=snippets: the snippet files that node sees (it answers itself). */

@@ -187,7 +187,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
         const { node } = await placement.reserve(tx, instanceId);
         if (node !== preferred) instance = await moveToNode(tx, instanceId, node, templateOn(node));
         const addresses = [ipv4, ipv6].flatMap((address) => (address ? [address] : []));
-        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, tasks: [task] } };
+        return { instanceId, taskId, intent, row: { ...instance, plan, location, image, connection, addresses, iso: null, tasks: [task] } };
       },
       { maxWaitMs: 20_000, timeoutMs: 30_000 },
     );

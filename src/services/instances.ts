@@ -14,6 +14,7 @@ export const instanceInclude = {
   image: true,
   connection: true,
   addresses: true,
+  iso: { select: { id: true, name: true } },
   tasks: { orderBy: { createdAt: 'desc' }, take: 1, include: { steps: { orderBy: { id: 'asc' } } } },
 } satisfies Prisma.InstanceInclude;
 

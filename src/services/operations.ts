@@ -16,7 +16,7 @@ import { assertNotArchived } from '../domain/archived';
 import { decideLogin } from '../domain/credentials-policy';
 import { AppError, notFound } from '../domain/errors';
 import { newId } from '../security/ids';
-import { judgeOperation, OPERATION_STATUS, type Operation } from '../domain/instance-status';
+import { judgeOperation, OPERATION_STATUS, REFUSED_IN_RESCUE, type Operation } from '../domain/instance-status';
 import type { Prisma } from '../generated/prisma/client';
 import type { CredentialType, DesiredState, InstanceStatus } from '../generated/prisma/enums';
 import { operationWorkflowId, provisionWorkflowId } from '../temporal/workflow-ids';
@@ -109,6 +109,9 @@ export async function requestOperation(deps: OperationDeps, who: Principal, inst
         const instance = await lockInstance(tx, who, instanceId);
         const shortcut = await request.shortcut?.(tx, instance);
         if (shortcut) return shortcut;
+        if (instance.rescueSince && REFUSED_IN_RESCUE.includes(operation)) {
+          throw new AppError('IN_RESCUE', `The server is in rescue mode; leave it before asking it to ${operation}.`, { status: instance.status });
+        }
         const verdict = judgeOperation(instance.status, operation);
         if (verdict === 'in_progress') throw inProgress(instance.status);
         if (verdict === 'invalid_state') {

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { DeliverWebhooksInput } from '../domain/webhooks';
 // Types only: starting a workflow loads none of its code (which proxies activities at import).
 import type * as workflows from '../workflows';
-import { destroyOrphanWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+import { destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
 
 type Workflows = typeof workflows;
 export type WorkflowType = keyof Workflows;
@@ -33,6 +33,37 @@ export function startDestroyOrphan(client: Client, config: StartConfig, orphanId
       // A destroy that failed before may be asked again; one that runs is joined.
       workflowIdConflictPolicy: 'USE_EXISTING',
       args: [{ orphanId, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+    }),
+  );
+}
+
+/** The build of an image version on a connection's nodes (ImportImage), under the start deadline; one that runs is joined. */
+export function startImageImport(client: Client, config: StartConfig, build: { versionId: string; connectionId: string }) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'ImportImage', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: importImageWorkflowId(build.versionId, build.connectionId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [{ ...build, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+      staticSummary: `image version ${build.versionId} on connection ${build.connectionId}`,
+    }),
+  );
+}
+
+/**
+ * An ISO's copies brought to what the library says (SyncIso), under the start deadline. One that
+ * runs gives way to the new one: its downloads are keyed, so the new run resumes them.
+ */
+export function startIsoSync(client: Client, config: StartConfig, isoId: string) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'SyncIso', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: syncIsoWorkflowId(isoId),
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [{ isoId, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+      staticSummary: `ISO ${isoId}: download or delete its copies`,
     }),
   );
 }

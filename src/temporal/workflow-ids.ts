@@ -26,3 +26,6 @@ export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string
 
 /** One change of a firewall group, applied again to every server that names it. */
 export const firewallGroupWorkflowId = (groupId: string, changeId: string) => `firewall-group-${groupId}-${changeId}`;
+/** One build of an image version on one connection's nodes. */
+export const syncIsoWorkflowId = (isoId: string) => `sync-iso-${isoId}`;
+export const importImageWorkflowId = (versionId: string, connectionId: string) => `import-image-${versionId}-${connectionId}`;

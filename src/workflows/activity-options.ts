@@ -51,6 +51,10 @@ export const BUDGETS = {
   backupQueue: { budget: 6 * 3600, attempt: 3600, heartbeat: 30 },
   /** vzdump reads the whole disk; a restore writes it back: hours on a big disk. */
   backup: { budget: 6 * 3600, attempt: 3 * 3600, heartbeat: 30 },
+  /** Proxmox fetching a file from a URL into a storage: a cloud image of a few GiB over a slow link. */
+  download: { budget: 6 * 3600, attempt: 3 * 3600, heartbeat: 30 },
+  /** Creating a VM whose disk is imported from a file, or converting it to a template: the import copies the disk. */
+  imageImport: { budget: 1800, attempt: 900, heartbeat: 30 },
   /** Deleting an archive from its storage. */
   archiveDelete: { budget: 600, attempt: 300, heartbeat: 30 },
   /** A guest's firewall rules written one by one (a few calls per rule, no Proxmox task). */

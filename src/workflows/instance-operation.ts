@@ -25,7 +25,8 @@ export interface OperationResult {
 
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
- * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore; firewall). The API committed its task and holdings before starting this
+ * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore; firewall;
+ * iso_mount, iso_eject, boot_order, rescue_enter, rescue_leave). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose destroy cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -116,6 +117,22 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         if (wasRunning) await power.startGuest(ref);
         break;
       }
+      case 'iso_mount':
+      case 'iso_eject':
+      case 'boot_order':
+        await proxy(BUDGETS.guestConfig, `${operation}: write the CD-ROM drive and boot order`).applyBootMedia(ref);
+        break;
+      case 'rescue_enter': {
+        const { running } = await proxy(BUDGETS.guestConfig, 'rescue_enter: hand over the password, mount the rescue system').prepareRescue(ref);
+        // A reboot through the API applies the pending boot order; a stopped guest starts with it.
+        await (running ? power.rebootGuest(ref) : power.startGuest(ref));
+        break;
+      }
+      case 'rescue_leave': {
+        const { running } = await proxy(BUDGETS.guestConfig, 'rescue_leave: eject, disk first').restoreFromRescue(ref);
+        if (running) await power.rebootGuest(ref);
+        break;
+      }
       case 'rebuild':
         if (input.afterFailedRebuild) {
           guestRemoved = true;
@@ -149,6 +166,8 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
     const status = await CancellationScope.nonCancellable(async () => {
       // A guest left with the new CPU and memory keeps being charged for them.
       const holdCharges = operation === 'resize' && !(await power.undoResize(ref).then(() => true, () => false));
+      // A rescue entry that failed leaves the server out of rescue: its disk first again, whatever was written.
+      if (operation === 'rescue_enter') await proxy(BUDGETS.guestConfig, 'rescue_enter: undo').restoreFromRescue(ref).catch(() => undefined);
       return bookkeeping(`${operation}: record the failure`).finishOperation({ ...ref, failure, guestRemoved, holdCharges });
     });
     setStatus(status);

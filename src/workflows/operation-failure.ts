@@ -19,6 +19,11 @@ const DONE: Record<Operation, string> = {
   backup_delete: 'cleared of its backup',
   restore: 'restored',
   firewall: 'given its firewall rules',
+  iso_mount: 'given its ISO',
+  iso_eject: 'cleared of its ISO',
+  boot_order: 'given its boot order',
+  rescue_enter: 'put in rescue',
+  rescue_leave: 'taken out of rescue',
 };
 
 /**

@@ -4,19 +4,20 @@ import { operate } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
 const STATUSES = Object.values(InstanceStatus);
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'restoring', 'updating_firewall'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot'];
 
 /** Where each operation is allowed (the contract), written out rather than imported. */
 const ALLOWED: Record<string, InstanceStatus[]> = {
   start: ['stopped'],
-  stop: ['running'],
-  shutdown: ['running'],
-  reboot: ['running'],
+  // In rescue the power operations keep working.
+  stop: ['running', 'rescue'],
+  shutdown: ['running', 'rescue'],
+  reboot: ['running', 'rescue'],
   resize: ['stopped'],
   rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
   // Deletes are idempotent and cancel provisioning; a deleted server answers 200.
-  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleting', 'deleted'],
+  delete: ['pending', 'scheduling', 'provisioning', 'running', 'stopped', 'rescue', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleting', 'deleted'],
 };
 
 function expected(status: InstanceStatus, operation: string): { http: number; code?: string } {

@@ -2,30 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
 import { InstanceStatus } from '../../src/generated/prisma/enums';
 
-const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore', 'firewall'];
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore', 'firewall', 'iso_mount', 'iso_eject', 'boot_order', 'rescue_enter', 'rescue_leave'];
 const STATUSES = Object.values(InstanceStatus);
 
 /** The whole table: which stable status allows which operation. Every other pair is refused. */
 const ALLOWED: Record<Operation, InstanceStatus[]> = {
   start: ['stopped'],
-  stop: ['running'],
-  shutdown: ['running'],
-  reboot: ['running'],
+  stop: ['running', 'rescue'],
+  shutdown: ['running', 'rescue'],
+  reboot: ['running', 'rescue'],
   resize: ['stopped'],
   rebuild: ['running', 'stopped', 'rebuild_failed'],
   migrate: ['running', 'stopped'],
-  delete: ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
-  snapshot: ['running', 'stopped'],
-  snapshot_delete: ['running', 'stopped'],
+  delete: ['running', 'stopped', 'rescue', 'failed', 'rollback_failed', 'rebuild_failed', 'lost'],
+  snapshot: ['running', 'stopped', 'rescue'],
+  snapshot_delete: ['running', 'stopped', 'rescue'],
   rollback: ['running', 'stopped'],
-  backup: ['running', 'stopped'],
-  backup_delete: ['running', 'stopped'],
+  backup: ['running', 'stopped', 'rescue'],
+  backup_delete: ['running', 'stopped', 'rescue'],
   restore: ['running', 'stopped'],
   firewall: ['running', 'stopped'],
+  iso_mount: ['running', 'stopped'],
+  iso_eject: ['running', 'stopped'],
+  boot_order: ['running', 'stopped'],
+  rescue_enter: ['running', 'stopped'],
+  rescue_leave: ['rescue', 'stopped'],
 };
 
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring', 'updating_firewall'];
-const SETTLED: InstanceStatus[] = ['running', 'stopped', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot'];
+const SETTLED: InstanceStatus[] = ['running', 'stopped', 'rescue', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
   if (ALLOWED[operation].includes(status)) return 'allowed';
@@ -99,6 +104,11 @@ describe('OPERATION_STATUS', () => {
       backup_delete: 'backing_up',
       restore: 'restoring',
       firewall: 'updating_firewall',
+      iso_mount: 'configuring_boot',
+      iso_eject: 'configuring_boot',
+      boot_order: 'configuring_boot',
+      rescue_enter: 'entering_rescue',
+      rescue_leave: 'leaving_rescue',
     });
   });
 

@@ -9,7 +9,8 @@ import { principal } from '../auth';
 import { parseBody, parseQuery, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
 import { rateLimited } from '../rate-limit';
-import { deleteQuery, emptyBody, migrateBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
+import { requestBootOrder, requestIsoEject, requestIsoMount, requestRescueEnter, requestRescueLeave } from '../../services/boot-media';
+import { bootOrderBody, deleteQuery, emptyBody, migrateBody, mountIsoBody, operationMeta, rebuildBody, resizeBody } from '../schemas/lifecycle';
 import { adminInstanceView, instanceView } from '../schemas/instances';
 import { toAdminInstanceView, toInstanceView } from '../views';
 
@@ -47,7 +48,7 @@ const ROUTES: LifecycleRoute[] = [
     summary: 'Move a stopped server to another plan',
     description: 'CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.',
     body: resizeBody,
-    errors: ['QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE'],
+    errors: ['QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE', 'IN_RESCUE'],
     run: (deps, who, id, { planId }) => requestResize(deps, who, id, planId),
   }),
   route({
@@ -55,8 +56,41 @@ const ROUTES: LifecycleRoute[] = [
     summary: 'Replace the disk with a fresh one from an image',
     description: 'Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.',
     body: rebuildBody,
-    errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED'],
+    errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'IN_RESCUE'],
     run: (deps, who, id, { imageId }) => requestRebuild(deps, who, id, imageId),
+  }),
+  route({
+    suffix: '/iso',
+    summary: 'Mount an ISO in the CD-ROM drive',
+    description:
+      "An ISO of `GET /v1/isos` that is ready on the server's host: another tenant's, another location's or node's, or one still downloading is 422 ISO_NOT_AVAILABLE with nothing changed. The drive changes at once, on a running server too; it boots from it after `boot-order` `{first: \"cdrom\"}` and a reboot.",
+    body: mountIsoBody,
+    errors: ['ISO_NOT_AVAILABLE', 'IN_RESCUE'],
+    run: (deps, who, id, { isoId }) => requestIsoMount(deps, who, id, isoId),
+  }),
+  route({ method: 'delete', suffix: '/iso', summary: 'Eject the ISO from the CD-ROM drive', description: 'At once, on a running server too; with the CD-ROM first, the next boot goes on to the disk.', errors: ['IN_RESCUE'], run: (deps, who, id) => requestIsoEject(deps, who, id) }),
+  route({
+    suffix: '/boot-order',
+    summary: 'Choose what the server boots from first',
+    description: 'Pending until the next start or reboot (Proxmox VE applies a running guest\'s boot order when it restarts). The CD-ROM first needs an ISO mounted (409 INVALID_STATE).',
+    body: bootOrderBody,
+    errors: ['IN_RESCUE'],
+    run: (deps, who, id, { first }) => requestBootOrder(deps, who, id, first),
+  }),
+  route({
+    suffix: '/rescue',
+    summary: 'Boot the server into the rescue system',
+    description:
+      "Mounts the location's rescue ISO first in the boot order, hands a fresh rescue password to it (reveal it once with `POST …/rescue/reveal`) and reboots (a stopped server is started). The disk stays attached. The server shows `rescue` while it runs in it; power operations keep working; resize, rebuild, restore, rollback, migrate and ISO or boot-order changes answer 409 IN_RESCUE until `DELETE …/rescue`.",
+    errors: ['RESCUE_UNAVAILABLE', 'IN_RESCUE'],
+    run: (deps, who, id) => requestRescueEnter(deps, who, id),
+  }),
+  route({
+    method: 'delete',
+    suffix: '/rescue',
+    summary: 'Leave rescue mode',
+    description: 'Ejects the rescue system, puts the disk first and reboots into it (a stopped server stays stopped). The rescue password stops being revealable.',
+    run: (deps, who, id) => requestRescueLeave(deps, who, id),
   }),
   route({
     method: 'delete',

@@ -22,6 +22,7 @@ import { snapshotsRouter } from './snapshots';
 import { firewallRouter } from './firewall';
 import { firewallGroupsRouter } from './firewall-groups';
 import { backupsRouter } from './backups';
+import { adminIsosRouter, isosRouter } from './isos';
 import { usageRouter } from './usage';
 import { adminTrafficRouter, trafficRouter } from './traffic';
 import { adminUsageRecordsRouter, usageRecordsRouter } from './usage-records';
@@ -53,6 +54,7 @@ export function v1Router(deps: ApiDeps): Router {
     adminUsageRecordsRouter(deps),
     adminOrphansRouter(deps),
     adminTasksRouter(deps),
+    adminIsosRouter(deps),
   );
   router.use(catalogRouter(deps));
   router.use(instancesRouter(deps));
@@ -61,6 +63,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(firewallRouter(deps));
   router.use(firewallGroupsRouter(deps));
   router.use(backupsRouter(deps));
+  router.use(isosRouter(deps));
   router.use(usageRouter(deps));
   router.use(trafficRouter(deps));
   router.use(usageRecordsRouter(deps));

@@ -4,6 +4,34 @@ import { archivedAt, archivedField, idSchema, nameSchema, nodeNameSchema, timest
 
 const loginMethodSchema = z.enum(['password', 'ssh']);
 
+const checksumAlgorithmSchema = z.enum(['sha256', 'sha512']);
+const httpUrlSchema = z
+  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+  .max(2048)
+  .refine((url) => !new URL(url).username && !new URL(url).password, 'no user name or password in the URL: it is shown to every administrator')
+  .openapi({ description: 'An http or https URL Proxmox VE fetches itself.' });
+
+export const imageSourceSchema = z
+  .strictObject({
+    url: httpUrlSchema.openapi({ description: 'The disk image (qcow2, raw or vmdk; `.img` is read as qcow2). Proxmox VE downloads it once per storage.' }),
+    checksum: z
+      .string()
+      .regex(/^[0-9a-fA-F]+$/, 'hexadecimal')
+      .transform((hex) => hex.toLowerCase())
+      .openapi({ description: 'The file\'s checksum; Proxmox VE refuses a download whose checksum differs.' }),
+    checksumAlgorithm: checksumAlgorithmSchema,
+    storage: z
+      .string()
+      .regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id')
+      .optional()
+      .openapi({ description: 'The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node\'s own.' }),
+  })
+  .superRefine((source, ctx) => {
+    const length = { sha256: 64, sha512: 128 }[source.checksumAlgorithm];
+    if (source.checksum.length !== length) ctx.addIssue({ code: 'custom', path: ['checksum'], message: `a ${source.checksumAlgorithm} checksum has ${length} hexadecimal digits` });
+  })
+  .openapi('ImageSource');
+
 export const createImageSchema = z
   .strictObject({
     name: nameSchema,
@@ -15,14 +43,29 @@ export const createImageSchema = z
     templates: z
       .array(z.strictObject({ connectionId: idSchema, node: nodeNameSchema, templateVmid: vmidSchema }))
       .min(1)
-      .max(256),
+      .max(256)
+      .optional()
+      .openapi({ description: 'Hand-made templates, one per node of a connection. Give either these or `source`.' }),
+    source: imageSourceSchema
+      .optional()
+      .openapi({ description: 'Build the image from a URL: a template on every node of every location offering it. Give either this or `templates`.' }),
+    locationIds: z
+      .array(idSchema)
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({ description: 'With `source`: the locations it is built in. Default: every location.' }),
   })
   .superRefine((image, ctx) => {
     if (image.defaultUsername === 'root' && !image.rootAllowed) {
       ctx.addIssue({ code: 'custom', path: ['defaultUsername'], message: 'root requires rootAllowed' });
     }
+    if ((image.templates === undefined) === (image.source === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['source'], message: 'give either templates or source' });
+    }
+    if (image.locationIds && !image.source) ctx.addIssue({ code: 'custom', path: ['locationIds'], message: 'only with source' });
     const seen = new Set<string>();
-    image.templates.forEach((template, index) => {
+    image.templates?.forEach((template, index) => {
       const key = `${template.connectionId}/${template.node}`;
       if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index, 'node'], message: 'one template per node of a connection' });
       seen.add(key);
@@ -38,7 +81,10 @@ export const updateImageSchema = z
     loginMethods: createImageSchema.shape.loginMethods.optional(),
     defaultUsername: usernameSchema.nullable().optional(),
     rootAllowed: z.boolean().optional(),
-    templates: createImageSchema.shape.templates
+    templates: z
+      .array(z.strictObject({ connectionId: idSchema, node: nodeNameSchema, templateVmid: vmidSchema }))
+      .min(1)
+      .max(256)
       .optional()
       .openapi({ description: 'Templates to add or replace, by connection and node; the others stay. Servers rebuild from the template of their node.' }),
     archived: archivedField,
@@ -62,5 +108,37 @@ export const imageTemplateSchema = z
   .object({ id: z.string(), connectionId: z.string(), node: z.string(), templateVmid: z.number().int() })
   .openapi('ImageTemplate');
 
+export const imageBuildSchema = z
+  .object({
+    connectionId: z.string(),
+    node: z.string(),
+    version: z.number().int(),
+    state: z.enum(['importing', 'ready', 'failed']),
+    storage: z.string().nullable(),
+    templateVmid: z.number().int().nullable(),
+    progress: z.number().int().min(0).max(100).nullable().openapi({ description: 'Percent of the download done, as Proxmox VE\'s task log reports it; null before it starts.' }),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    updatedAt: timestamp,
+  })
+  .openapi('ImageBuild');
+
+export const imageVersionSchema = z
+  .object({ number: z.number().int(), checksum: z.string(), createdAt: timestamp, retiredAt: timestamp.nullable() })
+  .openapi('ImageVersion');
+
 /** What an administrator sees. */
-export const adminImageSchema = z.object({ ...imageFields, templates: z.array(imageTemplateSchema), createdAt: timestamp, archivedAt }).openapi('AdminImage');
+export const adminImageSchema = z
+  .object({
+    ...imageFields,
+    templates: z.array(imageTemplateSchema),
+    source: z
+      .object({ url: z.string(), checksumAlgorithm: checksumAlgorithmSchema, storage: z.string().nullable(), locationIds: z.array(z.string()) })
+      .nullable()
+      .openapi({ description: 'Where a URL image comes from; null for hand-made templates.' }),
+    versions: z.array(imageVersionSchema),
+    builds: z.array(imageBuildSchema).openapi({ description: 'A URL image\'s state on each node, per version: importing (with the download\'s progress), ready, or failed with a stable code.' }),
+    createdAt: timestamp,
+    archivedAt,
+  })
+  .openapi('AdminImage');

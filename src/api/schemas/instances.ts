@@ -105,6 +105,9 @@ export const instanceView = z.object({
   updatedAt: z.iso.datetime(),
   task: z.union([taskView, z.null()]).openapi({ description: 'The latest task, if any.' }),
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+  iso: ref.nullable().openapi({ description: 'The ISO in the CD-ROM drive (the rescue system while in rescue); null: empty.' }),
+  bootFirst: z.enum(['disk', 'cdrom']).openapi({ description: 'What the server boots from first (from its next start, after a change).' }),
+  rescue: z.object({ since: z.iso.datetime() }).nullable().openapi({ description: 'Set while the server is in rescue mode (running, `rescue`, or stopped).' }),
 }).openapi('Instance');
 
 export const adminInstanceView = instanceView.extend({

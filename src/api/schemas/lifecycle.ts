@@ -13,4 +13,8 @@ export const rebuildBody = z.strictObject({ imageId: z.string().min(1).max(64).o
 
 export const migrateBody = z.strictObject({ node: z.string().min(1).max(63) });
 
+export const mountIsoBody = z.strictObject({ isoId: z.string().min(1).max(64) });
+
+export const bootOrderBody = z.strictObject({ first: z.enum(['disk', 'cdrom']).openapi({ description: 'What the server boots from first after its next start or reboot.' }) });
+
 export const operationMeta = z.object({ taskId: z.string().nullable() });

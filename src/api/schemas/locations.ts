@@ -19,6 +19,18 @@ const backupStorageField = z
   .optional()
   .openapi({ description: 'The storage (content type `backup`) backups are written to; null: no backups in this location.' });
 
+const isoStorageField = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9\-_.]*[A-Za-z0-9]$/, 'a Proxmox VE storage id')
+  .nullable()
+  .optional()
+  .openapi({ description: 'The storage (content type `iso`) the ISO library is downloaded into and mounted from; null: no ISOs or rescue mode in this location.' });
+
+const isoStorageSharedField = z
+  .boolean()
+  .optional()
+  .openapi({ description: "true (default) when every node of the location reads the ISO storage (NFS, CIFS, CephFS): an ISO is downloaded once. false: once per node (a node's `local`)." });
+
 export const createLocationSchema = z
   .strictObject({
     name: nameSchema,
@@ -31,6 +43,8 @@ export const createLocationSchema = z
       .openapi({ description: 'Pool ids; at least one IPv4 pool, each not yet in another location.' }),
     snapshotsSupported: snapshotsSupportedField,
     backupStorage: backupStorageField,
+    isoStorage: isoStorageField,
+    isoStorageShared: isoStorageSharedField,
   })
   .openapi('CreateLocation');
 
@@ -46,6 +60,8 @@ export const updateLocationSchema = z
       .openapi({ description: 'Pools to add to the location, each not yet in another location.' }),
     snapshotsSupported: snapshotsSupportedField,
     backupStorage: backupStorageField,
+    isoStorage: isoStorageField,
+    isoStorageShared: isoStorageSharedField,
     archived: archivedField,
   })
   .openapi('UpdateLocation');
@@ -70,6 +86,8 @@ export const adminLocationSchema = z
     ipPools: z.array(adminIpPoolSchema),
     snapshotsSupported: z.boolean(),
     backupStorage: z.string().nullable(),
+    isoStorage: z.string().nullable(),
+    isoStorageShared: z.boolean(),
     createdAt: timestamp,
     archivedAt,
   })

@@ -5,7 +5,9 @@ import type { PageArgs } from '../../db/pages';
 import type { Image } from '../../generated/prisma/client';
 import type { LoginMethod } from '../../generated/prisma/enums';
 import { newId } from '../../security/ids';
+import type { ServiceDeps } from '../deps';
 import { audit, badReference, type CatalogDeps, createRow, updateRow } from './changes';
+import { assertImportStorage, connectionsOfLocations, downloadProgress, type ImageSource, startImageBuilds } from './image-sources';
 
 /** Images: what a server is built from, and its template on each node of a connection. */
 
@@ -16,14 +18,25 @@ export interface ImageSpec {
   loginMethods: LoginMethod[];
   defaultUsername?: string;
   rootAllowed: boolean;
-  templates: TemplateSpec[];
+  /** Hand-made templates; or `source`: built from a URL in `locationIds` (default: every location). */
+  templates?: TemplateSpec[];
+  source?: ImageSource;
+  locationIds?: string[];
 }
 
 /** `templates` are added or replaced, by connection and node; the others stay. */
-export type ImageChange = Partial<Omit<ImageSpec, 'defaultUsername'>> & { defaultUsername?: string | null; archived?: boolean };
+export type ImageChange = Partial<Omit<ImageSpec, 'defaultUsername' | 'source' | 'locationIds'>> & { defaultUsername?: string | null; archived?: boolean };
 
-/** Every image, or only the archived (true) or current (false) ones, with their templates. */
-export const listImages = (deps: CatalogDeps, page: PageArgs, archived?: boolean): Promise<ImageWithTemplates[]> => findImages(deps.db, page, archived);
+/** An image as an admin sees it: with a URL image's download progress by download key. */
+export type AdminImageRow = ImageWithTemplates & { progress: Map<string, number | null> };
+
+const withProgress = async (deps: CatalogDeps, images: ImageWithTemplates[]): Promise<AdminImageRow[]> => {
+  const progress = await downloadProgress(deps, images.flatMap((i) => i.versions));
+  return images.map((image) => ({ ...image, progress }));
+};
+
+/** Every image, or only the archived (true) or current (false) ones, with their templates and builds. */
+export const listImages = async (deps: CatalogDeps, page: PageArgs, archived?: boolean): Promise<AdminImageRow[]> => withProgress(deps, await findImages(deps.db, page, archived));
 
 /** The images customers choose from: not archived. */
 export const listOfferedImages = (deps: CatalogDeps, page: PageArgs): Promise<Image[]> => findOfferedImages(deps.db, page);
@@ -41,9 +54,17 @@ async function assertTemplateNodes(tx: Tx, templates: TemplateSpec[]): Promise<v
   if (Object.keys(fields).length > 0) throw badReference(fields);
 }
 
-export function createImage(deps: CatalogDeps, actorUserId: string, image: ImageSpec): Promise<ImageWithTemplates> {
-  return createRow(deps, ['image'], async (tx) => {
-    await assertTemplateNodes(tx, image.templates);
+/**
+ * A new image: from hand-made templates, or from a URL (its first version then builds on every
+ * node of the connections of its locations; the storage named for downloads is checked first).
+ */
+export async function createImage(deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger' | 'proxmox'>, actorUserId: string, image: ImageSpec): Promise<AdminImageRow> {
+  const { source } = image;
+  const connectionIds = source ? await connectionsOfLocations(deps, image.locationIds ?? []) : [];
+  if (source?.storage) await assertImportStorage(deps, connectionIds, source.storage);
+  const versionId = newId('imv');
+  const created = await createRow(deps, ['image'], async (tx) => {
+    await assertTemplateNodes(tx, image.templates ?? []);
     const imageId = newId('img');
     const created = await insertImage(
       tx,
@@ -55,17 +76,24 @@ export function createImage(deps: CatalogDeps, actorUserId: string, image: Image
         loginMethods: image.loginMethods,
         defaultUsername: image.defaultUsername ?? null,
         rootAllowed: image.rootAllowed,
+        ...(source
+          ? { sourceUrl: source.url, checksumAlgorithm: source.checksumAlgorithm, importStorage: source.storage ?? null, locationIds: image.locationIds ?? [] }
+          : {}),
       },
-      image.templates,
+      image.templates ?? [],
+      source ? { id: versionId, checksum: source.checksum } : undefined,
     );
-    await audit(tx, actorUserId, 'image.created', { imageId, name: created.name });
+    await audit(tx, actorUserId, 'image.created', { imageId, name: created.name, ...(source ? { sourceUrl: source.url } : {}) });
     return created;
   });
+  if (source) await startImageBuilds(deps, versionId, connectionIds);
+  const [row] = await withProgress(deps, [created]);
+  return row as AdminImageRow;
 }
 
 /** Login rules and templates apply to creates and rebuilds from now on; servers already made keep their login. */
-export function updateImage(deps: CatalogDeps, actorUserId: string, id: string, change: ImageChange): Promise<ImageWithTemplates> {
-  return updateRow(deps, actorUserId, id, change, {
+export async function updateImage(deps: CatalogDeps, actorUserId: string, id: string, change: ImageChange): Promise<AdminImageRow> {
+  const updated = await updateRow(deps, actorUserId, id, change, {
     duplicate: ['image'],
     lock: lockImage,
     noun: 'image',
@@ -79,4 +107,6 @@ export function updateImage(deps: CatalogDeps, actorUserId: string, id: string, 
       return updateImageRow(tx, id, { ...fields, ...archive });
     },
   });
+  const [row] = await withProgress(deps, [updated]);
+  return row as AdminImageRow;
 }

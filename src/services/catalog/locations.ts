@@ -17,6 +17,8 @@ export interface LocationSpec {
   ipPools: string[];
   snapshotsSupported?: boolean;
   backupStorage?: string | null;
+  isoStorage?: string | null;
+  isoStorageShared?: boolean;
 }
 
 export interface LocationChange {
@@ -24,6 +26,8 @@ export interface LocationChange {
   addIpPools?: string[];
   snapshotsSupported?: boolean;
   backupStorage?: string | null;
+  isoStorage?: string | null;
+  isoStorageShared?: boolean;
   archived?: boolean;
 }
 
@@ -65,6 +69,8 @@ export function createLocation(deps: CatalogDeps, actorUserId: string, location:
         connectionId: location.connectionId,
         snapshotsSupported: location.snapshotsSupported,
         backupStorage: location.backupStorage ?? null,
+        isoStorage: location.isoStorage ?? null,
+        isoStorageShared: location.isoStorageShared,
       });
     }
     const pools = await claimPools(tx, locationId, location.ipPools, 'ipPools', connectionKnown ? {} : { connectionId: 'no such connection' });

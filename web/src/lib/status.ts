@@ -21,6 +21,10 @@ const STATUS: Record<InstanceStatus, { label: string; tone: Tone }> = {
   backing_up: { label: 'Backing up', tone: 'busy' },
   restoring: { label: 'Restoring', tone: 'busy' },
   updating_firewall: { label: 'Updating firewall', tone: 'busy' },
+  rescue: { label: 'In rescue', tone: 'ok' },
+  entering_rescue: { label: 'Entering rescue', tone: 'busy' },
+  leaving_rescue: { label: 'Leaving rescue', tone: 'busy' },
+  configuring_boot: { label: 'Changing boot media', tone: 'busy' },
   deleted: { label: 'Deleted', tone: 'idle' },
   failed: { label: 'Failed', tone: 'bad' },
   rollback_failed: { label: 'Needs an operator', tone: 'bad' },
@@ -39,7 +43,7 @@ export const ALL_STATUSES = Object.keys(STATUS) as InstanceStatus[];
 
 /** The power operations a server in `status` can be asked for; the API stays the judge (409 otherwise). */
 export function powerActions(status: InstanceStatus): ('start' | 'shutdown' | 'stop' | 'reboot')[] {
-  if (status === 'running') return ['shutdown', 'stop', 'reboot'];
+  if (status === 'running' || status === 'rescue') return ['shutdown', 'stop', 'reboot'];
   if (status === 'stopped') return ['start'];
   return [];
 }

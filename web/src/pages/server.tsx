@@ -15,6 +15,7 @@ import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
 import { Backups, Snapshots, type Accept } from './server-protection';
 import { ServerFirewall } from './server-firewall';
+import { RescueAndIso } from './server-rescue';
 import { NotFound } from './not-found';
 
 type Credential = components['schemas']['Credential'];
@@ -195,6 +196,7 @@ export function ServerPage() {
 
       {!isAdmin(session) && server.status !== 'deleted' && (
         <>
+          <RescueAndIso server={server} revision={revision} accept={accept} />
           <Snapshots server={server} revision={revision} accept={accept} />
           <Backups server={server} revision={revision} accept={accept} />
           <ServerFirewall server={server} revision={revision} accept={accept} />
