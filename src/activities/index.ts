@@ -17,6 +17,7 @@ import { createConfigureActivity } from './configure';
 import { whileHeartbeating } from './context';
 import type { ActivityDeps } from './deps';
 import { createFinalizeActivity } from './finalize';
+import { createRetireImageBuildsActivity } from './image-retire';
 import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
   createCheckGuestActivity,
@@ -101,6 +102,7 @@ export function createActivities(deps: ActivityDeps) {
     planImageImport: createPlanImageImportActivity(deps),
     makeImageTemplate: createMakeImageTemplateActivity(deps),
     failImageBuilds: createFailImageBuildsActivity(deps),
+    retireImageBuilds: createRetireImageBuildsActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),

@@ -22,3 +22,6 @@ export const webhookDeliveryWorkflowId = (endpointId: string, instanceId: string
 
 /** One build of an image version on one connection's nodes. */
 export const importImageWorkflowId = (versionId: string, connectionId: string) => `import-image-${versionId}-${connectionId}`;
+
+/** The removal of a deleted image's templates and files on one connection. */
+export const removeImageWorkflowId = (imageId: string, connectionId: string) => `remove-image-${imageId}-${connectionId}`;

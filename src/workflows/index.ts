@@ -1,5 +1,5 @@
 // Everything the worker bundles as workflow code.
-export { ImportImage } from './import-image';
+export { ImportImage, RemoveImage } from './import-image';
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';

@@ -55,10 +55,11 @@ export async function assertImportStorage(deps: SourceDeps, connectionIds: strin
 }
 
 /** Starts the version's build on each connection; a start that fails is logged and made again by the image reconcile. */
-export async function startImageBuilds(deps: SourceDeps, versionId: string, connectionIds: string[]): Promise<void> {
+export async function startImageBuilds(deps: SourceDeps, version: { imageId: string; id: string }, connectionIds: string[]): Promise<void> {
   for (const connectionId of connectionIds) {
+    const versionId = version.id;
     try {
-      await startImageImport(deps.temporal, deps.config, { versionId, connectionId });
+      await startImageImport(deps.temporal, deps.config, { imageId: version.imageId, versionId, connectionId });
     } catch (error) {
       deps.logger.warn({ versionId, connectionId, err: error }, 'the build of an image version could not be started');
     }
