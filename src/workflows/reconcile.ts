@@ -22,7 +22,8 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
 
 /**
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
- * against instances, provider calls of ended tasks, database chores, backup archives against backups. The parts run side
+ * against instances, provider calls of ended tasks, database chores, backup archives against backups,
+ * image templates from a URL against the cluster (one gone is built again). The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
@@ -30,14 +31,17 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   const whole = !input.instanceId;
   // Runs started before backups were reconciled schedule their activities as they did.
   const withBackups = patched('reconcile-backups');
-  const [startedLate, guests, providerCalls, housekeeping, backups] = await Promise.allSettled([
+  // Likewise for the image templates from a URL.
+  const withImageTemplates = patched('reconcile-image-templates');
+  const [startedLate, guests, providerCalls, housekeeping, backups, imageTemplates] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
     whole ? quick.housekeeping() : Promise.resolve(null),
     withBackups ? quick.reconcileBackups(input) : Promise.resolve(undefined),
+    whole && withImageTemplates ? quick.reconcileImageTemplates(input) : Promise.resolve({ rebuilt: 0 }),
   ]);
-  const failures = [startedLate, guests, providerCalls, housekeeping, backups].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping, backups, imageTemplates].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);

@@ -75,3 +75,22 @@ export async function downloadProgress(deps: Pick<ServiceDeps, 'db'>, versions: 
   const jobs = await deps.db.providerJob.findMany({ where: { key: { in: keys } }, select: { key: true, progress: true } });
   return new Map(jobs.map((j) => [j.key, j.progress]));
 }
+
+/**
+ * Builds every current URL image's newest version on a connection again: its new nodes get
+ * builds, and builds set back to `importing` (a template deleted behind our back) are made again.
+ */
+export async function buildImagesOnConnection(deps: SourceDeps, connectionId: string): Promise<void> {
+  const locations = await deps.db.location.findMany({ where: { connectionId }, select: { id: true } });
+  const images = await deps.db.image.findMany({
+    where: { sourceUrl: { not: null }, archivedAt: null, OR: [{ locationIds: { isEmpty: true } }, { locationIds: { hasSome: locations.map((l) => l.id) } }] },
+    include: { versions: { orderBy: { number: 'desc' }, take: 1 } },
+  });
+  for (const image of images) {
+    const [newest] = image.versions;
+    if (newest) await startImageBuilds(deps, newest, [connectionId]);
+  }
+}
+
+/** Starts the build of one version on a connection again (after the reconciler found a template gone). */
+export const rebuildImageVersion = (deps: SourceDeps, version: { imageId: string; id: string }, connectionId: string) => startImageBuilds(deps, version, [connectionId]);
