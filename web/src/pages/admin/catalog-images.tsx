@@ -22,8 +22,9 @@ export function ImagesFromUrl({ images, reload }: { images: Image[]; reload: () 
   const [draft, setDraft] = useState(EMPTY);
   const [problem, setProblem] = useState<Problem>();
   const set = (change: Partial<typeof EMPTY>) => setDraft((previous) => ({ ...previous, ...change }));
-  const building = images.some((image) => image.builds.some((b) => b.state === 'importing'));
-  // While a build runs, its state and progress are read again every two seconds.
+  // A new image has no builds until its workflow has read the nodes; then they import.
+  const building = images.some((image) => image.source && !image.archivedAt && (image.builds.length === 0 || image.builds.some((b) => b.state === 'importing')));
+  // While a build runs (or is about to), its state and progress are read again every two seconds.
   useEffect(() => {
     if (!building) return undefined;
     const timer = setInterval(() => void reload(), 2000);
