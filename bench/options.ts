@@ -1,7 +1,7 @@
 /** The bench's command line: `--name=value` flags, each checked against its range. */
 import { temporalModeOf, type TemporalMode } from '../test/support/temporal';
 
-export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'consoles', 'memory', 'hostile'] as const;
+export const PHASES = ['floor', 'alone', 'create', 'provisions', 'realistic', 'backups', 'images', 'consoles', 'memory', 'hostile'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface Options {
@@ -29,6 +29,8 @@ export interface Options {
   backups: number;
   /** How long vzdump and qmrestore take in phase backups. */
   backupTaskMs: number;
+  /** Images built from a URL, one after another, in phase images. */
+  images: number;
   /** Provisions held in flight on slow clones while the worker's memory is read. */
   inFlight: number;
   /** API processes; more than one runs them (and the workers) as child processes. */
@@ -57,6 +59,7 @@ export const DEFAULTS: Options = {
   realisticScale: 1,
   backups: 3,
   backupTaskMs: 3000,
+  images: 3,
   inFlight: 1000,
   apis: 1,
   hostileMinutes: 10,
@@ -82,6 +85,7 @@ const NUMERIC_FLAGS: Record<string, { key: NumericKey; min: number; max: number;
   realistic: { key: 'realistic', min: 1, max: 50 },
   'realistic-scale': { key: 'realisticScale', min: 0.01, max: 10, fraction: true },
   backups: { key: 'backups', min: 1, max: 50 },
+  images: { key: 'images', min: 1, max: 20 },
   'backup-task-ms': { key: 'backupTaskMs', min: 0, max: 600_000 },
   'in-flight': { key: 'inFlight', min: 1, max: 10_000 },
   apis: { key: 'apis', min: 1, max: 16 },

@@ -3,6 +3,7 @@ import type { Duplicates } from './duplicates';
 import type { Options } from './options';
 import type { AloneResult } from './phases/alone';
 import type { BackupsResult } from './phases/backups';
+import type { ImagesResult } from './phases/images';
 import type { ConsolesResult } from './phases/consoles';
 import type { HostileResult } from './phases/hostile';
 import type { CreateApiResult } from './phases/create';
@@ -28,6 +29,7 @@ export interface Results {
   duplicates?: Duplicates;
   realistic?: RealisticResult;
   backups?: BackupsResult;
+  images?: ImagesResult;
   consoles?: ConsolesResult;
   hostile?: HostileResult;
   memory?: MemoryResult;
@@ -118,6 +120,11 @@ function rows(r: Results): Row[] {
     const detail = (runs: BackupsResult['backups']) => runs.map((run) => `${run.endToEndMs}/${run.taskSumMs}`).join(', ');
     out.push([`backup (vzdump ${x.timing.taskMsByType.vzdump} ms): end-to-end − task time, p50 of ${x.backups.length}`, `${x.backupAdded.p50Ms} ms (max ${x.backupAdded.maxMs}; ms ${detail(x.backups)})`, '', '', '']);
     out.push([`restore in place (qmrestore ${x.timing.taskMsByType.qmrestore} ms): end-to-end − task time, p50 of ${x.restores.length}`, `${x.restoreAdded.p50Ms} ms (max ${x.restoreAdded.maxMs}; ms ${detail(x.restores)})`, '', '', '']);
+  }
+  if (r.images) {
+    const x = r.images;
+    const detail = x.runs.map((run) => `${run.endToEndMs}/${run.taskPathMs}`).join(', ');
+    out.push([`image from a URL on 3 nodes (download, then create + template 1 s each): end-to-end − task path, p50 of ${x.runs.length}`, `${x.added.p50Ms} ms (max ${x.added.maxMs}; ms ${detail})`, '', '', '']);
   }
   if (r.consoles) {
     const c = r.consoles;

@@ -10,7 +10,7 @@
  *   npm run bench -- --phases=floor,alone --alone=20
  *
  * Phases, in this order (`--phases` picks some): floor, create (a), alone, provisions (b),
- * realistic, backups, consoles, memory, and hostile (a ten-minute soak, only when named). Writes bench/results.json and prints a Markdown table. See bench/README.md.
+ * realistic, backups, images, consoles, memory, and hostile (a ten-minute soak, only when named). Writes bench/results.json and prints a Markdown table. See bench/README.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,7 @@ import { parseOptions, type Options, type Phase } from './options';
 import { measureAlone } from './phases/alone';
 import { measureConsoles } from './phases/consoles';
 import { measureHostile } from './phases/hostile';
+import { IMAGE_TIMING, measureImages } from './phases/images';
 import { backupTiming, measureBackups } from './phases/backups';
 import { measureCreateApi } from './phases/create';
 import { measureFloor } from './phases/floor';
@@ -49,7 +50,9 @@ function serversNeeded(options: Options): number {
     (has('consoles') ? 5 : 0) +
     (has('memory') ? options.inFlight : 0) +
     // The soak's event streams follow a create (then a delete) after another, about one a second.
-    (has('hostile') ? options.hostileMinutes * 100 : 0)
+    (has('hostile') ? options.hostileMinutes * 100 : 0) +
+    // Room for one, so the nodes' capacity is a valid setting when the phases create none (images).
+    1
   );
 }
 
@@ -145,6 +148,12 @@ async function main(): Promise<void> {
       await stack.setSimTiming(backupTiming(options.backupTaskMs));
       await workers.ensure();
       results.backups = await measureBackups(firstClient, stack.temporalClient, stack.simulator, catalog, options, log);
+      await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
+    }
+    if (has('images')) {
+      await stack.setSimTiming(IMAGE_TIMING);
+      await workers.ensure();
+      results.images = await measureImages(stack, served.urls[0] as string, options, log);
       await stack.setSimTiming({ taskMs: 0, taskMsByType: {} });
     }
     if (has('consoles')) {

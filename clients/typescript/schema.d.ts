@@ -510,7 +510,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an image from a URL: its templates and downloaded files are removed; audited
+         * @description The image is archived (servers made from it keep it; new creates refuse it) and its templates leave the catalog at once; the templates and downloaded files we made for it (proven by our marker) are then removed on every node. Refused with 409 IMAGE_CLONE_IN_FLIGHT while a server is being created or rebuilt from it; 409 INVALID_STATE for an image of hand-made templates (archive it instead).
+         */
+        delete: operations["deleteAdminImagesById"];
         options?: never;
         head?: never;
         /** Update or archive a image; audited */
@@ -570,6 +574,26 @@ export interface paths {
         head?: never;
         /** Update or archive a IP pool; audited */
         patch: operations["patchAdminIpPoolsById"];
+        trace?: never;
+    };
+    "/v1/admin/images/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a new version of an image from a URL when its checksum changed; audited
+         * @description A checksum other than the newest version's adds a version, built on every node beside the old one (`builds`); creates and rebuilds use the newest version ready on their node, and an old template is destroyed once no provision or rebuild in flight still clones it. The same checksum changes nothing (`meta.refreshed: false`). 409 INVALID_STATE for an image of hand-made templates.
+         */
+        post: operations["postAdminImagesByIdRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/connections/{id}/nodes": {
@@ -1785,7 +1809,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "IMAGE_CLONE_IN_FLIGHT" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -2070,6 +2094,11 @@ export interface components {
             progress: number | null;
             errorCode: string | null;
             errorMessage: string | null;
+            /**
+             * Format: date-time
+             * @description When its template (and its file, once unused) was removed: a newer version replaced it, or the image was deleted.
+             */
+            retiredAt: string | null;
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2393,6 +2422,10 @@ export interface components {
             dns?: string[];
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
+        };
+        RefreshImage: {
+            /** @description The checksum of the file now at the image's URL, in the image's algorithm. */
+            checksum: string;
         };
         /** @description Capacity below what servers hold on the node is refused (409, with the numbers). */
         UpdateNode: {
@@ -5516,6 +5549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: IMAGE_STORAGE_REFUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -5525,7 +5567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SERVICE_UNAVAILABLE */
+            /** @description Error: PROVIDER_UNAVAILABLE, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6210,6 +6252,103 @@ export interface operations {
             };
         };
     };
+    deleteAdminImagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminImage"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE, IMAGE_CLONE_IN_FLIGHT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     patchAdminImagesById: {
         parameters: {
             query?: never;
@@ -6720,6 +6859,127 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminImagesByIdRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshImage"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminImage"];
+                        meta: {
+                            refreshed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ARCHIVED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

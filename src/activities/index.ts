@@ -23,6 +23,8 @@ import { createReconcileFirewallsActivity } from './firewall-drift';
 import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } from './firewall-groups';
 import { createApplyFirewallActivity } from './firewall-rules';
 import { createReconcileFirewallActivity } from './firewall-rules-drift';
+import { createReconcileImageTemplatesActivity } from './image-reconcile';
+import { createRetireImageBuildsActivity } from './image-retire';
 import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
   createCheckGuestActivity,
@@ -110,6 +112,7 @@ export function createActivities(deps: ActivityDeps) {
     planImageImport: createPlanImageImportActivity(deps),
     makeImageTemplate: createMakeImageTemplateActivity(deps),
     failImageBuilds: createFailImageBuildsActivity(deps),
+    retireImageBuilds: createRetireImageBuildsActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),
@@ -121,6 +124,7 @@ export function createActivities(deps: ActivityDeps) {
     restoreGuest: createRestoreGuestActivity(deps),
     reconcileBackups: createReconcileBackupsActivity(deps),
     reconcileFirewalls: whileHeartbeating(createReconcileFirewallsActivity(deps)),
+    reconcileImageTemplates: whileHeartbeating(createReconcileImageTemplatesActivity(deps)),
     removeBackupsOfServer: createDeleteBackupsOfServerActivity(deps),
     keepBackupsOfServer: createKeepBackupsOfServerActivity(deps),
     pruneScheduledBackups: createPruneScheduledBackupsActivity(deps),

@@ -80,6 +80,7 @@ export const adminImageView = (image: AdminImageRow): z.infer<typeof adminImageS
         progress: b.state === 'ready' ? 100 : b.downloadKey ? (image.progress.get(b.downloadKey) ?? null) : null,
         errorCode: b.errorCode,
         errorMessage: b.errorMessage,
+        retiredAt: isoOrNull(b.retiredAt),
         updatedAt: b.updatedAt.toISOString(),
       })),
     )

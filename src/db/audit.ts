@@ -62,6 +62,8 @@ export type OwnedAuditAction =
 export type PlatformAuditAction =
   | `${'plan' | 'image' | 'connection' | 'location' | 'ip_pool'}.${'created' | 'updated'}`
   | `node.${'added' | 'updated' | 'removed'}`
+  | 'image.refreshed'
+  | 'image.deleted'
   | 'connection.vmid_range_changed'
   | `orphan.${'found' | 'destroy_requested' | 'forgotten' | 'destroyed' | 'destroy_failed' | 'claimed'}`
   | 'vmid.released'

@@ -23,6 +23,8 @@ export interface TemplateSpec {
 export const findImages = (tx: Tx, page: PageArgs, archived?: boolean): Promise<ImageWithTemplates[]> =>
   tx.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(archived) }, include: WITH_TEMPLATES });
 
+export const findImage = (tx: Tx, id: string): Promise<ImageWithTemplates | null> => tx.image.findUnique({ where: { id }, include: WITH_TEMPLATES });
+
 /** Images customers may choose, without their templates. */
 export const findOfferedImages = (tx: Tx, page: PageArgs): Promise<Image[]> => tx.image.findMany({ ...page, where: { ...page.where, ...archivedFilter(false) } });
 

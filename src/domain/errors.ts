@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   SNIPPETS_NOT_VISIBLE: 422,
   /** An image from a URL names a storage that does not take content type `import` (or no node of a location has it). */
   IMAGE_STORAGE_REFUSED: 422,
+  /** An image deleted while a provision or rebuild from it is in flight: its templates must stay until that clone is done. */
+  IMAGE_CLONE_IN_FLIGHT: 409,
   /** The server's plan allows no more snapshots (or none at all). */
   SNAPSHOT_LIMIT_REACHED: 422,
   /** The server's location stores disks where Proxmox VE cannot snapshot them. */

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { DeliverWebhooksInput } from '../domain/webhooks';
 // Types only: starting a workflow loads none of its code (which proxies activities at import).
 import type * as workflows from '../workflows';
-import { destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+import { destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, removeImageWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
 
 type Workflows = typeof workflows;
 export type WorkflowType = keyof Workflows;
@@ -38,7 +38,7 @@ export function startDestroyOrphan(client: Client, config: StartConfig, orphanId
 }
 
 /** The build of an image version on a connection's nodes (ImportImage), under the start deadline; one that runs is joined. */
-export function startImageImport(client: Client, config: StartConfig, build: { versionId: string; connectionId: string }) {
+export function startImageImport(client: Client, config: StartConfig, build: { imageId: string; versionId: string; connectionId: string }) {
   return withinStartDeadline(client, () =>
     startWorkflow(client, 'ImportImage', {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -64,6 +64,20 @@ export function startIsoSync(client: Client, config: StartConfig, isoId: string)
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       args: [{ isoId, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
       staticSummary: `ISO ${isoId}: download or delete its copies`,
+    }),
+  );
+}
+
+/** The removal of a deleted image's templates and files on a connection (RemoveImage), under the start deadline. */
+export function startImageRemoval(client: Client, config: StartConfig, o: { imageId: string; connectionId: string }) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'RemoveImage', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: removeImageWorkflowId(o.imageId, o.connectionId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [{ ...o, timeoutScale: config.STAGE_TIMEOUT_SCALE }],
+      staticSummary: `remove image ${o.imageId} from connection ${o.connectionId}`,
     }),
   );
 }

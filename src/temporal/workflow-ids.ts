@@ -29,3 +29,6 @@ export const firewallGroupWorkflowId = (groupId: string, changeId: string) => `f
 /** One build of an image version on one connection's nodes. */
 export const syncIsoWorkflowId = (isoId: string) => `sync-iso-${isoId}`;
 export const importImageWorkflowId = (versionId: string, connectionId: string) => `import-image-${versionId}-${connectionId}`;
+
+/** The removal of a deleted image's templates and files on one connection. */
+export const removeImageWorkflowId = (imageId: string, connectionId: string) => `remove-image-${imageId}-${connectionId}`;

@@ -1,6 +1,6 @@
 // Everything the worker bundles as workflow code.
 export { ApplyFirewallGroup } from './firewall-group';
-export { ImportImage } from './import-image';
+export { ImportImage, RemoveImage } from './import-image';
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';

@@ -30,7 +30,8 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
  * against instances, provider calls of ended tasks, database chores, backup archives against
  * backups, the anti-spoofing and the customer rules of a bounded share of the guests' firewalls
- * (restored when changed behind our back), throttled servers' NIC rates. The parts run side
+ * (restored when changed behind our back), throttled servers' NIC rates, image templates from a URL against
+ * the cluster (one gone is built again). The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.
  */
@@ -41,7 +42,8 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
   const withFirewalls = patched('reconcile-firewalls');
   const withThrottles = patched('reconcile-throttles');
   const withFirewall = patched('reconcile-firewall-rules');
-  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall] = await Promise.allSettled([
+  const withImageTemplates = patched('reconcile-image-templates');
+  const [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall, imageTemplates] = await Promise.allSettled([
     quick.startStrandedWorkflows(input),
     quick.reconcileGuests(input),
     whole ? quick.closeFinishedOperations(input) : Promise.resolve({ closed: 0 }),
@@ -50,8 +52,9 @@ export async function Reconcile(input: ReconcileInput): Promise<ReconcileSummary
     withFirewalls ? quick.reconcileFirewalls(input) : Promise.resolve(undefined),
     withThrottles ? quick.restoreThrottles(input) : Promise.resolve(undefined),
     withFirewall ? quick.reconcileFirewallRules(input) : Promise.resolve(undefined),
+    whole && withImageTemplates ? quick.reconcileImageTemplates(input) : Promise.resolve({ rebuilt: 0 }),
   ]);
-  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failures = [startedLate, guests, providerCalls, housekeeping, backups, firewalls, throttles, firewall, imageTemplates].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) {
     // A refused privilege keeps its own type, so whoever asked (the admin API, the Web UI) can say so.
     const denied = failures.some((f) => rootFailureType(f.reason) === FailureType.ProviderPermissionDenied);

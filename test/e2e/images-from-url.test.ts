@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_IMAGE, startImageServer, type ImageServer } from '../../src/simulator';
+import { DEFAULT_IMAGE, qcow2Image, startImageServer, type ImageServer } from '../../src/simulator';
 import { runningServer, suiteStack } from '../support/lifecycle';
 
 const NODES = ['pve1', 'pve2', 'pve3'];
@@ -20,6 +20,7 @@ interface Build {
   templateVmid: number | null;
   progress: number | null;
   errorCode: string | null;
+  retiredAt: string | null;
 }
 interface SimFile {
   volid: string;
@@ -53,15 +54,38 @@ describe('images from a URL on the real stack', () => {
     ...o,
   });
 
-  /** Polls the image until every node's build of it has left `importing`. */
-  async function settled(imageId: string, timeoutMs = 90_000): Promise<Build[]> {
+  const readImage = async (imageId: string) => {
+    const list = await stack.api.request('GET', '/v1/admin/images?limit=100', admin());
+    return (list.body.data as { id: string; builds: Build[]; templates: { node: string; templateVmid: number }[]; archivedAt: string | null }[]).find((i) => i.id === imageId);
+  };
+
+  /** Polls the image until `done` holds of it. */
+  async function until(imageId: string, done: (image: NonNullable<Awaited<ReturnType<typeof readImage>>>) => boolean, timeoutMs = 90_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const list = await stack.api.request('GET', '/v1/admin/images?limit=100', admin());
-      const image = (list.body.data as { id: string; builds: Build[] }[]).find((i) => i.id === imageId);
-      const builds = image?.builds ?? [];
-      if (builds.length === NODES.length && builds.every((b) => b.state !== 'importing')) return builds;
-      if (Date.now() > deadline) throw new Error(`builds still importing: ${JSON.stringify(builds)}`);
+      const image = await readImage(imageId);
+      if (image && done(image)) return image;
+      if (Date.now() > deadline) throw new Error(`not yet: ${JSON.stringify(image)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Polls the image until every node's build of its newest version has left `importing`. */
+  async function settled(imageId: string, version = 1): Promise<Build[]> {
+    const image = await until(imageId, (i) => {
+      const builds = i.builds.filter((b) => b.version === version);
+      return builds.length === NODES.length && builds.every((b) => b.state !== 'importing');
+    });
+    return image.builds.filter((b) => b.version === version);
+  }
+
+  /** Polls the simulator's state until `done` holds of it. */
+  async function simUntil(done: (state: { guests: { vmid: number }[]; files: SimFile[] }) => boolean, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const state = (await stack.sim.state()) as unknown as { guests: { vmid: number }[]; files: SimFile[] };
+      if (done(state)) return state;
+      if (Date.now() > deadline) throw new Error(`not yet: ${JSON.stringify(state.files)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -130,5 +154,69 @@ describe('images from a URL on the real stack', () => {
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.error.code).toBe('INVALID_INPUT');
     }
+  });
+
+  it('a refresh with a new checksum builds a second version while a slow clone from the first finishes; the templates and file of the first version go afterwards', async () => {
+    const first = qcow2Image(1024 ** 3);
+    images.serve('/images/rolling.qcow2', { body: first });
+    const created = await register('cloud-rolling', source({ url: images.urlOf('/images/rolling.qcow2'), checksum: sha256(first) }));
+    const imageId = created.body.data.id as string;
+    const v1 = await settled(imageId);
+    expect(v1.every((b) => b.state === 'ready')).toBe(true);
+
+    await stack.sim.options({ taskMsByType: { qmclone: 4000 } });
+    try {
+      const server = await stack.create({ hostname: 'rolling-1', imageId });
+      const id = server.body.data.id;
+      // The provision has chosen a v1 template (at its create); its clone runs for seconds.
+      const second = qcow2Image(2 * 1024 ** 3);
+      images.serve('/images/rolling.qcow2', { body: second });
+      const refreshed = await stack.api.request('POST', `/v1/admin/images/${imageId}/refresh`, { ...admin(), body: { checksum: sha256(second) } });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.meta).toEqual({ refreshed: true });
+      const same = await stack.api.request('POST', `/v1/admin/images/${imageId}/refresh`, { ...admin(), body: { checksum: sha256(second) } });
+      expect(same.body.meta).toEqual({ refreshed: false });
+
+      const v2 = await settled(imageId, 2);
+      expect(v2.every((b) => b.state === 'ready')).toBe(true);
+      const ready = await stack.waitForStatus(id, ['running', 'failed'], 60_000);
+      expect(ready.status).toBe('running');
+
+      const after = await until(imageId, (i) => i.builds.filter((b) => b.version === 1).every((b) => b.retiredAt !== null));
+      expect(after.templates.map((t) => t.templateVmid).sort()).toEqual(v2.map((b) => b.templateVmid).sort());
+      // On the shared storage: the first test's file and v2's, once v1's is removed.
+      const state = await simUntil((s) => s.files.filter((f) => f.storage === 'shared-nfs' && f.volid.startsWith('shared-nfs:import/pvecp-')).length === 2);
+      expect(state.guests.filter((g) => v1.some((b) => b.templateVmid === g.vmid))).toEqual([]);
+      expect(state.guests.filter((g) => v2.some((b) => b.templateVmid === g.vmid))).toHaveLength(3);
+    } finally {
+      await stack.sim.options({ taskMsByType: {} });
+    }
+  });
+
+  it('deleting an image is refused while a server is being made from it, then removes its templates and files', async () => {
+    const created = await register('cloud-doomed', source({ storage: 'local' }));
+    const imageId = created.body.data.id as string;
+    const builds = await settled(imageId);
+    await stack.sim.options({ taskMsByType: { qmclone: 3000 } });
+    let serverId: string;
+    try {
+      serverId = (await stack.create({ hostname: 'doomed-1', imageId })).body.data.id;
+      const refused = await stack.api.request('DELETE', `/v1/admin/images/${imageId}`, admin());
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('IMAGE_CLONE_IN_FLIGHT');
+      expect((await stack.waitForStatus(serverId, ['running', 'failed'], 60_000)).status).toBe('running');
+    } finally {
+      await stack.sim.options({ taskMsByType: {} });
+    }
+    const deleted = await stack.api.request('DELETE', `/v1/admin/images/${imageId}`, admin());
+    expect(deleted.status).toBe(202);
+    expect(deleted.body.data.templates).toEqual([]);
+    expect(deleted.body.data.archivedAt).toEqual(expect.any(String));
+    await until(imageId, (i) => i.builds.every((b) => b.retiredAt !== null));
+    // Only the three files of the local-storage test above are left on `local` once the removal has run.
+    const state = await simUntil((s) => s.files.filter((f) => f.storage === 'local' && f.volid.startsWith('local:import/pvecp-')).length === 3);
+    expect(state.guests.filter((g) => builds.some((b) => b.templateVmid === g.vmid))).toEqual([]);
+    // The server made from it keeps running.
+    expect((await stack.sim.state()).guests.some((g) => g.name === 'doomed-1')).toBe(true);
   });
 });

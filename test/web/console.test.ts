@@ -2,7 +2,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
+import { createHash } from 'node:crypto';
 import { CONSOLE_CSP } from '../../src/api/console';
+import { DEFAULT_IMAGE, startImageServer } from '../../src/simulator';
 import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
 import { serverUpFor } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
@@ -393,5 +395,32 @@ describe('the console as an operator', () => {
     await tenant.waitFor();
     expect(await tenant.textContent()).toContain('Holds 0 of 20 servers');
     await screenshot(operatorPage, 'operator-tenants');
+  });
+
+  it('registers an image by URL on the catalog page and shows each node importing, then ready', async () => {
+    const images = await startImageServer();
+    try {
+      await operatorPage.getByRole('link', { name: 'Catalog' }).click();
+      await operatorPage.getByLabel('Name', { exact: true }).waitFor();
+      // The download runs slowly enough to be seen importing.
+      const body = images.bodyOf(DEFAULT_IMAGE.path) as Buffer;
+      images.serve('/images/slow.qcow2', { body, bytesPerSecond: 64 * 1024 });
+      await operatorPage.getByLabel('Name', { exact: true }).fill('debian-13');
+      await operatorPage.getByLabel('OS').fill('debian');
+      await operatorPage.getByLabel('Version').fill('13');
+      await operatorPage.getByLabel('Default user').fill('debian');
+      await operatorPage.getByLabel('Image URL').fill(images.urlOf('/images/slow.qcow2'));
+      await operatorPage.getByLabel('Checksum', { exact: true }).fill(createHash('sha256').update(body).digest('hex'));
+      await operatorPage.getByRole('button', { name: 'Register image' }).click();
+      const pve1 = operatorPage.locator('tr[data-build="debian-13/pve1/1"]');
+      await pve1.waitFor();
+      await expect.poll(() => pve1.textContent(), { timeout: 30_000 }).toContain('importing');
+      await screenshot(operatorPage, 'operator-image-importing');
+      await expect.poll(() => pve1.textContent(), { timeout: 90_000 }).toContain('ready');
+      for (const node of ['pve2', 'pve3']) expect(await operatorPage.locator(`tr[data-build="debian-13/${node}/1"]`).textContent()).toContain('ready');
+      await screenshot(operatorPage, 'operator-image-ready');
+    } finally {
+      await images.close();
+    }
   });
 });

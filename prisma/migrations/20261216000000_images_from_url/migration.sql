@@ -33,6 +33,7 @@ CREATE TABLE "image_builds" (
     "templateVmid" INTEGER,
     "errorCode" TEXT,
     "errorMessage" TEXT,
+    "retiredAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 

@@ -3,7 +3,8 @@ import { type CollectionSpec, listQuerySchema, registerCollection, registerRoute
 import type { z } from 'zod';
 import { adminListQuerySchema } from './catalog-fields';
 import { adminConnectionDetailSchema, adminConnectionSchema, createConnectionSchema, updateConnectionSchema, vmidRangeSchema } from './connections';
-import { adminImageSchema, createImageSchema, imageSchema, updateImageSchema } from './images';
+import { z as zod } from 'zod';
+import { adminImageSchema, createImageSchema, imageSchema, refreshImageSchema, updateImageSchema } from './images';
 import { adminIpPoolSchema, createIpPoolSchema, updateIpPoolSchema } from './ip-pools';
 import { adminLocationSchema, createLocationSchema, locationSchema, updateLocationSchema } from './locations';
 import { nodeSchema, nodeSpecSchema, updateNodeSchema } from './nodes';
@@ -19,7 +20,7 @@ import { adminPlanSchema, createPlanSchema, planSchema, updatePlanSchema } from 
 const admin = { tags: ['admin: catalog'], admin: true, errors: ['CONFLICT'], query: adminListQuerySchema } as const satisfies Partial<CollectionSpec>;
 const connectionErrors = ['CONFLICT', 'CONNECTION_OVERLAP', 'CONNECTION_PRIVILEGES_MISSING', 'PROVIDER_UNAVAILABLE', 'SNIPPETS_NOT_VISIBLE', 'UNSUPPORTED'] as const;
 registerCollection({ ...admin, path: '/v1/admin/plans', noun: 'plan', body: createPlanSchema, view: adminPlanSchema });
-registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema });
+registerCollection({ ...admin, path: '/v1/admin/images', noun: 'image', body: createImageSchema, view: adminImageSchema, errors: ['CONFLICT', 'IMAGE_STORAGE_REFUSED', 'PROVIDER_UNAVAILABLE'] });
 registerCollection({
   ...admin,
   path: '/v1/admin/connections',
@@ -49,6 +50,31 @@ registerRoute({
 });
 update('/v1/admin/locations/{id}', 'location', updateLocationSchema, adminLocationSchema);
 update('/v1/admin/ip-pools/{id}', 'IP pool', updateIpPoolSchema, adminIpPoolSchema);
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'post',
+  path: '/v1/admin/images/{id}/refresh',
+  summary: 'Build a new version of an image from a URL when its checksum changed; audited',
+  description:
+    'A checksum other than the newest version\'s adds a version, built on every node beside the old one (`builds`); creates and rebuilds use the newest version ready on their node, and an old template is destroyed once no provision or rebuild in flight still clones it. The same checksum changes nothing (`meta.refreshed: false`). 409 INVALID_STATE for an image of hand-made templates.',
+  request: { body: refreshImageSchema },
+  response: adminImageSchema,
+  meta: zod.object({ refreshed: zod.boolean() }),
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'ARCHIVED'],
+});
+registerRoute({
+  tags: admin.tags,
+  admin: true,
+  method: 'delete',
+  path: '/v1/admin/images/{id}',
+  summary: 'Delete an image from a URL: its templates and downloaded files are removed; audited',
+  description:
+    'The image is archived (servers made from it keep it; new creates refuse it) and its templates leave the catalog at once; the templates and downloaded files we made for it (proven by our marker) are then removed on every node. Refused with 409 IMAGE_CLONE_IN_FLIGHT while a server is being created or rebuilt from it; 409 INVALID_STATE for an image of hand-made templates (archive it instead).',
+  response: adminImageSchema,
+  status: 202,
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'IMAGE_CLONE_IN_FLIGHT'],
+});
 registerRoute({
   tags: admin.tags,
   admin: true,

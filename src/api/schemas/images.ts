@@ -119,6 +119,7 @@ export const imageBuildSchema = z
     progress: z.number().int().min(0).max(100).nullable().openapi({ description: 'Percent of the download done, as Proxmox VE\'s task log reports it; null before it starts.' }),
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
+    retiredAt: timestamp.nullable().openapi({ description: 'When its template (and its file, once unused) was removed: a newer version replaced it, or the image was deleted.' }),
     updatedAt: timestamp,
   })
   .openapi('ImageBuild');
@@ -142,3 +143,9 @@ export const adminImageSchema = z
     archivedAt,
   })
   .openapi('AdminImage');
+
+export const refreshImageSchema = z
+  .strictObject({
+    checksum: imageSourceSchema.shape.checksum.openapi({ description: 'The checksum of the file now at the image\'s URL, in the image\'s algorithm.' }),
+  })
+  .openapi('RefreshImage');

@@ -55,10 +55,11 @@ export async function assertImportStorage(deps: SourceDeps, connectionIds: strin
 }
 
 /** Starts the version's build on each connection; a start that fails is logged and made again by the image reconcile. */
-export async function startImageBuilds(deps: SourceDeps, versionId: string, connectionIds: string[]): Promise<void> {
+export async function startImageBuilds(deps: SourceDeps, version: { imageId: string; id: string }, connectionIds: string[]): Promise<void> {
   for (const connectionId of connectionIds) {
+    const versionId = version.id;
     try {
-      await startImageImport(deps.temporal, deps.config, { versionId, connectionId });
+      await startImageImport(deps.temporal, deps.config, { imageId: version.imageId, versionId, connectionId });
     } catch (error) {
       deps.logger.warn({ versionId, connectionId, err: error }, 'the build of an image version could not be started');
     }
@@ -74,3 +75,22 @@ export async function downloadProgress(deps: Pick<ServiceDeps, 'db'>, versions: 
   const jobs = await deps.db.providerJob.findMany({ where: { key: { in: keys } }, select: { key: true, progress: true } });
   return new Map(jobs.map((j) => [j.key, j.progress]));
 }
+
+/**
+ * Builds every current URL image's newest version on a connection again: its new nodes get
+ * builds, and builds set back to `importing` (a template deleted behind our back) are made again.
+ */
+export async function buildImagesOnConnection(deps: SourceDeps, connectionId: string): Promise<void> {
+  const locations = await deps.db.location.findMany({ where: { connectionId }, select: { id: true } });
+  const images = await deps.db.image.findMany({
+    where: { sourceUrl: { not: null }, archivedAt: null, OR: [{ locationIds: { isEmpty: true } }, { locationIds: { hasSome: locations.map((l) => l.id) } }] },
+    include: { versions: { orderBy: { number: 'desc' }, take: 1 } },
+  });
+  for (const image of images) {
+    const [newest] = image.versions;
+    if (newest) await startImageBuilds(deps, newest, [connectionId]);
+  }
+}
+
+/** Starts the build of one version on a connection again (after the reconciler found a template gone). */
+export const rebuildImageVersion = (deps: SourceDeps, version: { imageId: string; id: string }, connectionId: string) => startImageBuilds(deps, version, [connectionId]);

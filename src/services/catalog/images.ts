@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client';
-import { findImages, findOfferedImages, type ImageWithTemplates, insertImage, lockImage, putTemplate, type TemplateSpec, updateImageRow } from '../../db/catalog-images';
+import { findImage, findImages, findOfferedImages, type ImageWithTemplates, insertImage, lockImage, putTemplate, type TemplateSpec, updateImageRow } from '../../db/catalog-images';
 import { nodesOfConnections } from '../../db/catalog-nodes';
 import type { PageArgs } from '../../db/pages';
 import type { Image } from '../../generated/prisma/client';
@@ -34,6 +34,12 @@ const withProgress = async (deps: CatalogDeps, images: ImageWithTemplates[]): Pr
   const progress = await downloadProgress(deps, images.flatMap((i) => i.versions));
   return images.map((image) => ({ ...image, progress }));
 };
+
+/** One image as an admin sees it; none when there is no such image. */
+export async function readAdminImage(deps: CatalogDeps, id: string): Promise<AdminImageRow | undefined> {
+  const image = await findImage(deps.db, id);
+  return image ? (await withProgress(deps, [image]))[0] : undefined;
+}
 
 /** Every image, or only the archived (true) or current (false) ones, with their templates and builds. */
 export const listImages = async (deps: CatalogDeps, page: PageArgs, archived?: boolean): Promise<AdminImageRow[]> => withProgress(deps, await findImages(deps.db, page, archived));
@@ -86,7 +92,7 @@ export async function createImage(deps: Pick<ServiceDeps, 'db' | 'temporal' | 'c
     await audit(tx, actorUserId, 'image.created', { imageId, name: created.name, ...(source ? { sourceUrl: source.url } : {}) });
     return created;
   });
-  if (source) await startImageBuilds(deps, versionId, connectionIds);
+  if (source) await startImageBuilds(deps, { imageId: created.id, id: versionId }, connectionIds);
   const [row] = await withProgress(deps, [created]);
   return row as AdminImageRow;
 }

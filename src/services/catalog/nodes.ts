@@ -7,6 +7,7 @@ import type { Node } from '../../generated/prisma/client';
 import type { ServiceDeps } from '../deps';
 import { audit, changesOf, createRow } from './changes';
 import { assertNodeInCluster, savedTarget } from './cluster-identity';
+import { buildImagesOnConnection } from './image-sources';
 
 /** The nodes of a connection: the share of each we may allocate, and whether it takes placements. */
 
@@ -22,16 +23,22 @@ export interface NodeChange {
   draining?: boolean;
 }
 
-/** A node of the cluster joins the connection once the cluster lists it, and takes placements at once. */
-export async function addNode(deps: NodeDeps, actorUserId: string, connectionId: string, node: NodeSpec): Promise<Node> {
+/**
+ * A node of the cluster joins the connection once the cluster lists it, and takes placements at
+ * once; every image from a URL offered on the connection starts building there (until ready,
+ * the node takes no server of that image).
+ */
+export async function addNode(deps: NodeDeps & Pick<ServiceDeps, 'temporal' | 'config' | 'logger' | 'proxmox'>, actorUserId: string, connectionId: string, node: NodeSpec): Promise<Node> {
   const connection = await findConnection(deps.db, connectionId);
   if (!connection) throw notFound('connection');
   await assertNodeInCluster(savedTarget(deps, connection), connection, node.name);
-  return createRow(deps, ['node'], async (tx) => {
-    const created = await insertNode(tx, connectionId, node);
+  const created = await createRow(deps, ['node'], async (tx) => {
+    const row = await insertNode(tx, connectionId, node);
     await audit(tx, actorUserId, 'node.added', { connectionId, ...node });
-    return created;
+    return row;
   });
+  await buildImagesOnConnection(deps, connectionId);
+  return created;
 }
 
 /**

@@ -4,6 +4,7 @@ import { api, outcome } from '../../api';
 import { Alert, Loading, Table } from '../../components/ui';
 import { gib } from '../../lib/format';
 import type { Problem } from '../../lib/problems';
+import { ImagesFromUrl } from './catalog-images';
 
 type Connection = components['schemas']['AdminConnection'];
 type Plan = components['schemas']['AdminPlan'];
@@ -92,6 +93,7 @@ export function CatalogPage() {
           ))}
         </ul>
       </div>
+      <ImagesFromUrl images={catalog.images} reload={load} />
       <div class="panel">
         <h2>Locations and address pools</h2>
         <ul class="events">

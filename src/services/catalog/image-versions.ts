@@ -1,0 +1,70 @@
+import { lockImage } from '../../db/catalog-images';
+import { AppError, notFound } from '../../domain/errors';
+import { newId } from '../../security/ids';
+import { startImageRemoval } from '../../temporal/starts';
+import type { ServiceDeps } from '../deps';
+import { audit } from './changes';
+import { connectionsOfLocations, startImageBuilds } from './image-sources';
+import { type AdminImageRow, readAdminImage } from './images';
+
+/**
+ * A URL image's life after registration: a refresh with a new checksum builds a new version
+ * beside the old (whose templates go once no clone from them is in flight); a delete removes
+ * every template and file we made for it.
+ */
+
+type VersionDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger' | 'proxmox'>;
+
+async function readImage(deps: VersionDeps, id: string): Promise<AdminImageRow> {
+  const image = await readAdminImage(deps, id);
+  if (!image) throw notFound('image');
+  return image;
+}
+
+/**
+ * A new version when the checksum differs from the newest one's (the file at the URL changed);
+ * the same checksum changes nothing. Answers the image and whether a version was added.
+ */
+export async function refreshImage(deps: VersionDeps, actorUserId: string, id: string, checksum: string): Promise<{ image: AdminImageRow; refreshed: boolean }> {
+  const added = await deps.db.$transaction(async (tx) => {
+    const image = await lockImage(tx, id);
+    if (!image) throw notFound('image');
+    if (!image.sourceUrl) throw new AppError('INVALID_STATE', 'The image is made of hand-made templates; only an image from a URL can be refreshed.');
+    if (image.archivedAt) throw new AppError('ARCHIVED', 'The image is archived.');
+    const newest = await tx.imageVersion.findFirst({ where: { imageId: id }, orderBy: { number: 'desc' } });
+    if (newest?.checksum === checksum) return null;
+    const version = await tx.imageVersion.create({ data: { id: newId('imv'), imageId: id, number: (newest?.number ?? 0) + 1, checksum } });
+    await audit(tx, actorUserId, 'image.refreshed', { imageId: id, version: version.number });
+    return { version, locationIds: image.locationIds };
+  });
+  if (added) await startImageBuilds(deps, added.version, await connectionsOfLocations(deps, added.locationIds));
+  return { image: await readImage(deps, id), refreshed: added !== null };
+}
+
+/**
+ * Deletes an image from a URL: it is archived (existing servers keep it, new creates refuse it),
+ * its templates leave the catalog at once, and RemoveImage destroys them and their files on
+ * every connection. Refused while a provision or rebuild from it is in flight.
+ */
+export async function deleteImage(deps: VersionDeps, actorUserId: string, id: string): Promise<AdminImageRow> {
+  const connectionIds = await deps.db.$transaction(async (tx) => {
+    const image = await lockImage(tx, id);
+    if (!image) throw notFound('image');
+    if (!image.sourceUrl) throw new AppError('INVALID_STATE', 'The image is made of hand-made templates, which are not ours to remove; archive it instead.');
+    const inFlight = await tx.instance.count({ where: { imageId: id, activeTask: { isNot: null } } });
+    if (inFlight > 0) throw new AppError('IMAGE_CLONE_IN_FLIGHT', `${inFlight} server(s) are being created or rebuilt from this image; delete it once they are done.`);
+    await tx.imageTemplate.deleteMany({ where: { imageId: id } });
+    await tx.image.update({ where: { id }, data: { archivedAt: image.archivedAt ?? new Date() } });
+    await audit(tx, actorUserId, 'image.deleted', { imageId: id, name: image.name });
+    const builds = await tx.imageBuild.findMany({ where: { version: { imageId: id } }, select: { connectionId: true }, distinct: ['connectionId'] });
+    return builds.map((b) => b.connectionId);
+  });
+  for (const connectionId of connectionIds) {
+    try {
+      await startImageRemoval(deps.temporal, deps.config, { imageId: id, connectionId });
+    } catch (error) {
+      deps.logger.warn({ imageId: id, connectionId, err: error }, 'the removal of a deleted image could not be started');
+    }
+  }
+  return readImage(deps, id);
+}
