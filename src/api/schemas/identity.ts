@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isSafeLine } from '../../domain/validation';
+import { TENANT_ROLES } from '../../services/authorization';
 import { listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- requests ----------
@@ -20,14 +21,22 @@ export const createTenantSchema = z
   })
   .openapi('CreateTenant');
 
+const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
+
+const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
+  description: '`owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.',
+});
+
 export const createUserSchema = z
   .strictObject({
     tenantId: z.string().min(1).max(64).nullish().openapi({ description: 'Required for customers; absent for admins.' }),
-    email: z.email().max(254).transform((email) => email.toLowerCase()),
-    role: z.enum(['customer', 'admin']),
+    email: emailSchema,
+    role: z.enum(['owner', 'member', 'viewer', 'admin', 'customer']).openapi({
+      description: 'A tenant role (`owner`, `member`, `viewer`) or `admin`, the operator. `customer` is kept for existing integrations and makes an `owner`.',
+    }),
   })
   .superRefine((user, ctx) => {
-    if (user.role === 'customer' && !user.tenantId) {
+    if (user.role !== 'admin' && !user.tenantId) {
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'required for customers' });
     }
     if (user.role === 'admin' && user.tenantId) {
@@ -35,6 +44,8 @@ export const createUserSchema = z
     }
   })
   .openapi('CreateUser');
+
+export const createTenantUserSchema = z.strictObject({ email: emailSchema, role: tenantRoleSchema }).openapi('CreateTenantUser');
 
 /** The longest a token may live: ten years. */
 const MAX_TOKEN_DAYS = 3650;
@@ -84,7 +95,8 @@ export const userSchema = z
     id: z.string(),
     tenantId: z.string().nullable(),
     email: z.string(),
-    role: z.enum(['customer', 'admin']),
+    role: z.enum(['customer', 'admin']).openapi({ description: '`customer`: a user of a tenant, whose `tenantRole` says what they may do; `admin`: the operator.' }),
+    tenantRole: tenantRoleSchema.nullable(),
     createdAt: z.iso.datetime(),
     disabledAt: z.iso.datetime().nullable().openapi({ description: 'Set while the user is disabled: none of its tokens work.' }),
   })
