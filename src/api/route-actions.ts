@@ -42,6 +42,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
 
   'GET /v1/users': { action: 'tenant.users.read' },
   'POST /v1/users': { action: 'tenant.users' },
+  'GET /v1/audit': { action: 'tenant.audit' },
 
   'POST /v1/instances': { action: 'server.create' },
   'GET /v1/instances': { action: 'servers.list' },

@@ -30,7 +30,9 @@ export type Action =
   | 'server.share'
   | 'tenant.users.read'
   | 'tenant.users'
-  | 'tenant.webhooks';
+  | 'tenant.webhooks'
+  /** The tenant's audit trail. */
+  | 'tenant.audit';
 
 /** Who asks: what authentication found out about the caller. */
 export interface Actor {
@@ -70,11 +72,13 @@ function operatorDecision(action: Action): Decision {
   }
 }
 
+/** What only a tenant's owners do: its users, webhooks and audit trail. */
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.audit']);
+
 function tenantDecision(role: TenantRole, action: Action): Decision {
-  if (role === 'owner' || action === 'events.read' || action === 'servers.list') return ALLOW;
-  if (role === 'viewer') return deny(READS_ONLY);
-  if (action === 'server.create' || action === 'tenant.users.read') return ALLOW;
-  return deny('Only a tenant owner may do this.');
+  if (role === 'owner') return ALLOW;
+  if (OWNERS_ONLY.has(action)) return deny('Only a tenant owner may do this.');
+  return role === 'viewer' ? deny(READS_ONLY) : ALLOW;
 }
 
 function serverDecision(who: Actor & { tenantRole: TenantRole }, action: `server.${ServerPermission}` | 'server.share', server: Extract<Target, { kind: 'server' }>): Decision {

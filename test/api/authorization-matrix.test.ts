@@ -25,6 +25,7 @@ const CONTRACT: Record<Action, string> = {
   'tenant.users.read': /*   */ 'f a a a a a a',
   'tenant.users': /*        */ 'f a f f f f a',
   'tenant.webhooks': /*     */ 'a a f f f f a',
+  'tenant.audit': /*        */ 'a a f f f f a',
   'server.read': /*         */ 'a a a a h a h',
   'server.power': /*        */ 'a a a a h f h',
   'server.credentials': /*  */ 'f a a f h f h',

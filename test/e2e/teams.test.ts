@@ -144,4 +144,29 @@ describe('teams inside a tenant', () => {
     const revoked = await stack.api.db.auditEvent.findFirst({ where: { instanceId: serverId, action: 'grant.revoked' }, orderBy: { id: 'desc' } });
     expect(revoked).toMatchObject({ actorUserId: stack.customer.userId, details: { userId: member.id } });
   }, 60_000);
+
+  it('the audit trail shows each of these with its actor to the tenant owner only, and nothing secret', async () => {
+    const page = await stack.api.request('GET', `/v1/audit?instanceId=${serverId}&limit=200`, { token: stack.customer.token });
+    expect(page.status, page.text).toBe(200);
+    const entries = page.body.data as { action: string; actor: { userId: string; email: string } | null; details: Record<string, unknown> }[];
+    const by = (action: string) => entries.filter((e) => e.action === action).map((e) => e.actor?.userId);
+    expect(by('grant.given')).toContain(stack.customer.userId);
+    expect(by('grant.revoked')).toContain(stack.customer.userId);
+    expect(by('instance.reboot')).toContain(member.id);
+    expect(by('console.opened')).toContain(member.id);
+    expect(entries.find((e) => e.action === 'grant.given')?.details).toMatchObject({ userId: member.id });
+    const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id: serverId } });
+    expect(page.text).not.toContain(`"${row.node}"`);
+    expect(page.text).not.toMatch(/"(node|vmid|upid|storage|connectionId)"/);
+
+    const byMember = await stack.api.request('GET', `/v1/audit?userId=${member.id}`, { token: stack.customer.token });
+    expect(new Set((byMember.body.data as { actor: { userId: string } }[]).map((e) => e.actor.userId))).toEqual(new Set([member.id]));
+    for (const token of [member.token, viewer.token]) {
+      const refused = await stack.api.request('GET', '/v1/audit', { token });
+      expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Only a tenant owner may do this.' });
+    }
+    const paged = await stack.api.request('GET', `/v1/audit?limit=1`, { token: stack.customer.token });
+    const next = await stack.api.request('GET', `/v1/audit?limit=1&cursor=${paged.body.meta.nextCursor}`, { token: stack.customer.token });
+    expect(Number(next.body.data[0].id)).toBeLessThan(Number(paged.body.data[0].id));
+  });
 });

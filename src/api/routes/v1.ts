@@ -27,6 +27,7 @@ import { sessionsRouter } from './sessions';
 import { accountRouter } from './users-account';
 import { usersAdminRouter } from './users-admin';
 import { teamRouter } from './team';
+import { auditRouter } from './audit';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
@@ -60,5 +61,6 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(sessionsRouter(deps));
   router.use(accountRouter(deps));
   router.use(teamRouter(deps));
+  router.use(auditRouter(deps));
   return router;
 }
