@@ -1604,6 +1604,7 @@ export interface components {
             /** @description The bearer token. Shown only in this response; only its digest is stored. */
             token: string;
             name: string | null;
+            scopes: string[];
             /** Format: date-time */
             expiresAt: string | null;
         };
@@ -1617,6 +1618,8 @@ export interface components {
              * @description The token stops working at this time. Give this or expiresInDays, not both; without either the token does not expire.
              */
             expiresAt?: string;
+            /** @description What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens). */
+            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks")[];
         };
         ApiToken: {
             id: string;
@@ -1624,6 +1627,8 @@ export interface components {
             name: string | null;
             /** @description Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it. */
             bootstrap: boolean;
+            /** @description What it may do besides reading; empty: all its user may. */
+            scopes: string[];
             /** @description Whether the token authenticates now: not revoked, not expired, its user not disabled. */
             active: boolean;
             /** Format: date-time */

@@ -15,6 +15,7 @@ export interface RouteRule {
 const publicRoute: RouteRule = { action: 'public' };
 const operator: RouteRule = { action: 'operator' };
 const account: RouteRule = { action: 'account' };
+const accountRead: RouteRule = { action: 'account.read' };
 const onServer = (action: Action): RouteRule => ({ action, target: 'instance' });
 
 /** `METHOD /path` (OpenAPI style) → rule. */
@@ -26,14 +27,14 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'POST /v1/sessions': publicRoute,
   'POST /v1/invites/accept': publicRoute,
 
-  'GET /v1/sessions': account,
-  'GET /v1/sessions/current': account,
+  'GET /v1/sessions': accountRead,
+  'GET /v1/sessions/current': accountRead,
   'DELETE /v1/sessions/current': account,
   'DELETE /v1/sessions/{id}': account,
-  'GET /v1/account': account,
+  'GET /v1/account': accountRead,
   'POST /v1/account/password': account,
   'POST /v1/account/tokens': account,
-  'GET /v1/account/tokens': account,
+  'GET /v1/account/tokens': accountRead,
   'POST /v1/account/tokens/{id}/revoke': account,
 
   'GET /v1/plans': { action: 'catalog.read' },
@@ -78,11 +79,11 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'DELETE /v1/instances/{id}/grants/{userId}': onServer('server.share'),
 
   'POST /v1/webhooks': { action: 'tenant.webhooks' },
-  'GET /v1/webhooks': { action: 'tenant.webhooks' },
-  'GET /v1/webhooks/{id}': { action: 'tenant.webhooks' },
+  'GET /v1/webhooks': { action: 'tenant.webhooks.read' },
+  'GET /v1/webhooks/{id}': { action: 'tenant.webhooks.read' },
   'PATCH /v1/webhooks/{id}': { action: 'tenant.webhooks' },
   'DELETE /v1/webhooks/{id}': { action: 'tenant.webhooks' },
-  'GET /v1/webhooks/{id}/deliveries': { action: 'tenant.webhooks' },
+  'GET /v1/webhooks/{id}/deliveries': { action: 'tenant.webhooks.read' },
   'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': { action: 'tenant.webhooks' },
 };
 

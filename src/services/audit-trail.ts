@@ -21,7 +21,7 @@ export interface AuditQuery {
 }
 
 /** The details an entry may show: ids, roles, permissions, reasons and times, none of them secret or the provider's. */
-const SHOWN_DETAILS = new Set(['userId', 'role', 'tenantRole', 'permissions', 'type', 'seconds', 'reason', 'expiresAt', 'inviteId', 'planId', 'imageId', 'backupId', 'code', 'status', 'keepBackups']);
+const SHOWN_DETAILS = new Set(['userId', 'role', 'tenantRole', 'permissions', 'type', 'seconds', 'reason', 'expiresAt', 'inviteId', 'planId', 'imageId', 'backupId', 'code', 'status', 'keepBackups', 'scopes']);
 
 export type AuditRow = AuditEvent & { actorEmail: string | null };
 

@@ -20,6 +20,7 @@ export type Action =
   | 'operator'
   /** The caller's own account: password, tokens, sessions. */
   | 'account'
+  | 'account.read'
   | 'catalog.read'
   /** The feed of what happened to the servers the caller may read. */
   | 'events.read'
@@ -31,6 +32,7 @@ export type Action =
   | 'tenant.users.read'
   | 'tenant.users'
   | 'tenant.webhooks'
+  | 'tenant.webhooks.read'
   /** The tenant's audit trail. */
   | 'tenant.audit';
 
@@ -40,6 +42,8 @@ export interface Actor {
   role: Role;
   tenantId: string | null;
   tenantRole: TenantRole | null;
+  /** Set for a token issued with scopes: what it may do besides reading. */
+  tokenScopes?: readonly string[];
 }
 
 /** The caller's own tenant, or one server: its tenant, its creator and what the caller was granted on it. */
@@ -56,8 +60,19 @@ const HIDDEN: Decision = { allowed: false, reason: 'No such server.', hidden: tr
 
 const READS_ONLY = 'Viewers read only; a tenant owner can make you a member.';
 
-/** Whether the action only reads. */
-const isRead = (action: Action) => action === 'server.read' || action === 'servers.list' || action === 'events.read' || action === 'catalog.read' || action === 'tenant.users.read';
+/** What only reads: every token may, whatever its scopes. */
+const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'tenant.users.read', 'tenant.webhooks.read', 'tenant.audit']);
+
+/** What a token may be issued for besides reading: `read` alone keeps it to reads. Its own account (password, tokens) stays with unscoped tokens and sessions. */
+export const TOKEN_SCOPES = [
+  'read',
+  'server.create',
+  ...SERVER_PERMISSIONS.filter((p) => p !== 'read').map((p) => `server.${p}` as const),
+  'server.share',
+  'tenant.users',
+  'tenant.webhooks',
+] as const satisfies readonly (Action | 'read')[];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 function operatorDecision(action: Action): Decision {
   switch (action) {
@@ -73,7 +88,7 @@ function operatorDecision(action: Action): Decision {
 }
 
 /** What only a tenant's owners do: its users, webhooks and audit trail. */
-const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.audit']);
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit']);
 
 function tenantDecision(role: TenantRole, action: Action): Decision {
   if (role === 'owner') return ALLOW;
@@ -101,7 +116,16 @@ function serverDecision(who: Actor & { tenantRole: TenantRole }, action: `server
  * on a server, by being its creator or by what it was shared with them.
  */
 export function can(who: Actor, action: Action, target: Target = TENANT): Decision {
-  if (action === 'public' || action === 'account' || action === 'catalog.read') return ALLOW;
+  const decision = userDecision(who, action, target);
+  // A token's scopes only narrow what its user may: it never does more.
+  if (decision.allowed && who.tokenScopes && !READS.has(action) && !who.tokenScopes.includes(action)) {
+    return deny(`This API token may not do ${action}: it was issued for ${who.tokenScopes.join(', ')} only.`);
+  }
+  return decision;
+}
+
+function userDecision(who: Actor, action: Action, target: Target): Decision {
+  if (action === 'public' || action === 'account' || action === 'account.read' || action === 'catalog.read') return ALLOW;
   if (who.role === 'admin') return operatorDecision(action);
   if (action === 'operator') return deny('This route is for administrators.');
   if (!who.tenantId || !who.tenantRole) return deny('This account belongs to no tenant.');
@@ -111,7 +135,7 @@ export function can(who: Actor, action: Action, target: Target = TENANT): Decisi
   }
   if (target.kind === 'server') return HIDDEN;
   if (action.startsWith('server.') && action !== 'server.create') throw new Error(`${action} needs a server`);
-  return isRead(action) ? ALLOW : tenantDecision(who.tenantRole, action);
+  return READS.has(action) && !OWNERS_ONLY.has(action) ? ALLOW : tenantDecision(who.tenantRole, action);
 }
 
 /** `mine`: what the caller created or was granted; `all`: everything of the tenant the caller may read. */

@@ -12,6 +12,8 @@ export interface Principal {
   tenantId: string | null;
   /** Set for customers: what they may do inside their tenant (see authorization.ts). */
   tenantRole: TenantRole | null;
+  /** Set for a token issued with scopes: what it may do besides reading (see authorization.ts). */
+  tokenScopes?: readonly string[];
 }
 
 /** What a read is scoped by. */

@@ -5,32 +5,35 @@ import { ROUTE_ACTIONS, ruleOf } from '../../src/api/route-actions';
 import { can, SERVER_PERMISSIONS, type Action, type Actor, type Target } from '../../src/services/authorization';
 import { startStack, type Stack } from '../support/stack';
 
-/** Everyone the matrix asks as: the operator, the roles of one tenant, a user a server was shared with, and another tenant's owner. */
-const WHO = ['admin', 'owner', 'creator', 'shared', 'member', 'viewer', 'stranger'] as const;
+/** Everyone the matrix asks as: the operator, the roles of one tenant, a user a server was shared with, another tenant's owner, and the owner's read-only token. */
+const WHO = ['admin', 'owner', 'creator', 'shared', 'member', 'viewer', 'stranger', 'reader'] as const;
 type Who = (typeof WHO)[number];
 
 /**
  * The contract, written out: what each of them may do to the tenant and to one server a member
- * (`creator`) made and shared with `shared` for `power` only. `a` allowed, `f` 403 FORBIDDEN
- * with the reason, `h` 404 NOT_FOUND (the server is not theirs to know of).
- *                                     admin owner creator shared member viewer stranger */
+ * (`creator`) made and shared with `shared` for `power` only; `reader` is the owner with a token
+ * issued for `read` only. `a` allowed, `f` 403 FORBIDDEN with the reason, `h` 404 NOT_FOUND (the
+ * server is not theirs to know of).
+ *                                     admin owner creator shared member viewer stranger reader */
 const CONTRACT: Record<Action, string> = {
-  public: /*                */ 'a a a a a a a',
-  account: /*               */ 'a a a a a a a',
-  'catalog.read': /*        */ 'a a a a a a a',
-  'events.read': /*         */ 'a a a a a a a',
-  'servers.list': /*        */ 'a a a a a a a',
-  operator: /*              */ 'a f f f f f f',
-  'server.create': /*       */ 'f a a a a f a',
-  'tenant.users.read': /*   */ 'f a a a a a a',
-  'tenant.users': /*        */ 'f a f f f f a',
-  'tenant.webhooks': /*     */ 'a a f f f f a',
-  'tenant.audit': /*        */ 'a a f f f f a',
-  'server.read': /*         */ 'a a a a h a h',
-  'server.power': /*        */ 'a a a a h f h',
-  'server.credentials': /*  */ 'f a a f h f h',
-  'server.share': /*        */ 'a a a f h f h',
-  ...Object.fromEntries(SERVER_PERMISSIONS.filter((p) => !['read', 'power', 'credentials'].includes(p)).map((p) => [`server.${p}`, 'a a a f h f h'])),
+  public: /*                */ 'a a a a a a a a',
+  'account.read': /*        */ 'a a a a a a a a',
+  account: /*               */ 'a a a a a a a f',
+  'catalog.read': /*        */ 'a a a a a a a a',
+  'events.read': /*         */ 'a a a a a a a a',
+  'servers.list': /*        */ 'a a a a a a a a',
+  operator: /*              */ 'a f f f f f f f',
+  'server.create': /*       */ 'f a a a a f a f',
+  'tenant.users.read': /*   */ 'f a a a a a a a',
+  'tenant.users': /*        */ 'f a f f f f a f',
+  'tenant.webhooks.read': /**/ 'a a f f f f a a',
+  'tenant.webhooks': /*     */ 'a a f f f f a f',
+  'tenant.audit': /*        */ 'a a f f f f a a',
+  'server.read': /*         */ 'a a a a h a h a',
+  'server.power': /*        */ 'a a a a h f h f',
+  'server.credentials': /*  */ 'f a a f h f h f',
+  'server.share': /*        */ 'a a a f h f h f',
+  ...Object.fromEntries(SERVER_PERMISSIONS.filter((p) => !['read', 'power', 'credentials'].includes(p)).map((p) => [`server.${p}`, 'a a a f h f h f'])),
 } as Record<Action, string>;
 
 const expectedOf = (action: Action, who: Who): string => CONTRACT[action].split(' ')[WHO.indexOf(who)] as string;
@@ -60,7 +63,7 @@ describe('the route table', () => {
   });
 
   it('has a contract line for every action it names', () => {
-    for (const rule of Object.values(ROUTE_ACTIONS)) expect(CONTRACT[rule.action], rule.action).toMatch(/^([afh] ){6}[afh]$/);
+    for (const rule of Object.values(ROUTE_ACTIONS)) expect(CONTRACT[rule.action], rule.action).toMatch(/^([afh] ){7}[afh]$/);
   });
 });
 
@@ -91,7 +94,9 @@ describe('every route × every role and grant', () => {
     const viewer = await user('viewer');
     const stranger = await api.createCustomer();
     creatorId = creator.id;
-    Object.assign(tokens, { admin: api.adminToken, owner: stack.customer.token, creator: creator.token, shared: shared.token, member: member.token, viewer: viewer.token, stranger: stranger.token });
+    const reader = await api.request('POST', '/v1/account/tokens', { token: stack.customer.token, body: { name: 'read only', scopes: ['read'] } });
+    expect(reader.body.data.scopes).toEqual(['read']);
+    Object.assign(tokens, { admin: api.adminToken, owner: stack.customer.token, creator: creator.token, shared: shared.token, member: member.token, viewer: viewer.token, stranger: stranger.token, reader: reader.body.data.token });
     const customer = (userId: string, tenantRole: Actor['tenantRole'], tenant = tenantId): Actor => ({ userId, role: 'customer', tenantId: tenant, tenantRole });
     Object.assign(actors, {
       admin: { userId: admin.id, role: 'admin', tenantId: null, tenantRole: null },
@@ -101,6 +106,7 @@ describe('every route × every role and grant', () => {
       member: customer(member.id, 'member'),
       viewer: customer(viewer.id, 'viewer'),
       stranger: customer(stranger.userId, 'owner', stranger.tenantId),
+      reader: { ...customer(stack.customer.userId, 'owner'), tokenScopes: ['read'] },
     });
 
     const created = await api.request('POST', '/v1/instances', { token: creator.token, body: stack.createBody({ hostname: 'matrix' }) });

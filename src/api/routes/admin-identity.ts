@@ -53,6 +53,7 @@ export const apiTokenView = (token: TokenRow): z.infer<typeof apiTokenSchema> =>
   userId: token.userId,
   name: token.name,
   bootstrap: token.bootstrap,
+  scopes: token.scopes,
   active: !token.revokedAt && !token.user.disabledAt && !(token.expiresAt && token.expiresAt <= new Date()),
   createdAt: token.createdAt.toISOString(),
   lastUsedAt: iso(token.lastUsedAt),

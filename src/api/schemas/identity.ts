@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSafeLine } from '../../domain/validation';
-import { TENANT_ROLES } from '../../services/authorization';
+import { TENANT_ROLES, TOKEN_SCOPES } from '../../services/authorization';
 import { listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- requests ----------
@@ -60,6 +60,15 @@ export const createTokenSchema = z
       .refine((at) => Date.parse(at) <= Date.now() + MAX_TOKEN_DAYS * 86_400_000, 'at most 3650 days from now')
       .optional()
       .openapi({ description: 'The token stops working at this time. Give this or expiresInDays, not both; without either the token does not expire.' }),
+    scopes: z
+      .array(z.enum(TOKEN_SCOPES))
+      .min(1)
+      .max(TOKEN_SCOPES.length)
+      .optional()
+      .openapi({
+        description:
+          'What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens).',
+      }),
   })
   .refine((body) => body.expiresInDays === undefined || body.expiresAt === undefined, { path: ['expiresAt'], message: 'give expiresAt or expiresInDays, not both' })
   .openapi('CreateToken');
@@ -108,6 +117,7 @@ export const apiTokenSchema = z
     userId: z.string(),
     name: z.string().nullable(),
     bootstrap: z.boolean().openapi({ description: 'Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it.' }),
+    scopes: z.array(z.string()).openapi({ description: 'What it may do besides reading; empty: all its user may.' }),
     active: z.boolean().openapi({ description: 'Whether the token authenticates now: not revoked, not expired, its user not disabled.' }),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable().openapi({ description: 'Last successful authentication, to the minute.' }),
@@ -121,6 +131,7 @@ export const issuedTokenSchema = z
     id: z.string(),
     token: z.string().openapi({ description: 'The bearer token. Shown only in this response; only its digest is stored.' }),
     name: z.string().nullable(),
+    scopes: z.array(z.string()),
     expiresAt: z.iso.datetime().nullable(),
   })
   .openapi('IssuedToken');
