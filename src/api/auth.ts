@@ -37,7 +37,7 @@ export function authenticate(deps: Pick<ServiceDeps, 'db' | 'config'>): RequestH
   };
 }
 
-/** The route's `:id`, the first path segment after the collection the table names it in. */
+/** The route's `:id`, the first path segment after the collection the table names it in (rejectUnsafeText refused paths that do not decode). */
 const idOf = (path: string): string => decodeURIComponent(path.split('/')[3] ?? '');
 
 /**
