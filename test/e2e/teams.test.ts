@@ -110,6 +110,19 @@ describe('teams inside a tenant', () => {
     expect(audit.map((e) => [e.action, e.actorUserId])).toEqual(expect.arrayContaining([['grant.given', stack.customer.userId], ['instance.reboot', member.id]]));
   }, 90_000);
 
+  it("a member restores as a new server only the backups of servers whose backups they may handle", async () => {
+    const row = await stack.api.db.instance.findUniqueOrThrow({ where: { id: serverId } });
+    const backup = await stack.api.db.backup.create({
+      data: { id: `bkp_team${Date.now()}`, tenantId: row.tenantId, instanceId: serverId, connectionId: row.connectionId, node: row.node ?? 'pve1', storage: 'local', vmid: row.vmid ?? 100, status: 'available' },
+    });
+    const restore = () => stack.api.request('POST', '/v1/instances', { token: member.token, body: { planId: row.planId, hostname: 'restored-1', backupId: backup.id } });
+    await stack.api.request('DELETE', `/v1/instances/${serverId}/grants/${member.id}`, { token: stack.customer.token });
+    expect((await restore()).body.error).toMatchObject({ code: 'NOT_FOUND', details: { fields: { backupId: 'no such backup' } } });
+    expect((await share(stack, serverId, member.id, ['power'])).status).toBe(200);
+    expect((await restore()).body.error).toMatchObject({ code: 'FORBIDDEN', details: { action: 'server.backups' } });
+    await stack.api.db.backup.delete({ where: { id: backup.id } });
+  });
+
   it("a grant never crosses tenants, and a viewer can be given read only", async () => {
     const stranger = await stack.api.createCustomer();
     const across = await share(stack, serverId, stranger.userId, ['power']);
