@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       const queries = snapshot();
       const start = process.hrtime.bigint();
       let records = 0;
-      for await (const record of allUsageRecords({ db }, { userId: 'bench', tokenId: 'bench', role: 'admin', tenantId: null }, { ...month, tenantId: tenant })) {
+      for await (const record of allUsageRecords({ db }, { userId: 'bench', tokenId: 'bench', role: 'admin', tenantId: null, tenantRole: null }, { ...month, tenantId: tenant })) {
         if (record.seconds > 0) records++;
       }
       const elapsed = ms(start);

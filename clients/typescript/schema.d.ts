@@ -759,7 +759,7 @@ export interface paths {
         };
         /**
          * Stream the current task's steps (server-sent events)
-         * @description Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; send `Last-Event-ID` to resume after the last step seen. Ends with `event: close`, data `{ reason }`: `task_ended` (with the task's `status`), `parked` (the server waits for an operator), `max_duration` (EVENT_STREAM_MAX_SECONDS) or `shutting_down`; after the last two, reconnect with Last-Event-ID. `: ping` comments keep it alive. At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).
+         * @description Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; send `Last-Event-ID` to resume after the last step seen. Ends with `event: close`, data `{ reason }`: `task_ended` (with the task's `status`), `parked` (the server waits for an operator), `max_duration` (EVENT_STREAM_MAX_SECONDS), `shutting_down` or `access_lost` (the caller may no longer read the server, e.g. its grant was revoked); after `max_duration` and `shutting_down`, reconnect with Last-Event-ID. `: ping` comments keep it alive. At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).
          */
         get: operations["getInstancesByIdEvents"];
         put?: never;
@@ -1730,6 +1730,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users of your tenant, newest first (owners and members) */
+        get: operations["getUsers"];
+        put?: never;
+        /**
+         * Add a user to your tenant (tenant owners)
+         * @description The user has no password yet: an invite link (`POST /v1/admin/users/{id}/invites`) or an administrator sets one.
+         */
+        post: operations["postUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instances/{id}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who a server is shared with, and what they may do */
+        get: operations["getInstancesByIdGrants"];
+        put?: never;
+        /**
+         * Share a server with a user of its tenant
+         * @description Its creator or a tenant owner names what the user may do; a grant given again is replaced. Narrowing or revoking it ends what it no longer allows, including the user's open consoles and event streams of the server.
+         */
+        post: operations["postInstancesByIdGrants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instances/{id}/grants/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop sharing a server with a user: their open consoles and event streams of it end */
+        delete: operations["deleteInstancesByIdGrantsByUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your tenant's audit trail, newest first (tenant owners; admins: every tenant's) */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     instanceEvent: {
@@ -1866,8 +1942,16 @@ export interface components {
             id: string;
             tenantId: string | null;
             email: string;
-            /** @enum {string} */
+            /**
+             * @description `customer`: a user of a tenant, whose `tenantRole` says what they may do; `admin`: the operator.
+             * @enum {string}
+             */
             role: "customer" | "admin";
+            /**
+             * @description `owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.
+             * @enum {string|null}
+             */
+            tenantRole: "owner" | "member" | "viewer" | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1881,14 +1965,18 @@ export interface components {
             tenantId?: string | null;
             /** Format: email */
             email: string;
-            /** @enum {string} */
-            role: "customer" | "admin";
+            /**
+             * @description A tenant role (`owner`, `member`, `viewer`) or `admin`, the operator. `customer` is kept for existing integrations and makes an `owner`.
+             * @enum {string}
+             */
+            role: "owner" | "member" | "viewer" | "admin" | "customer";
         };
         IssuedToken: {
             id: string;
             /** @description The bearer token. Shown only in this response; only its digest is stored. */
             token: string;
             name: string | null;
+            scopes: string[];
             /** Format: date-time */
             expiresAt: string | null;
         };
@@ -1902,6 +1990,8 @@ export interface components {
              * @description The token stops working at this time. Give this or expiresInDays, not both; without either the token does not expire.
              */
             expiresAt?: string;
+            /** @description What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens). */
+            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks")[];
         };
         ApiToken: {
             id: string;
@@ -1909,6 +1999,8 @@ export interface components {
             name: string | null;
             /** @description Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it. */
             bootstrap: boolean;
+            /** @description What it may do besides reading; empty: all its user may. */
+            scopes: string[];
             /** @description Whether the token authenticates now: not revoked, not expired, its user not disabled. */
             active: boolean;
             /** Format: date-time */
@@ -3011,6 +3103,48 @@ export interface components {
             nextAttemptAt: string | null;
             deliveredAt: string | null;
             createdAt: string;
+        };
+        CreateTenantUser: {
+            /** Format: email */
+            email: string;
+            /**
+             * @description `owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.
+             * @enum {string}
+             */
+            role: "owner" | "member" | "viewer";
+        };
+        Grant: {
+            userId: string;
+            email: string;
+            permissions: ("read" | "power" | "console" | "credentials" | "snapshots" | "backups" | "rebuild" | "resize" | "firewall" | "rescue" | "delete")[];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateGrant: {
+            /** @description A user of the server’s tenant. */
+            userId: string;
+            /** @description What the user may do to the server; `read` is always included. Giving a grant again replaces its permissions. */
+            permissions: ("read" | "power" | "console" | "credentials" | "snapshots" | "backups" | "rebuild" | "resize" | "firewall" | "rescue" | "delete")[];
+        };
+        AuditEntry: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Null when the system acted on its own (a workflow, the reconciler). */
+            actor: {
+                userId: string;
+                email: string | null;
+            } | null;
+            /** @description What happened, its outcome in its name: `instance.reboot`, `instance.reboot.succeeded`, `grant.revoked`, `console.closed`… */
+            action: string;
+            instanceId: string | null;
+            /** @description Ids, roles, permissions, reasons and times: never a secret, nor where a server lives. */
+            details: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -7672,6 +7806,8 @@ export interface operations {
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
                 state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
+                /** @description `mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own and those shared with them). */
+                scope?: "mine" | "all";
             };
             header?: never;
             path?: never;
@@ -14701,6 +14837,556 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenantUser"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstancesByIdGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Grant"][];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInstancesByIdGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGrant"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Grant"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInstancesByIdGrantsByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Who acted. */
+                userId?: string;
+                instanceId?: string;
+                action?: string;
+                /** @description Entries at or after this time. */
+                from?: string;
+                /** @description Entries before this time. */
+                to?: string;
+                /** @description Admins only: one tenant. */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,7 +76,8 @@ export function createRequestScheduledBackupActivity(deps: ActivityDeps) {
     }
     let outcome: ScheduledBackupOutcome = { backupId, refusal: null };
     if (!(await deps.db.backup.findUnique({ where: { id: backupId }, select: { id: true } }))) {
-      const owner = { userId: schedule.createdByUserId, tokenId: 'backup-schedule', role: 'customer' as const, tenantId: schedule.tenantId };
+      // Whoever set the schedule was authorized to then (src/services/authorization.ts); the run acts as them inside their tenant.
+      const owner = { userId: schedule.createdByUserId, tokenId: 'backup-schedule', role: 'customer' as const, tenantId: schedule.tenantId, tenantRole: null };
       try {
         await requestBackup(services, owner, instanceId, { notes: 'scheduled backup' }, { backupId, keepLast: schedule.keepLast });
       } catch (error) {

@@ -28,7 +28,8 @@ const WAIT_FOR: readonly ErrorCode[] = ['OPERATION_IN_PROGRESS', 'BACKUP_IN_PROG
 export function createRequestGroupReapplyActivity(deps: ActivityDeps) {
   return async function requestGroupReapply({ instanceId, tenantId, actorUserId }: GroupReapplyRequest): Promise<GroupReapplyAnswer> {
     const services = { ...deps, temporal: Context.current().client };
-    const who = { userId: actorUserId, tokenId: 'firewall-group', role: 'customer' as const, tenantId };
+    // The fan-out carries out a change the route table allowed already: it acts with the tenant's full rights.
+    const who = { userId: actorUserId, tokenId: 'firewall-group', role: 'customer' as const, tenantId, tenantRole: 'owner' as const };
     try {
       const taskId = await requestFirewallReapply(services, who, instanceId);
       return taskId ? { taskId } : { skipped: 'already_applied' };

@@ -1,5 +1,5 @@
 import express from 'express';
-import { authenticate } from './auth';
+import { authenticate, authorize } from './auth';
 import { consoleRouter } from './console';
 import type { ApiDeps } from './deps';
 import { errorHandler, notFoundRoute } from './errors';
@@ -24,7 +24,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());
-  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, publicSessionRouter(deps), authenticate(deps), rateLimitedReads(deps), v1Router(deps));
+  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, publicSessionRouter(deps), authenticate(deps), authorize(deps), rateLimitedReads(deps), v1Router(deps));
   app.use(consoleRouter(deps.config));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));

@@ -1,13 +1,18 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError } from '../domain/errors';
+import { AppError, notFound } from '../domain/errors';
+import { serverTarget } from '../services/access';
 import { tokenPrincipal } from '../services/authentication';
+import { can, TENANT, type Action } from '../services/authorization';
 import type { ServiceDeps } from '../services/deps';
 import type { Principal } from '../services/principal';
+import { ruleOf } from './route-actions';
 import { authenticateSession, sessionCookieOf } from './session-auth';
 
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal;
+    /** The action the route table named for this request, once it was allowed. */
+    authorized?: Action;
   }
 }
 
@@ -32,16 +37,38 @@ export function authenticate(deps: Pick<ServiceDeps, 'db' | 'config'>): RequestH
   };
 }
 
-export function principal(req: Request): Principal {
+/** The route's `:id`, the first path segment after the collection the table names it in (rejectUnsafeText refused paths that do not decode). */
+const idOf = (path: string): string => decodeURIComponent(path.split('/')[3] ?? '');
+
+/**
+ * Decides every signed-in request before its route runs: the route table (route-actions.ts) names
+ * the action and where its server comes from, and `can` answers. A refusal says why (403
+ * FORBIDDEN); a server the caller may not see is 404 NOT_FOUND, as another tenant's is.
+ * A path the table does not know goes on to its 404, or to a route that refuses (see principal).
+ */
+export function authorize(deps: Pick<ServiceDeps, 'db'>): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const path = req.baseUrl + req.path;
+    const rule = ruleOf(req.method, path);
+    const who = req.principal;
+    if (!rule || !who) return next();
+    const target = rule.target ? await serverTarget(deps, who, rule.target, idOf(path)) : TENANT;
+    const decision = can(who, rule.action, target);
+    if (!decision.allowed) return next(decision.hidden ? notFound('server') : new AppError('FORBIDDEN', decision.reason, { action: rule.action }));
+    req.authorized = rule.action;
+    next();
+  };
+}
+
+/** Who signed the request in, decided or not: what rate limits count by. */
+export function signedIn(req: Request): Principal {
   if (!req.principal) throw new AppError('UNAUTHENTICATED', 'A valid bearer token is required.');
   return req.principal;
 }
 
-export const requireAdmin: RequestHandler = (req, _res, next) => {
-  next(principal(req).role === 'admin' ? undefined : new AppError('FORBIDDEN', 'This route is for administrators.'));
-};
-
-export const requireCustomer: RequestHandler = (req, _res, next) => {
-  const who = principal(req);
-  next(who.role === 'customer' && who.tenantId ? undefined : new AppError('FORBIDDEN', 'This route is for customers.'));
-};
+/** The caller of a request the route table decided; a route missing from the table is refused here. */
+export function principal(req: Request): Principal {
+  const who = signedIn(req);
+  if (!req.authorized) throw new AppError('FORBIDDEN', 'This route has no authorization decision.');
+  return who;
+}

@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '../services/deps';
 import { countRequest, type LimitedAction } from '../services/rate-limits';
-import { principal } from './auth';
+import { signedIn } from './auth';
 
 /** Middleware: counts the request as `action` for its token (use after authentication); past the limit it is 429 RATE_LIMITED. */
 export function rateLimited(deps: Pick<ServiceDeps, 'db' | 'config'>, action: LimitedAction): RequestHandler {
   return async (req, _res, next) => {
-    await countRequest(deps, principal(req).tokenId, action);
+    await countRequest(deps, signedIn(req).tokenId, action);
     next();
   };
 }

@@ -9,12 +9,15 @@ import { sequenceSchema } from './openapi';
 const POLL_MS = 250;
 
 /** Why a stream ended, in its `event: close`; every reason but `task_ended` and `parked` invites a reconnect with Last-Event-ID. */
-export type CloseReason = 'task_ended' | 'parked' | 'max_duration' | 'shutting_down';
+export type CloseReason = 'task_ended' | 'parked' | 'max_duration' | 'shutting_down' | 'access_lost';
 
 export interface StreamDeps extends Pick<ServiceDeps, 'db' | 'config'> {
   /** Aborted when the process is stopping: open streams end with reason `shutting_down`. */
   stopping?: AbortSignal;
 }
+
+/** Asked at every heartbeat: whether the caller may still read the stream (a revoked grant ends it with `access_lost`). */
+export type StillAllowed = () => Promise<boolean>;
 
 /** `Last-Event-ID`: the `id:` of the last step the client saw (a bigint, as the step's sequence). */
 export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.optional() });
@@ -26,9 +29,9 @@ export const lastEventIdHeader = z.object({ 'Last-Event-ID': sequenceSchema.opti
  * from cutting a quiet stream. It ends with
  * `event: close` and data `{ reason, … }`: the task ended (`status` is its end), the
  * instance parked for an operator (`rollback_failed`), the stream reached its maximum duration,
- * or the API is shutting down.
+ * the API is shutting down, or the caller may no longer read the server (`access_lost`).
  */
-export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId: string, req: Request, res: Response): Promise<void> {
+export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId: string, req: Request, res: Response, stillAllowed: StillAllowed): Promise<void> {
   const { config } = deps;
   // A bad header is the caller's mistake: answered 400 before the stream (and its lease) starts.
   const resumeFrom = parse(lastEventIdHeader, { 'Last-Event-ID': req.header('last-event-id') }, 'Last-Event-ID header')['Last-Event-ID'];
@@ -85,6 +88,10 @@ export async function streamTaskEvents(deps: StreamDeps, tokenId: string, taskId
         nextPing = Date.now() + heartbeatMs;
       }
       if (Date.now() >= nextRenewal) {
+        if (!(await stillAllowed())) {
+          close({ reason: 'access_lost' });
+          break;
+        }
         await renewStreamLease(deps, leaseId);
         nextRenewal = Date.now() + heartbeatMs;
       }

@@ -1,4 +1,4 @@
-import type { Role } from '../generated/prisma/enums';
+import type { Role, TenantRole } from '../generated/prisma/enums';
 import { Prisma } from '../generated/prisma/client';
 import { runSql, type Db } from './client';
 
@@ -11,13 +11,15 @@ export interface TokenHolder {
   lastUsedAt: Date | null;
   role: Role;
   tenantId: string | null;
+  tenantRole: TenantRole | null;
+  scopes: string[] | null;
   disabledAt: Date | null;
 }
 
 /** A token and what its user is, by the token's digest, in one statement on the pool (every request makes it). */
 export async function tokenByHash(db: Db, tokenHash: string): Promise<TokenHolder | undefined> {
   const [token] = await runSql<TokenHolder>(db, Prisma.sql`
-    SELECT t.id, t."userId", t."revokedAt", t."expiresAt", t."lastUsedAt", u.role::text AS role, u."tenantId", u."disabledAt"
+    SELECT t.id, t."userId", t.scopes, t."revokedAt", t."expiresAt", t."lastUsedAt", u.role::text AS role, u."tenantId", u."tenantRole"::text AS "tenantRole", u."disabledAt"
     FROM api_tokens t JOIN users u ON u.id = t."userId" WHERE t."tokenHash" = ${tokenHash}`);
   return token;
 }

@@ -32,6 +32,7 @@ export type InstanceAuditAction =
   | `instance.${Operation}.${'succeeded' | 'failed'}`
   | 'credential.revealed'
   | 'rescue.password_revealed'
+  | `grant.${'given' | 'changed' | 'revoked'}`
   | `console.${'opened' | 'closed'}`
   | 'rollback.retry_requested'
   | 'rollback.resolve_requested'

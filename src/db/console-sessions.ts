@@ -6,7 +6,7 @@
 import type { Config } from '../config';
 import type { ConsoleOpenerNow } from '../domain/guest-console';
 import { Prisma, type ConsoleSession } from '../generated/prisma/client';
-import type { InstanceStatus } from '../generated/prisma/enums';
+import type { InstanceStatus, Role, TenantRole } from '../generated/prisma/enums';
 import { runSql, type Db, type Tx } from './client';
 import { recordAudit } from './audit';
 
@@ -39,19 +39,28 @@ export async function renewConsoleLeases(db: Db, config: Pick<Config, 'CONSOLE_L
 }
 
 /** A console session's server and opener as they are now: what the relay's watch decides on. */
-export interface ConsoleSessionNow extends ConsoleOpenerNow {
+export interface ConsoleSessionNow extends Omit<ConsoleOpenerNow, 'mayAccessServer'> {
   id: string;
   /** The server's status, node, VMID and deletion (status null when its row is gone). */
   status: InstanceStatus | null;
   node: string | null;
   vmid: number | null;
   deletedAt: Date | null;
+  /** Who opened it, as the authorization decision reads them. */
+  userId: string;
+  role: Role;
+  userTenantId: string | null;
+  tenantRole: TenantRole | null;
+  /** The server's tenant and creator (null when its row is gone), and what it was shared with the opener. */
+  serverTenantId: string | null;
+  serverUserId: string | null;
+  grant: string[] | null;
 }
 
 /**
  * Reads, for every console session named, its server's state and whether whoever opened it still
- * signs requests in (session or token, user enabled, password unchanged since, server still their
- * tenant's), in one statement: a relaying process asks this once per watch for all its consoles.
+ * signs requests in (session or token, user enabled, password unchanged since) with what they are
+ * to the server now (tenant, role, grant), in one statement: a relaying process asks this once per watch for all its consoles.
  * A session row deleted by housekeeping (a day past its expiry) counts as ended.
  */
 export async function consoleSessionsNow(db: Db, sessionIds: string[], now = new Date()): Promise<ConsoleSessionNow[]> {
@@ -64,9 +73,11 @@ export async function consoleSessionsNow(db: Db, sessionIds: string[], now = new
       CASE WHEN cs."openedByTokenId" IS NULL THEN NULL
         ELSE t.id IS NULL OR t."revokedAt" IS NOT NULL OR t."expiresAt" <= ${now} END AS "tokenEnded",
       COALESCE(u."passwordChangedAt" > cs."createdAt", false) AS "passwordChangedSinceOpened",
-      u.role = 'admin' OR i.id IS NULL OR i."tenantId" IS NOT DISTINCT FROM u."tenantId" AS "mayAccessServer"
+      cs."userId", u.role::text AS role, u."tenantId" AS "userTenantId", u."tenantRole"::text AS "tenantRole",
+      i."tenantId" AS "serverTenantId", i."userId" AS "serverUserId", g.permissions AS "grant"
     FROM console_sessions cs
     JOIN users u ON u.id = cs."userId"
+    LEFT JOIN instance_grants g ON g."instanceId" = cs."instanceId" AND g."userId" = cs."userId"
     LEFT JOIN sessions s ON s.id = cs."openedBySessionId"
     LEFT JOIN api_tokens t ON t.id = cs."openedByTokenId"
     LEFT JOIN instances i ON i.id = cs."instanceId"

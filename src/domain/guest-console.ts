@@ -51,7 +51,7 @@ export interface ConsoleOpenerNow {
   tokenEnded: boolean | null;
   /** The user's password was changed (by them or an administrator) after the console opened. */
   passwordChangedSinceOpened: boolean;
-  /** The server is still theirs to see: their tenant's, or they are an administrator. */
+  /** They may still open the server's console (src/services/authorization.ts): a lost grant or role ends it. */
   mayAccessServer: boolean;
 }
 

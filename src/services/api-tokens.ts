@@ -15,6 +15,8 @@ export interface TokenRequest {
   /** ISO date-time; wins over `expiresInDays`. */
   expiresAt?: string;
   expiresInDays?: number;
+  /** What it may do besides reading (authorization.ts); none: all its user may. */
+  scopes?: string[];
 }
 
 export interface IssuedToken {
@@ -22,6 +24,7 @@ export interface IssuedToken {
   /** The plaintext: in this answer only. */
   token: string;
   name: string | null;
+  scopes: string[];
   expiresAt: string | null;
 }
 
@@ -43,11 +46,12 @@ export async function issueApiToken(deps: Deps, actorUserId: string, userId: str
   const name = body.name ?? null;
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : body.expiresInDays ? new Date(Date.now() + body.expiresInDays * DAY_MS) : null;
   const expiresText = expiresAt?.toISOString() ?? null;
+  const scopes = body.scopes ?? [];
   await db.$transaction([
-    db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt } }),
-    recordAudit(db, { action: 'token.issued', actorUserId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: expiresText } }),
+    db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt, scopes } }),
+    recordAudit(db, { action: 'token.issued', actorUserId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: expiresText, scopes } }),
   ]);
-  return { id, token, name, expiresAt: expiresText };
+  return { id, token, name, scopes, expiresAt: expiresText };
 }
 
 /** One page of a user's tokens, newest first. */

@@ -21,5 +21,6 @@ export async function tokenPrincipal(deps: Pick<ServiceDeps, 'db'>, secret: stri
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await stampTokenUse(deps.db, token.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
   }
-  return { userId: token.userId, tokenId: token.id, role: token.role, tenantId: token.tenantId };
+  const scoped = token.scopes && token.scopes.length > 0 ? { tokenScopes: token.scopes } : {};
+  return { userId: token.userId, tokenId: token.id, role: token.role, tenantId: token.tenantId, tenantRole: token.tenantRole, ...scoped };
 }

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import type WebSocket from 'ws';
 import { recordAudit } from '../db/audit';
-import { consoleSessionsNow, consoleSlotsHeld, endConsoleSession, redeemConsoleTicket as redeemTicket, renewConsoleLeases as renewLeases } from '../db/console-sessions';
+import { consoleSessionsNow, consoleSlotsHeld, type ConsoleSessionNow, endConsoleSession, redeemConsoleTicket as redeemTicket, renewConsoleLeases as renewLeases } from '../db/console-sessions';
 import { lockKey } from '../db/locks';
 import { AppError } from '../domain/errors';
 import { CONSOLE_BUSY_STATES, CONSOLE_STATES, consoleEndReason, consoleOpenerEndReason, type ConsoleCloseReason, type ConsoleType } from '../domain/guest-console';
@@ -16,6 +16,7 @@ import type { ConsoleSession, Instance, ProxmoxConnection } from '../generated/p
 import { ProxmoxError, type CallIdentity, type ConsoleTicket, type ProxmoxClient } from '../proxmox';
 import { hashToken } from '../security/secrets';
 import { newId } from '../security/ids';
+import { can } from './authorization';
 import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
 import type { Principal } from './principal';
@@ -123,6 +124,13 @@ export interface WatchedConsole {
   opened?: { node: string; vmid: number };
 }
 
+/** Whether the opener may still hold the server's console (a server whose row is gone ends it otherwise). */
+function mayStillOpen(row: ConsoleSessionNow): boolean {
+  if (row.serverTenantId === null || row.serverUserId === null) return true;
+  const opener = { userId: row.userId, role: row.role, tenantId: row.userTenantId, tenantRole: row.tenantRole };
+  return can(opener, 'server.console', { kind: 'server', tenantId: row.serverTenantId, userId: row.serverUserId, grant: row.grant }).allowed;
+}
+
 /**
  * Why each of these consoles must end now, read in one statement for all of them: its opener lost
  * the right to it (signed out, password changed, user disabled, token revoked, server no longer
@@ -135,7 +143,7 @@ export async function consolesToEnd(deps: Pick<ServiceDeps, 'db'>, consoles: Wat
     const row = now.get(sessionId);
     if (!row) continue;
     const server = row.status === null ? null : { ...row, status: row.status };
-    const reason = consoleOpenerEndReason(row) ?? (opened ? consoleEndReason(server, opened) : undefined);
+    const reason = consoleOpenerEndReason({ ...row, mayAccessServer: mayStillOpen(row) }) ?? (opened ? consoleEndReason(server, opened) : undefined);
     if (reason) ending.set(sessionId, reason);
   }
   return ending;

@@ -17,6 +17,7 @@ import { newId } from '../security/ids';
 import { startCommittedWorkflow } from '../temporal/committed-start';
 import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
+import { decideOnServer } from './access';
 import type { ServiceDeps } from './deps';
 import { instanceInclude, type InstanceRow } from './instances';
 import type { Principal } from './principal';
@@ -96,6 +97,11 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
   }
 
   const backup = body.backupId === undefined ? null : await restorableBackup(db, tenantId, body.backupId);
+  // Restoring a backup as a new server reads its disk: the caller must be allowed the backups of its server.
+  const mayRestore = backup ? await decideOnServer(deps, who, 'server.backups', backup.instanceId) : null;
+  if (mayRestore && !mayRestore.allowed) {
+    throw mayRestore.hidden ? new AppError('NOT_FOUND', 'The backup was not found.', { fields: { backupId: 'no such backup' } }) : new AppError('FORBIDDEN', mayRestore.reason, { action: 'server.backups' });
+  }
   const locationId = body.locationId ?? backup?.instance.locationId ?? '';
   const { plan, location, image, tenant } = await readCreateCatalog(db, { planId: body.planId, locationId, imageId: backup?.instance.imageId ?? body.imageId ?? '', tenantId });
   if (!tenant) throw new Error(`tenant ${tenantId} does not exist`);

@@ -1,6 +1,7 @@
 import type { InstanceEventType } from '../domain/events';
 import type { InstanceEvent } from '../generated/prisma/client';
 import type { ServiceDeps } from './deps';
+import { readableServers } from './authorization';
 import type { Principal } from './principal';
 
 export interface EventQuery {
@@ -19,11 +20,14 @@ export interface EventQuery {
  */
 export async function listEvents(deps: Pick<ServiceDeps, 'db'>, who: Principal, query: EventQuery): Promise<{ events: InstanceEvent[]; nextCursor?: string }> {
   const tenantId = who.tenantId ?? query.tenantId;
+  // A member reads what happened to the servers they may read only.
+  const readable = who.tenantRole === 'member' ? (await deps.db.instance.findMany({ where: readableServers(who), select: { id: true } })).map((row) => row.id) : undefined;
   const rows = await deps.db.instanceEvent.findMany({
     where: {
       ...(tenantId ? { tenantId } : {}),
       ...(query.type ? { type: query.type } : {}),
       ...(query.instanceId ? { instanceId: query.instanceId } : {}),
+      ...(readable ? { AND: [{ instanceId: { in: readable } }] } : {}),
       ...(query.cursor ? { seq: { lt: BigInt(query.cursor) } } : {}),
     },
     orderBy: { seq: 'desc' },

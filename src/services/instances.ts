@@ -3,6 +3,7 @@ import type { Prisma, ProviderCall } from '../generated/prisma/client';
 import type { InstanceStatus } from '../generated/prisma/enums';
 import type { ServiceDeps } from './deps';
 import type { PageArgs } from '../db/pages';
+import { readableServers, type ListScope } from './authorization';
 import { OPERATOR, tenantScope, type Caller } from './principal';
 
 type Deps = Pick<ServiceDeps, 'db'>;
@@ -27,9 +28,10 @@ export async function findInstance(deps: Deps, who: Caller, id: string): Promise
   return row;
 }
 
-/** One page of the caller's servers, newest first, optionally by status. */
-export function listInstances(deps: Deps, who: Caller, page: PageArgs, filters: { state?: InstanceStatus }): Promise<InstanceRow[]> {
-  return deps.db.instance.findMany({ ...page, where: { ...tenantScope(who), ...(filters.state ? { status: filters.state } : {}), ...page.where }, include: instanceInclude });
+/** One page of the servers the caller may read (`scope`, see readableServers), newest first, optionally by status. */
+export function listInstances(deps: Deps, who: Caller, page: PageArgs, filters: { state?: InstanceStatus; scope?: ListScope }): Promise<InstanceRow[]> {
+  const where: Prisma.InstanceWhereInput = { ...readableServers(who, filters.scope), ...(filters.state ? { status: filters.state } : {}) };
+  return deps.db.instance.findMany({ ...page, where: { AND: [page.where, where] }, include: instanceInclude });
 }
 
 /** One page of every tenant's servers, for operators, by status, tenant, connection or node. */

@@ -1,4 +1,4 @@
-import type { Role } from '../generated/prisma/enums';
+import type { Role, TenantRole } from '../generated/prisma/enums';
 
 /** Who asks a service for something: the signed-in user behind a request, or a schedule acting as the user who set it. */
 export interface Principal {
@@ -10,13 +10,17 @@ export interface Principal {
   role: Role;
   /** Set for customers: every query they make is scoped to it. */
   tenantId: string | null;
+  /** Set for customers: what they may do inside their tenant (see authorization.ts). */
+  tenantRole: TenantRole | null;
+  /** Set for a token issued with scopes: what it may do besides reading (see authorization.ts). */
+  tokenScopes?: readonly string[];
 }
 
 /** What a read is scoped by. */
-export type Caller = Pick<Principal, 'userId' | 'role' | 'tenantId'>;
+export type Caller = Pick<Principal, 'userId' | 'role' | 'tenantId' | 'tenantRole'>;
 
 /** An operator's reads: every tenant's rows. */
-export const OPERATOR: Caller = { userId: '', role: 'admin', tenantId: null };
+export const OPERATOR: Caller = { userId: '', role: 'admin', tenantId: null, tenantRole: null };
 
 /** Another tenant's row is NOT_FOUND, never FORBIDDEN: customers' queries carry their tenant. */
 export function tenantScope(who: Caller): { tenantId?: string } {

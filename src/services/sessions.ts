@@ -80,7 +80,7 @@ export async function sessionPrincipal(deps: Deps, secret: string, request: { ch
     await db.session.updateMany({ where: { id: session.id, lastSeenAt: { lte: new Date(now.getTime() - LAST_SEEN_RESOLUTION_MS) } }, data: { lastSeenAt: now } });
   }
   // Rate limits and event streams count per session as they count per API token.
-  return { userId: session.userId, tokenId: session.id, sessionId: session.id, role: session.user.role, tenantId: session.user.tenantId };
+  return { userId: session.userId, tokenId: session.id, sessionId: session.id, role: session.user.role, tenantId: session.user.tenantId, tenantRole: session.user.tenantRole };
 }
 
 /** Sets the password an invite link was sent for; the link works once (checked before any hashing, see passwords.ts). */

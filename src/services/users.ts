@@ -2,6 +2,7 @@ import { recordAudit } from '../db/audit';
 import { endSessions } from '../db/sessions';
 import { AppError, notFound } from '../domain/errors';
 import type { Tenant, User } from '../generated/prisma/client';
+import type { TenantRole } from '../generated/prisma/enums';
 import { newId } from '../security/ids';
 import { generateApiToken, hashToken } from '../security/secrets';
 import { hashPasswordBounded } from '../security/password-hashing';
@@ -19,21 +20,37 @@ export async function findUser(deps: Deps, userId: string): Promise<User> {
   return user;
 }
 
-/** A customer (of an existing tenant) or an administrator; a taken email is a unique violation. */
-export function createUser(deps: Deps, who: Principal, body: { email: string; role: 'customer' | 'admin'; tenantId?: string | null }): Promise<User> {
-  const tenantId = body.role === 'customer' ? (body.tenantId ?? null) : null;
+/** What a user is made as: a tenant role, or `admin` (`customer` is kept for existing integrations: an owner). */
+export type NewUserRole = TenantRole | 'admin' | 'customer';
+
+/** A user of an existing tenant or an administrator; a taken email is a unique violation. */
+export function createUser(deps: Deps, who: Principal, body: { email: string; role: NewUserRole; tenantId?: string | null }): Promise<User> {
+  const tenantRole: TenantRole | null = body.role === 'admin' ? null : body.role === 'customer' ? 'owner' : body.role;
+  const tenantId = tenantRole ? (body.tenantId ?? null) : null;
   return deps.db.$transaction(async (tx) => {
     if (tenantId && !(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) {
       throw new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { tenantId: 'no such tenant' } });
     }
-    const created = await tx.user.create({ data: { id: newId('usr'), tenantId, email: body.email, role: body.role } });
-    await recordAudit(tx, { action: 'user.created', actorUserId: who.userId, tenantId, details: { userId: created.id, role: created.role } });
+    const created = await tx.user.create({ data: { id: newId('usr'), tenantId, email: body.email, role: tenantRole ? 'customer' : 'admin', tenantRole } });
+    await recordAudit(tx, { action: 'user.created', actorUserId: who.userId, tenantId, details: { userId: created.id, role: created.role, tenantRole } });
     return created;
   });
 }
 
+/** A tenant owner adds a user to their own tenant. */
+export function createTenantUser(deps: Deps, who: Principal, body: { email: string; role: TenantRole }): Promise<User> {
+  return createUser(deps, who, { ...body, tenantId: who.tenantId });
+}
+
 export function listUsers(deps: Deps, page: PageArgs, filters: { tenantId?: string }): Promise<User[]> {
   return deps.db.user.findMany({ ...page, where: { ...page.where, ...(filters.tenantId ? { tenantId: filters.tenantId } : {}) } });
+}
+
+/** A user of the caller's tenant; anyone else's is NOT_FOUND. */
+export async function findTenantUser(deps: Deps, who: Principal, userId: string): Promise<User> {
+  const user = await deps.db.user.findFirst({ where: { id: userId, tenantId: who.tenantId ?? '-' } });
+  if (!user) throw notFound('user');
+  return user;
 }
 
 /** Disabling takes effect on the next request of every token and session of the user; enabling gives back the tokens still valid. */

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/openapi';
+import { ruleOf } from '../../src/api/route-actions';
+import type { Action } from '../../src/services/authorization';
 import { DEMO_NODES } from '../../src/db/seed';
 import { ERROR_STATUS } from '../../src/domain/errors';
 import type { TestCustomer } from '../support/api';
@@ -27,6 +29,8 @@ const CONCURRENCY = 8;
 
 /** Public routes whose answer is the account that the body's credentials name. */
 const CREDENTIAL_ROUTES = new Set(['/v1/sessions', '/v1/invites/accept']);
+/** What a viewer may still change: their own account (password, tokens, sessions) and what needs no sign-in. */
+const VIEWER_MAY_CHANGE = new Set<Action>(['account', 'public']);
 /** A request's path without its query. */
 const pathOf = (request: FuzzRequest) => request.path.split('?')[0] as string;
 
@@ -38,6 +42,10 @@ const PROVIDER_KEYS = new Set(['node', 'vmid', 'templateVmid', 'upid', 'storage'
 
 let stack: Stack;
 let customerB: TestCustomer;
+/** A member and a viewer of customer A's tenant: neither may see A's own server (the member) nor change anything (the viewer). */
+const teamA = { member: '', viewer: '' };
+/** What A's owner made and the member was not given: the member never sees it. */
+const hiddenFromMember = new Set<string>();
 let operations: Operation[];
 const world: FuzzWorld = { ids: [], nodes: [...DEMO_NODES], simulatorUrl: '', sshKeys: [], cursors: [], emails: [], passwords: [], inviteTokens: [] };
 /**
@@ -85,6 +93,12 @@ beforeAll(async () => {
   }
   ownedBy(customer.tenantId, customer.tenantId, customer.userId, customer.email, made.A.id, made.A.taskId, hostnames.A);
   ownedBy(customerB.tenantId, customerB.tenantId, customerB.userId, customerB.email, made.B.id, made.B.taskId, hostnames.B);
+  hiddenFromMember.add(hostnames.A);
+  for (const role of ['member', 'viewer'] as const) {
+    const user = await api.request('POST', '/v1/users', { token: customer.token, body: { email: `${role}-${randomBytes(4).toString('hex')}@example.com`, role } });
+    expect(user.status, user.text).toBe(201);
+    teamA[role] = (await api.request('POST', `/v1/admin/users/${user.body.data.id}/tokens`, { token: api.adminToken, body: {} })).body.data.token;
+  }
 
   const pools = await api.request('GET', '/v1/admin/ip-pools', { token: api.adminToken });
   const page = await api.request('GET', '/v1/admin/plans?limit=1', { token: api.adminToken });
@@ -138,6 +152,8 @@ const ACTORS = fc.oneof(
   { weight: 3, arbitrary: fc.constant('admin' as const) },
   { weight: 2, arbitrary: fc.constant('customerA' as const) },
   { weight: 3, arbitrary: fc.constant('customerB' as const) },
+  { weight: 1, arbitrary: fc.constant('memberA' as const) },
+  { weight: 1, arbitrary: fc.constant('viewerA' as const) },
   { weight: 2, arbitrary: fc.constant('session' as const) },
   { weight: 1, arbitrary: fc.constant('anonymous' as const) },
   { weight: 1, arbitrary: fc.constant('garbage' as const) },
@@ -205,6 +221,8 @@ function requestFor(op: Operation): fc.Arbitrary<FuzzRequest> {
       if (r.actor === 'admin') headers.authorization = `Bearer ${stack.api.adminToken}`;
       if (r.actor === 'customerA') headers.authorization = `Bearer ${stack.customer.token}`;
       if (r.actor === 'customerB') headers.authorization = `Bearer ${customerB.token}`;
+      if (r.actor === 'memberA') headers.authorization = `Bearer ${teamA.member}`;
+      if (r.actor === 'viewerA') headers.authorization = `Bearer ${teamA.viewer}`;
       if (r.actor === 'garbage') headers.authorization = r.garbage;
       if ((r.actor === 'anonymous' || r.actor === 'garbage') && r.cookie !== null) headers.cookie = r.cookie;
       if (r.forwardedFor !== null) headers['x-forwarded-for'] = r.forwardedFor;
@@ -282,6 +300,10 @@ function judge(request: FuzzRequest, answer: Answer): string | undefined {
     if (!code || !(code in ERROR_STATUS)) return `answered ${answer.status} without a stable error code`;
     if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== answer.status) return `answered ${answer.status} with ${code}, which is ${ERROR_STATUS[code as keyof typeof ERROR_STATUS]}`;
   }
+  if (request.actor === 'viewerA' && request.method !== 'GET' && answer.status < 300 && !VIEWER_MAY_CHANGE.has(ruleOf(request.method, pathOf(request))?.action ?? 'public')) {
+    return 'let a viewer change something';
+  }
+  if (request.actor === 'memberA') for (const secret of hiddenFromMember) if (answer.text.includes(secret) && !request.path.includes(secret)) return `showed a member ${secret}, which is not theirs`;
   const customerTenant = tenantOf(request.actor);
   // Only /v1 answers carry customer data; the public document and metrics describe the API itself.
   if (!customerTenant || !request.path.startsWith('/v1/')) return undefined;
@@ -311,7 +333,7 @@ function decodeURIComponentSafe(text: string): string {
 
 /** The tenant a customer actor (a token of customer A or B, or the session in A's tenant) belongs to. */
 function tenantOf(actor: FuzzRequest['actor']): string | undefined {
-  if (actor === 'customerA' || actor === 'session') return stack.customer.tenantId;
+  if (actor === 'customerA' || actor === 'memberA' || actor === 'viewerA' || actor === 'session') return stack.customer.tenantId;
   return actor === 'customerB' ? customerB.tenantId : undefined;
 }
 

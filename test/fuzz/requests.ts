@@ -40,7 +40,7 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   body?: string;
   /** Who sent it, for the tenant and coordinate checks; `session` is a console session of customer A's tenant (its cookie is added when sent). */
-  actor: 'admin' | 'customerA' | 'customerB' | 'session' | 'anonymous' | 'garbage';
+  actor: 'admin' | 'customerA' | 'customerB' | 'memberA' | 'viewerA' | 'session' | 'anonymous' | 'garbage';
   /** For the session actor: whether the session's X-CSRF-Token goes along. */
   csrf?: boolean;
 }

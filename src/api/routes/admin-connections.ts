@@ -7,7 +7,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter, parseBody, pathParam, send } from '../http';
 import { createConnectionRequestSchema, updateConnectionSchema, vmidRangeSchema } from '../schemas/connections';
 
-/** Proxmox VE connections, their health and VMID ranges, under /v1/admin behind requireAdmin (services/catalog/connections.ts, connection-health.ts). */
+/** Proxmox VE connections, their health and VMID ranges, under /v1/admin (the operator's: route-actions.ts) (services/catalog/connections.ts, connection-health.ts). */
 export function adminConnectionsRouter(deps: ApiDeps): Router {
   const router = adminCollectionRouter('/connections', {
     create: [createConnectionRequestSchema, (actorUserId, body) => createConnection(deps, actorUserId, body)],

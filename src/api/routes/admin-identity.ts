@@ -38,6 +38,7 @@ export const userView = (user: User): z.infer<typeof userSchema> => ({
   tenantId: user.tenantId,
   email: user.email,
   role: user.role,
+  tenantRole: user.tenantRole,
   createdAt: user.createdAt.toISOString(),
   disabledAt: user.disabledAt?.toISOString() ?? null,
 });
@@ -52,6 +53,7 @@ export const apiTokenView = (token: TokenRow): z.infer<typeof apiTokenSchema> =>
   userId: token.userId,
   name: token.name,
   bootstrap: token.bootstrap,
+  scopes: token.scopes,
   active: !token.revokedAt && !token.user.disabledAt && !(token.expiresAt && token.expiresAt <= new Date()),
   createdAt: token.createdAt.toISOString(),
   lastUsedAt: iso(token.lastUsedAt),
@@ -59,7 +61,7 @@ export const apiTokenView = (token: TokenRow): z.infer<typeof apiTokenSchema> =>
   revokedAt: iso(token.revokedAt),
 });
 
-/** Tenants, users and their API tokens. Mounted under /v1/admin behind requireAdmin. */
+/** Tenants, users and their API tokens. Mounted under /v1/admin (the operator's: route-actions.ts). */
 export function adminIdentityRouter(deps: ApiDeps): Router {
   const router = Router();
 

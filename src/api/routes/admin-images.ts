@@ -7,7 +7,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter, parseBody, pathParam, send } from '../http';
 import { createImageSchema, refreshImageSchema, updateImageSchema } from '../schemas/images';
 
-/** Images and their templates, under /v1/admin behind requireAdmin (services/catalog/images.ts); a URL image's refresh and delete (image-versions.ts). */
+/** Images and their templates, under /v1/admin (the operator's: route-actions.ts) (services/catalog/images.ts); a URL image's refresh and delete (image-versions.ts). */
 export const adminImagesRouter = (deps: ApiDeps): Router => {
   const router = Router();
   router.post('/images/:id/refresh', async (req, res) => {

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter } from '../http';
 import { createIpPoolSchema, updateIpPoolSchema } from '../schemas/ip-pools';
 
-/** IP pools, under /v1/admin behind requireAdmin (services/catalog/ip-pools.ts). */
+/** IP pools, under /v1/admin (the operator's: route-actions.ts) (services/catalog/ip-pools.ts). */
 export const adminIpPoolsRouter = (deps: ApiDeps): Router =>
   adminCollectionRouter('/ip-pools', {
     create: [createIpPoolSchema, (actorUserId, body) => createIpPool(deps, actorUserId, body)],

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter } from '../http';
 import { createLocationSchema, updateLocationSchema } from '../schemas/locations';
 
-/** Locations, under /v1/admin behind requireAdmin (services/catalog/locations.ts). */
+/** Locations, under /v1/admin (the operator's: route-actions.ts) (services/catalog/locations.ts). */
 export const adminLocationsRouter = (deps: ApiDeps): Router =>
   adminCollectionRouter('/locations', {
     create: [createLocationSchema, (actorUserId, body) => createLocation(deps, actorUserId, body)],

@@ -6,7 +6,7 @@ import type { ApiDeps } from '../deps';
 import { parseBody, pathParam, send } from '../http';
 import { nodeSpecSchema, updateNodeSchema } from '../schemas/nodes';
 
-/** The nodes of a connection, under /v1/admin behind requireAdmin (services/catalog/nodes.ts). */
+/** The nodes of a connection, under /v1/admin (the operator's: route-actions.ts) (services/catalog/nodes.ts). */
 export function adminNodesRouter(deps: ApiDeps): Router {
   const router = Router();
 

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../deps';
 import { adminCollectionRouter } from '../http';
 import { createPlanSchema, updatePlanSchema } from '../schemas/plans';
 
-/** Plans, under /v1/admin behind requireAdmin (services/catalog/plans.ts). */
+/** Plans, under /v1/admin (the operator's: route-actions.ts) (services/catalog/plans.ts). */
 export const adminPlansRouter = (deps: ApiDeps): Router =>
   adminCollectionRouter('/plans', {
     create: [createPlanSchema, (actorUserId, body) => createPlan(deps, actorUserId, body)],

