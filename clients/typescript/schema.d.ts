@@ -1991,7 +1991,7 @@ export interface components {
              */
             expiresAt?: string;
             /** @description What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens). */
-            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks")[];
+            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks" | "tenant.firewall")[];
         };
         ApiToken: {
             id: string;
