@@ -179,7 +179,7 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           quotaDiskGiB: quota.diskGiB,
         },
       });
-      await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer', passwordHash: customerHash ?? null } });
+      await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer', tenantRole: 'owner', passwordHash: customerHash ?? null } });
       if (operatorHash) await tx.user.create({ data: { id: newId('usr'), tenantId: null, email: DEMO_OPERATOR_EMAIL, role: 'admin', passwordHash: operatorHash } });
       await tx.apiToken.create({ data: { id: newId('tok'), userId, tokenHash: hashToken(customerToken) } });
       await recordAudit(tx, { action: 'catalog.seeded', tenantId, details: { connectionId, locationId } });
