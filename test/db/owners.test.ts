@@ -50,6 +50,12 @@ async function pendingInstance(): Promise<string> {
   return id;
 }
 
+describe('the demo seed', () => {
+  it('makes its customer the owner of the demo tenant, so the demo token may create servers', async () => {
+    expect(await database.db.user.findUniqueOrThrow({ where: { id: seed.userId } })).toMatchObject({ role: 'customer', tenantId: seed.tenantId, tenantRole: 'owner' });
+  });
+});
+
 describe('audit rows', () => {
   it('an instance action carries the instance and its tenant', async () => {
     const instanceId = await pendingInstance();
