@@ -78,14 +78,15 @@ export function createApplyBootMediaActivity(deps: ActivityDeps) {
  * Proxmox sees its hash; whatever this entry stored wins, so a retry hands over the same one.
  */
 async function rescuePasswordFor(deps: ActivityDeps, instanceId: string, taskId: string): Promise<string> {
-  const associated = `rescue:${instanceId}`;
+  // Sealed bound to its own row's id, as every sealed column is (npm run rotate-keys re-seals it).
+  const id = newId('cred');
   const stored = await deps.db.rescueCredential
     .create({
       data: {
-        id: newId('cred'),
+        id,
         instanceId,
         taskId,
-        secretCipher: deps.secrets.seal(generatePassword(), associated),
+        secretCipher: deps.secrets.seal(generatePassword(), id),
         expiresAt: new Date(Date.now() + deps.config.CREDENTIAL_TTL_HOURS * 3_600_000),
       },
     })
@@ -95,7 +96,7 @@ async function rescuePasswordFor(deps: ActivityDeps, instanceId: string, taskId:
     });
   if (stored.taskId !== taskId) throw fail(FailureType.InconsistentState, `instance ${instanceId} holds the rescue password of another entry (${stored.taskId})`);
   if (!stored.secretCipher) throw fail(FailureType.InconsistentState, `the rescue password of ${instanceId} was revealed before the rescue system got it`);
-  return deps.secrets.open(stored.secretCipher, associated);
+  return deps.secrets.open(stored.secretCipher, stored.id);
 }
 
 /** The rescue system's user-data: root with the rescue password, reachable over SSH by it. */

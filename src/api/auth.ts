@@ -5,6 +5,7 @@ import { tokenPrincipal } from '../services/authentication';
 import { can, TENANT, type Action } from '../services/authorization';
 import type { ServiceDeps } from '../services/deps';
 import type { Principal } from '../services/principal';
+import { countRequest } from '../services/rate-limits';
 import { ruleOf } from './route-actions';
 import { authenticateSession, sessionCookieOf } from './session-auth';
 
@@ -46,12 +47,14 @@ const idOf = (path: string): string => decodeURIComponent(path.split('/')[3] ?? 
  * FORBIDDEN); a server the caller may not see is 404 NOT_FOUND, as another tenant's is.
  * A path the table does not know goes on to its 404, or to a route that refuses (see principal).
  */
-export function authorize(deps: Pick<ServiceDeps, 'db'>): RequestHandler {
+export function authorize(deps: Pick<ServiceDeps, 'db' | 'config'>): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const path = req.baseUrl + req.path;
     const rule = ruleOf(req.method, path);
     const who = req.principal;
     if (!rule || !who) return next();
+    // A change asked of one server counts as an operation whatever its answer, refusals too.
+    if (rule.target && req.method !== 'GET' && req.method !== 'HEAD') await countRequest(deps, who.tokenId, 'operation');
     const target = rule.target ? await serverTarget(deps, who, rule.target, idOf(path)) : TENANT;
     const decision = can(who, rule.action, target);
     if (!decision.allowed) return next(decision.hidden ? notFound('server') : new AppError('FORBIDDEN', decision.reason, { action: rule.action }));

@@ -99,6 +99,6 @@ export async function revealRescuePassword(deps: Pick<ServiceDeps, 'db' | 'secre
     if (credential.expiresAt.getTime() <= Date.now()) throw new AppError('CREDENTIAL_EXPIRED', 'This rescue password has expired.');
     await tx.rescueCredential.update({ where: { id: credential.id }, data: { revealedAt: new Date(), secretCipher: null } });
     await recordAudit(tx, { action: 'rescue.password_revealed', tenantId: instance.tenantId, instanceId: instance.id });
-    return { username: RESCUE_USERNAME, password: deps.secrets.open(credential.secretCipher as string, `rescue:${instance.id}`), expiresAt: credential.expiresAt.toISOString() };
+    return { username: RESCUE_USERNAME, password: deps.secrets.open(credential.secretCipher as string, credential.id), expiresAt: credential.expiresAt.toISOString() };
   });
 }

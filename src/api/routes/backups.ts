@@ -7,7 +7,6 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
-import { rateLimited } from '../rate-limit';
 import { backupScheduleView, backupView, createBackupBody, putBackupScheduleBody, type BackupScheduleBody } from '../schemas/backups';
 import { instanceView } from '../schemas/instances';
 import { emptyBody, operationMeta } from '../schemas/lifecycle';
@@ -115,7 +114,7 @@ const toBackupScheduleView = (s: BackupSchedule): z.infer<typeof backupScheduleV
 /** Backups: customers on their own servers, admins on any. */
 export function backupsRouter(deps: ApiDeps): Router {
   const router = Router();
-  router.post('/instances/:id/backups', rateLimited(deps, 'operation'), async (req, res) => {
+  router.post('/instances/:id/backups', async (req, res) => {
     const body = parseBody(createBackupBody, req);
     const result = await requestBackup(deps, principal(req), pathParam(req, 'id'), body);
     send(res, toBackupView(result.backup), { taskId: result.taskId }, 202);
@@ -126,23 +125,23 @@ export function backupsRouter(deps: ApiDeps): Router {
   router.get('/backups/:id', async (req, res) => {
     send(res, toBackupView(await findBackup(deps, principal(req), pathParam(req, 'id'))));
   });
-  router.delete('/backups/:id', rateLimited(deps, 'operation'), async (req, res) => {
+  router.delete('/backups/:id', async (req, res) => {
     const result = await requestBackupDelete(deps, principal(req), pathParam(req, 'id'));
     send(res, toBackupView(result.backup), { taskId: result.taskId }, result.httpStatus);
   });
-  router.post('/backups/:id/restore', rateLimited(deps, 'operation'), async (req, res) => {
+  router.post('/backups/:id/restore', async (req, res) => {
     parseBody(emptyBody, req);
     const result = await requestRestore(deps, principal(req), pathParam(req, 'id'));
     send(res, toInstanceView(result.instance), { taskId: result.taskId }, 202);
   });
-  router.put('/instances/:id/backup-schedule', rateLimited(deps, 'operation'), async (req, res) => {
+  router.put('/instances/:id/backup-schedule', async (req, res) => {
     const body = parseBody(putBackupScheduleBody, req);
     send(res, toBackupScheduleView(await putBackupSchedule(deps, principal(req), pathParam(req, 'id'), body)));
   });
   router.get('/instances/:id/backup-schedule', async (req, res) => {
     send(res, toBackupScheduleView(await getBackupSchedule(deps, principal(req), pathParam(req, 'id'))));
   });
-  router.delete('/instances/:id/backup-schedule', rateLimited(deps, 'operation'), async (req, res) => {
+  router.delete('/instances/:id/backup-schedule', async (req, res) => {
     const removed = await deleteBackupSchedule(deps, principal(req), pathParam(req, 'id'));
     if (removed) send(res, toBackupScheduleView(removed));
     else res.status(204).end();

@@ -6,7 +6,6 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parse, parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
-import { rateLimited } from '../rate-limit';
 import { firewallBody, firewallHeaders, firewallView } from '../schemas/firewall';
 import { operationMeta } from '../schemas/lifecycle';
 
@@ -59,7 +58,7 @@ export function firewallRouter(deps: ApiDeps): Router {
   router.get('/instances/:id/firewall', async (req, res) => {
     sendFirewall(res, await readFirewall(deps, principal(req), pathParam(req, 'id')));
   });
-  router.put('/instances/:id/firewall', rateLimited(deps, 'operation'), async (req, res) => {
+  router.put('/instances/:id/firewall', async (req, res) => {
     const body = parseBody(firewallBody, req);
     const result = await requestFirewallUpdate(deps, principal(req), pathParam(req, 'id'), body, ifMatchOf(req));
     sendFirewall(res, result.state, { taskId: result.taskId }, 202);

@@ -4,7 +4,6 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
-import { rateLimited } from '../rate-limit';
 import { consoleOfferView, consoleRequestBody } from '../schemas/console';
 
 registerRoute({
@@ -22,7 +21,7 @@ registerRoute({
 
 export function guestConsoleRouter(deps: ApiDeps): Router {
   const router = Router();
-  router.post('/instances/:id/console', rateLimited(deps, 'operation'), async (req, res) => {
+  router.post('/instances/:id/console', async (req, res) => {
     const { type } = parseBody(consoleRequestBody, req);
     const offer = await requestConsole(deps, principal(req), pathParam(req, 'id'), type);
     send(res, { url: offer.url, websocketUrl: offer.websocketUrl, expiresAt: offer.expiresAt.toISOString() }, undefined, 201);

@@ -130,7 +130,7 @@ const reply = (res: Response, result: OperationAnswer) => send(res, toInstanceVi
 export function lifecycleRouter(deps: ApiDeps): Router {
   const router = Router();
   for (const { method = 'post', suffix, body, query, run } of ROUTES) {
-    router[method](`/instances/:id${suffix}`, rateLimited(deps, 'operation'), async (req, res) => {
+    router[method](`/instances/:id${suffix}`, async (req, res) => {
       const parsed = parseBody(body ?? emptyBody, req);
       reply(res, await run(deps, principal(req), pathParam(req, 'id'), parsed, query ? parseQuery(query, req) : {}));
     });

@@ -6,7 +6,6 @@ import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { parse, parseBody, pathParam, send } from '../http';
 import { registerRoute } from '../openapi';
-import { rateLimited } from '../rate-limit';
 import { emptyBody, operationMeta } from '../schemas/lifecycle';
 import { instanceView } from '../schemas/instances';
 import { createSnapshotBody, snapshotNameSchema, snapshotPathParams, snapshotView } from '../schemas/snapshots';
@@ -53,7 +52,7 @@ const nameOf = (req: Parameters<typeof pathParam>[0]) => parse(z.object({ name: 
 /** A server's snapshots: customers on their own servers, admins on any. */
 export function snapshotsRouter(deps: ApiDeps): Router {
   const router = Router();
-  router.post('/instances/:id/snapshots', rateLimited(deps, 'operation'), async (req, res) => {
+  router.post('/instances/:id/snapshots', async (req, res) => {
     const body = parseBody(createSnapshotBody, req);
     const result = await requestSnapshot(deps, principal(req), pathParam(req, 'id'), body);
     send(res, toSnapshotView(result.snapshot), { taskId: result.taskId }, 202);
@@ -64,11 +63,11 @@ export function snapshotsRouter(deps: ApiDeps): Router {
   router.get('/instances/:id/snapshots/:name', async (req, res) => {
     send(res, toSnapshotView(await findSnapshot(deps, principal(req), pathParam(req, 'id'), nameOf(req))));
   });
-  router.delete('/instances/:id/snapshots/:name', rateLimited(deps, 'operation'), async (req, res) => {
+  router.delete('/instances/:id/snapshots/:name', async (req, res) => {
     const result = await requestSnapshotDelete(deps, principal(req), pathParam(req, 'id'), nameOf(req));
     send(res, toSnapshotView(result.snapshot), { taskId: result.taskId }, 202);
   });
-  router.post('/instances/:id/snapshots/:name/rollback', rateLimited(deps, 'operation'), async (req, res) => {
+  router.post('/instances/:id/snapshots/:name/rollback', async (req, res) => {
     parseBody(emptyBody, req);
     const result = await requestSnapshotRevert(deps, principal(req), pathParam(req, 'id'), nameOf(req));
     send(res, toInstanceView(result.instance), { taskId: result.taskId }, 202);

@@ -3,7 +3,7 @@ import { archivedAt, archivedField, nameSchema, timestamp, vmidSchema } from './
 import { nodeSchema, nodeSpecSchema } from './nodes';
 
 /** Proxmox VE storage ids. */
-const storageIdSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a Proxmox VE storage id');
+export const storageIdSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a Proxmox VE storage id');
 /** An absolute path on the control-plane host. */
 const absolutePathSchema = z.string().max(1024).regex(/^\/[^\0]*$/, 'an absolute path').refine((path) => !path.split('/').includes('..'), 'no ".." in the path');
 

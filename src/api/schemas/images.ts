@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isSafeLine } from '../../domain/validation';
 import { archivedAt, archivedField, idSchema, nameSchema, nodeNameSchema, timestamp, usernameSchema, vmidSchema } from './catalog-fields';
+import { storageIdSchema } from './connections';
 
 const loginMethodSchema = z.enum(['password', 'ssh']);
 
@@ -8,7 +9,8 @@ const checksumAlgorithmSchema = z.enum(['sha256', 'sha512']);
 const httpUrlSchema = z
   .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
   .max(2048)
-  .refine((url) => !new URL(url).username && !new URL(url).password, 'no user name or password in the URL: it is shown to every administrator')
+  // zod runs this refinement after a failed URL check too: a text that is no URL is left to that check.
+  .refine((url) => !URL.canParse(url) || (!new URL(url).username && !new URL(url).password), 'no user name or password in the URL: it is shown to every administrator')
   .openapi({ description: 'An http or https URL Proxmox VE fetches itself.' });
 
 export const imageSourceSchema = z
@@ -18,11 +20,9 @@ export const imageSourceSchema = z
       .string()
       .regex(/^[0-9a-fA-F]+$/, 'hexadecimal')
       .transform((hex) => hex.toLowerCase())
-      .openapi({ description: 'The file\'s checksum; Proxmox VE refuses a download whose checksum differs.' }),
+      .openapi({ description: 'The file\'s checksum; Proxmox VE refuses a download whose checksum differs.', example: 'a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211' }),
     checksumAlgorithm: checksumAlgorithmSchema,
-    storage: z
-      .string()
-      .regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, 'a Proxmox VE storage id')
+    storage: storageIdSchema
       .optional()
       .openapi({ description: 'The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node\'s own.' }),
   })
