@@ -97,7 +97,7 @@ async function taskDone(id: string, type: string): Promise<void> {
 
 async function openScreen(page: Page): Promise<Page> {
   const opened = tab.context.waitForEvent('page');
-  await section(page).getByRole('group', { name: 'Console' }).getByRole('button', { name: 'Screen' }).click();
+  await section(page).getByRole('group', { name: 'Rescue system screen' }).getByRole('button', { name: 'Screen' }).click();
   const screen = await opened;
   await expect.poll(() => screen.url(), { timeout: 15_000 }).toMatch(/\/console\/vnc\?instance=/);
   return screen;

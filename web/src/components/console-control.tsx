@@ -8,7 +8,8 @@ import { Alert } from './ui';
  * opened after an answer arrives may be blocked as a pop-up) and goes to the console page once
  * the API gave a ticket; a refusal closes it and shows here.
  */
-export function ConsoleControl({ instanceId }: { instanceId: string }) {
+/** `label` names the group: the server page has one for the server, the Rescue and ISO section one of its own. */
+export function ConsoleControl({ instanceId, label = 'Console' }: { instanceId: string; label?: string }) {
   const [problem, setProblem] = useState<Problem>();
   const open = async (type: ConsoleType) => {
     setProblem(undefined);
@@ -25,7 +26,7 @@ export function ConsoleControl({ instanceId }: { instanceId: string }) {
     else location.assign(pathname + search + hash);
   };
   return (
-    <div class="console-control" role="group" aria-label="Console">
+    <div class="console-control" role="group" aria-label={label}>
       <span>Console:</span>
       <button type="button" class="secondary" onClick={() => open('vnc')}>
         Screen

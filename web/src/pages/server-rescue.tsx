@@ -96,7 +96,7 @@ export function RescueAndIso({ server, revision, accept }: { server: Instance; r
           </button>
         </>
       )}
-      <ConsoleControl instanceId={server.id} />
+      <ConsoleControl instanceId={server.id} label="Rescue system screen" />
       <Alert problem={problem} />
     </div>
   );
