@@ -2218,7 +2218,10 @@ export interface components {
              * @description The disk image (qcow2, raw or vmdk; `.img` is read as qcow2). Proxmox VE downloads it once per storage.
              */
             url: string;
-            /** @description The file's checksum; Proxmox VE refuses a download whose checksum differs. */
+            /**
+             * @description The file's checksum; Proxmox VE refuses a download whose checksum differs.
+             * @example a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211
+             */
             checksum: string;
             /** @enum {string} */
             checksumAlgorithm: "sha256" | "sha512";
@@ -2516,7 +2519,10 @@ export interface components {
             archived?: boolean;
         };
         RefreshImage: {
-            /** @description The checksum of the file now at the image's URL, in the image's algorithm. */
+            /**
+             * @description The checksum of the file now at the image's URL, in the image's algorithm.
+             * @example a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211
+             */
             checksum: string;
         };
         /** @description Capacity below what servers hold on the node is refused (409, with the numbers). */
