@@ -9,29 +9,13 @@ import { backupScheduleId, reconcileScheduleId, scheduledBackupWorkflowId, traff
 type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TRAFFIC_SAMPLE_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
 
 /**
- * Creates the Temporal Schedule that runs Reconcile for a connection, or brings an existing one to
- * the current settings (interval, task queue) while keeping its state: a schedule an operator
- * paused stays paused. Overlap SKIP: a run still going when the next is due makes that one skip.
+ * Creates a connection's interval schedule, or brings an existing one to the current spec and
+ * action while keeping its state: a schedule an operator paused stays paused. Overlap SKIP: a run
+ * still going when the next is due makes that one skip.
  */
-export async function upsertReconcileSchedule(client: Client, config: ScheduleConfig, connectionId: string): Promise<'created' | 'updated'> {
-  const scheduleId = reconcileScheduleId(connectionId);
-  const spec: ScheduleSpec = { intervals: [{ every: `${config.RECONCILE_INTERVAL_SECONDS}s` }] };
-  const action: ScheduleOptionsStartWorkflowAction<typeof Reconcile> = {
-    type: 'startWorkflow',
-    workflowType: 'Reconcile',
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    args: [{ connectionId }],
-    // A run that no worker picks up must not hold the schedule (overlap SKIP) for ever.
-    workflowRunTimeout: `${Math.max(300, config.RECONCILE_INTERVAL_SECONDS * 10)}s`,
-  };
+async function upsertIntervalSchedule(client: Client, scheduleId: string, spec: ScheduleSpec, action: ScheduleOptionsStartWorkflowAction<typeof Reconcile | typeof SampleTraffic>, note: string): Promise<'created' | 'updated'> {
   try {
-    await client.schedule.create({
-      scheduleId,
-      spec,
-      action,
-      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-      state: { note: `Reconciles Proxmox connection ${connectionId} with the database.` },
-    });
+    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 minute' }, state: { note } });
     return 'created';
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
@@ -40,35 +24,42 @@ export async function upsertReconcileSchedule(client: Client, config: ScheduleCo
   return 'updated';
 }
 
+/** The schedule that runs Reconcile for a connection every RECONCILE_INTERVAL_SECONDS. */
+export function upsertReconcileSchedule(client: Client, config: ScheduleConfig, connectionId: string): Promise<'created' | 'updated'> {
+  return upsertIntervalSchedule(
+    client,
+    reconcileScheduleId(connectionId),
+    { intervals: [{ every: `${config.RECONCILE_INTERVAL_SECONDS}s` }] },
+    {
+      type: 'startWorkflow',
+      workflowType: 'Reconcile',
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [{ connectionId }],
+      // A run that no worker picks up must not hold the schedule (overlap SKIP) for ever.
+      workflowRunTimeout: `${Math.max(300, config.RECONCILE_INTERVAL_SECONDS * 10)}s`,
+    },
+    `Reconciles Proxmox connection ${connectionId} with the database.`,
+  );
+}
+
 /**
- * Creates or updates the Temporal Schedule that samples a connection's traffic counters
- * (SampleTraffic) every TRAFFIC_SAMPLE_SECONDS, keeping its state as the reconcile schedule does.
- * Overlap SKIP: a pass still going when the next is due makes that one skip (a pass counts from the
- * previous one's state, so a skipped pass loses nothing).
+ * The schedule that samples a connection's traffic counters (SampleTraffic) every
+ * TRAFFIC_SAMPLE_SECONDS; a skipped pass loses nothing, the next counts from the previous one's state.
  */
 export async function upsertTrafficSchedule(client: Client, config: ScheduleConfig, connectionId: string): Promise<void> {
-  const scheduleId = trafficScheduleId(connectionId);
-  const spec: ScheduleSpec = { intervals: [{ every: `${config.TRAFFIC_SAMPLE_SECONDS}s` }] };
-  const action: ScheduleOptionsStartWorkflowAction<typeof SampleTraffic> = {
-    type: 'startWorkflow',
-    workflowType: 'SampleTraffic',
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    args: [{ connectionId }],
-    workflowRunTimeout: `${Math.max(600, config.TRAFFIC_SAMPLE_SECONDS * 4)}s`,
-  };
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec,
-      action,
-      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-      state: { note: `Samples the traffic counters of Proxmox connection ${connectionId}.` },
-    });
-    return;
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies: { ...previous.policies, overlap: 'SKIP' } }));
+  await upsertIntervalSchedule(
+    client,
+    trafficScheduleId(connectionId),
+    { intervals: [{ every: `${config.TRAFFIC_SAMPLE_SECONDS}s` }] },
+    {
+      type: 'startWorkflow',
+      workflowType: 'SampleTraffic',
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [{ connectionId }],
+      workflowRunTimeout: `${Math.max(600, config.TRAFFIC_SAMPLE_SECONDS * 4)}s`,
+    },
+    `Samples the traffic counters of Proxmox connection ${connectionId}.`,
+  );
 }
 
 /** A connection's schedules: its reconciler and its traffic sampler. */
