@@ -90,7 +90,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'GET /v1/isos': { action: 'catalog.read' },
   'GET /v1/usage': { action: 'tenant.usage' },
 
-  'POST /v1/projects': { action: 'project.manage' },
+  'POST /v1/projects': { action: 'project.create' },
   'GET /v1/projects': { action: 'projects.list' },
   'GET /v1/projects/{id}': onProject('project.read'),
   'PATCH /v1/projects/{id}': onProject('project.manage'),

@@ -31,7 +31,9 @@ export type Action =
   /** The projects the caller may see, and one of them. */
   | 'projects.list'
   | 'project.read'
-  /** Create a project (on the tenant), change or delete one and its members (on that project). */
+  /** Create a project (tenant owners). */
+  | 'project.create'
+  /** Change or delete a project, and its members (decided on that project). */
   | 'project.manage'
   | `server.${ServerPermission}`
   /** List, give and revoke a server's grants. */
@@ -102,6 +104,7 @@ export const TOKEN_SCOPES = [
   'tenant.users',
   'tenant.webhooks',
   'tenant.firewall',
+  'project.create',
   'project.manage',
 ] as const satisfies readonly (Action | 'read')[];
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
@@ -121,6 +124,7 @@ function operatorDecision(action: Action): Decision {
       return deny("This route is for customers: firewall groups belong to a tenant.");
     case 'projects.list':
     case 'project.read':
+    case 'project.create':
     case 'project.manage':
       return deny('This route is for customers: projects belong to a tenant.');
     default:
@@ -129,7 +133,7 @@ function operatorDecision(action: Action): Decision {
 }
 
 /** What only a tenant's owners do: its users, webhooks, audit trail, usage records, firewall groups (a change reaches every server using it) and projects. */
-const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall', 'project.manage']);
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall', 'project.create']);
 
 function tenantDecision(role: TenantRole, action: Action): Decision {
   if (role === 'owner') return ALLOW;
@@ -209,7 +213,7 @@ function userDecision(who: Actor, action: Action, target: Target): Decision {
   }
   if (target.kind === 'server') return HIDDEN;
   if (target.kind === 'project') return projectDecision(actor, action, target);
-  if (action === 'project.read') throw new Error(`${action} needs a project`);
+  if (action === 'project.read' || action === 'project.manage') throw new Error(`${action} needs a project`);
   if (action.startsWith('server.') && action !== 'server.create') throw new Error(`${action} needs a server`);
   return READS.has(action) && !OWNERS_ONLY.has(action) ? ALLOW : tenantDecision(who.tenantRole, action);
 }

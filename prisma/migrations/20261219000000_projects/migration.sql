@@ -16,9 +16,9 @@ CREATE TABLE "projects" (
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
     CONSTRAINT "projects_pkey" PRIMARY KEY ("id"),
-    -- A project's own quota is all four limits or none.
     CONSTRAINT "projects_quota_whole" CHECK (num_nulls("quotaInstances", "quotaVcpus", "quotaMemoryMiB", "quotaDiskGiB") IN (0, 4))
 );
+-- The check: a project has its own quota with all four limits, or none.
 CREATE UNIQUE INDEX "projects_tenantId_name_key" ON "projects"("tenantId", "name");
 -- One default project per tenant.
 CREATE UNIQUE INDEX "projects_one_default_per_tenant" ON "projects"("tenantId") WHERE "isDefault";
@@ -46,6 +46,6 @@ ALTER TABLE "instances" ALTER COLUMN "projectId" SET NOT NULL;
 CREATE INDEX "instances_projectId_idx" ON "instances"("projectId");
 ALTER TABLE "instances" ADD CONSTRAINT "instances_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "projects"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
--- A token limited to one project; none so far.
+-- A token limited to one project (none so far).
 ALTER TABLE "api_tokens" ADD COLUMN "projectId" TEXT;
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;
