@@ -2910,26 +2910,14 @@ export interface components {
         ProjectCreate: {
             /** @example staging */
             name: string;
-            /**
-             * @description The plans its servers may use; null: any.
-             * @default null
-             */
-            allowedPlanIds: string[] | null;
-            /**
-             * @description The images its servers may use; null: any.
-             * @default null
-             */
-            allowedImageIds: string[] | null;
-            /**
-             * @description The locations its servers may use; null: any.
-             * @default null
-             */
-            allowedLocationIds: string[] | null;
-            /**
-             * @description Its own quota inside the tenant's, the tenant quota's shape; null: only the tenant's quota applies.
-             * @default null
-             */
-            quota: {
+            /** @description The plans its servers may use; null: any. */
+            allowedPlanIds?: string[] | null;
+            /** @description The images its servers may use; null: any. */
+            allowedImageIds?: string[] | null;
+            /** @description The locations its servers may use; null: any. */
+            allowedLocationIds?: string[] | null;
+            /** @description Its own quota inside the tenant's, the tenant quota's shape; null: only the tenant's quota applies. */
+            quota?: {
                 instances: number;
                 vcpus: number;
                 memoryMiB: number;

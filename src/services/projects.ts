@@ -26,14 +26,15 @@ export type MemberRow = ProjectMember & { user: User };
 /** A project with its members and what its servers whose quota is still charged hold. */
 export type ProjectWithUsage = Project & { members: MemberRow[]; usage: Quota };
 
+/** What a project is made or changed with; what is left out stays as it is (a new project: no restriction, no quota of its own). */
 export interface ProjectBody {
-  name: string;
+  name?: string;
   /** Null: no restriction. */
-  allowedPlanIds: string[] | null;
-  allowedImageIds: string[] | null;
-  allowedLocationIds: string[] | null;
+  allowedPlanIds?: string[] | null;
+  allowedImageIds?: string[] | null;
+  allowedLocationIds?: string[] | null;
   /** Null: only the tenant's quota. */
-  quota: Quota | null;
+  quota?: Quota | null;
 }
 
 export const projectNotFound = () => new AppError('NOT_FOUND', 'The project was not found.', { fields: { projectId: 'no such project' } });
@@ -89,7 +90,7 @@ export async function findProject(deps: Deps, who: Principal, id: string): Promi
 }
 
 /** The ids a restriction names must exist in the catalog. */
-async function assertCatalogIds(tx: Tx, body: Partial<ProjectBody>): Promise<void> {
+async function assertCatalogIds(tx: Tx, body: ProjectBody): Promise<void> {
   const lookups = [
     ['allowedPlanIds', body.allowedPlanIds, (ids: string[]) => tx.plan.findMany({ where: { id: { in: ids } }, select: { id: true } })],
     ['allowedImageIds', body.allowedImageIds, (ids: string[]) => tx.image.findMany({ where: { id: { in: ids } }, select: { id: true } })],
@@ -104,7 +105,7 @@ async function assertCatalogIds(tx: Tx, body: Partial<ProjectBody>): Promise<voi
 }
 
 /** The columns of what a body sets; a restriction of null is stored as an empty list. */
-function columnsOf(body: Partial<ProjectBody>) {
+function columnsOf(body: ProjectBody) {
   const list = (ids: string[] | null) => [...new Set(ids ?? [])];
   return {
     ...(body.name !== undefined ? { name: body.name } : {}),
@@ -127,7 +128,7 @@ async function renamingSafely<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** POST /v1/projects: a project of the caller's tenant. */
-export async function createProject(deps: Deps, who: Principal, body: ProjectBody): Promise<ProjectWithUsage> {
+export async function createProject(deps: Deps, who: Principal, body: ProjectBody & { name: string }): Promise<ProjectWithUsage> {
   const tenantId = tenantOf(who);
   const id = await renamingSafely(() =>
     deps.db.$transaction(async (tx) => {
@@ -141,7 +142,7 @@ export async function createProject(deps: Deps, who: Principal, body: ProjectBod
 }
 
 /** PATCH /v1/projects/{id}: the update locks the project's row, so it waits for a create in it under way (and the next create sees it). */
-export async function updateProject(deps: Deps, who: Principal, id: string, body: Partial<ProjectBody>): Promise<ProjectWithUsage> {
+export async function updateProject(deps: Deps, who: Principal, id: string, body: ProjectBody): Promise<ProjectWithUsage> {
   await renamingSafely(() =>
     deps.db.$transaction(async (tx) => {
       await assertCatalogIds(tx, body);

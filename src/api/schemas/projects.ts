@@ -16,22 +16,14 @@ const projectQuotaSchema = quotaSchema.nullable().openapi({ description: "Its ow
 export const projectBody = z
   .strictObject({
     name: z.string().trim().min(1).max(64).refine(isSafeLine, 'one line of text').openapi({ example: 'staging' }),
-    allowedPlanIds: idList('plans').default(null),
-    allowedImageIds: idList('images').default(null),
-    allowedLocationIds: idList('locations').default(null),
-    quota: projectQuotaSchema.default(null),
-  })
-  .openapi('ProjectCreate');
-
-export const projectPatch = z
-  .strictObject({
-    name: projectBody.shape.name.optional(),
     allowedPlanIds: idList('plans').optional(),
     allowedImageIds: idList('images').optional(),
     allowedLocationIds: idList('locations').optional(),
     quota: projectQuotaSchema.optional(),
   })
-  .openapi('ProjectUpdate');
+  .openapi('ProjectCreate');
+
+export const projectPatch = projectBody.partial().openapi('ProjectUpdate');
 
 export const projectRoleSchema = z.enum(PROJECT_ROLES).openapi({
   description: "`owner`: creates servers in the project and acts on every one of them; `member`: creates servers in it, reads all of them, acts on their own and on what is shared with them; `viewer`: reads its servers. A tenant viewer reads only, whatever their project role.",
