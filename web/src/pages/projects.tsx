@@ -174,8 +174,8 @@ function ProjectEditor({ project, owner, onChanged }: { project: Project; owner:
               </td>
               <td>
                 {owner && (
-                  <button type="button" class="secondary" onClick={() => void removeMember(m.userId)}>
-                    Remove {m.email}
+                  <button type="button" class="secondary" aria-label={`Remove ${m.email}`} onClick={() => void removeMember(m.userId)}>
+                    Remove
                   </button>
                 )}
               </td>
