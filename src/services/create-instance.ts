@@ -5,7 +5,7 @@ import { claimIdempotencyKey, idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
 import { insertPendingInstance, lockPlanForCreate, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
 import { countCreate } from '../db/rate-limits';
-import { assertProjectAllows, lockProjectForCreate } from '../db/projects';
+import { assertProjectAllows, lockProject } from '../db/projects';
 import { assertProjectQuota, assertQuota, planPlacement, releaseReservations } from '../db/reservations';
 import { reserveAddress, reserveVmid, reservingTransaction } from '../db/ranges';
 import { openTask } from '../db/tasks';
@@ -195,7 +195,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
         // The locks other creates wait for come last, user → project → tenant → node, each held until commit.
         await countCreate(tx, deps.config, who.userId);
         await assertPlanUnchanged(tx, plan);
-        const project = await lockProjectForCreate(tx, tenantId, projectId);
+        const project = await lockProject(tx, tenantId, projectId);
         if (!project) throw projectNotFound();
         assertProjectAllows(project, { planId: plan.id, imageId: image.id, locationId: location.id });
         await assertProjectQuota(tx, project, sizing, true, instanceId);

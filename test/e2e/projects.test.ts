@@ -1,10 +1,11 @@
 /**
  * Projects inside a tenant: a member sees the servers of the projects they have a role in, a
  * project's restrictions and quota hold in the create even for simultaneous creates (the refused
- * ones keep nothing), a token limited to a project touches nothing outside it, and a project with
+ * ones keep nothing) and in a resize or rebuild, a token limited to a project touches nothing outside it, and a project with
  * servers (or the default one) is not deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operate, runningServer, taskEnd } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
 interface TeamUser {
@@ -177,4 +178,25 @@ describe('projects', () => {
     expect((await stack.api.request('DELETE', `/v1/projects/${empty}`, as(stack.customer.token))).status).toBe(204);
     expect((await stack.api.request('GET', `/v1/projects/${empty}`, as(stack.customer.token))).status).toBe(404);
   });
+
+  it("holds a project's plan, image and quota for a resize and a rebuild of its server too", async () => {
+    await stack.startWorker();
+    const { plans, images } = stack.seed as { plans: Record<string, string>; images: Record<string, string> };
+    const quota = { instances: 5, vcpus: 1, memoryMiB: 100_000, diskGiB: 1_000 };
+    const tight = await project({ name: 'tight', allowedPlanIds: [plans.small], allowedImageIds: [images['debian-12']], quota });
+    const id = await runningServer(stack, { hostname: 'tight-1', projectId: tight }, 60_000);
+    const stop = await operate(stack, id, 'stop');
+    await taskEnd(stack, stop.body.meta.taskId, 30_000);
+
+    const toMedium = () => operate(stack, id, 'resize', { planId: plans.medium });
+    expect((await toMedium()).body.error.code).toBe('PROJECT_PLAN_NOT_ALLOWED');
+    await stack.api.request('PATCH', `/v1/projects/${tight}`, { token: stack.customer.token, body: { allowedPlanIds: null } });
+    expect((await toMedium()).body.error).toMatchObject({ code: 'PROJECT_QUOTA_EXCEEDED', details: { resource: 'vcpus', limit: 1, used: 1, requested: 1 } });
+    const rebuild = await operate(stack, id, 'rebuild', { imageId: images['rocky-9'] });
+    expect(rebuild.body.error.code).toBe('PROJECT_IMAGE_NOT_ALLOWED');
+    // Its own image stays usable.
+    const again = await operate(stack, id, 'rebuild', {});
+    expect(again.status).toBe(202);
+    expect((await taskEnd(stack, again.body.meta.taskId, 60_000)).status).toBe('succeeded');
+  }, 120_000);
 });
