@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Move a stopped server to another plan
-         * @description CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.
+         * @description CPU and memory follow the plan; the disk only grows. Growth is charged to the project's and the tenant's quota and the host first; what shrinks is refunded when the resize is done. The plan must be one the server's project allows.
          */
         post: operations["postInstancesByIdResize"];
         delete?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the disk with a fresh one from an image
-         * @description Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.
+         * @description Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image; another image must be one the server's project allows.
          */
         post: operations["postInstancesByIdRebuild"];
         delete?: never;
@@ -10169,7 +10169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED, UNSUPPORTED */
+            /** @description Error: QUOTA_EXCEEDED, PROJECT_QUOTA_EXCEEDED, PROJECT_PLAN_NOT_ALLOWED, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10292,7 +10292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED */
+            /** @description Error: IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, PROJECT_IMAGE_NOT_ALLOWED, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;
