@@ -59,8 +59,8 @@ async function main(): Promise<void> {
       const ids = Array.from({ length: count }, (_, i) => `inst_bench${first + i}`);
       await runSql(
         db,
-        Prisma.sql`INSERT INTO instances (id, "tenantId", "userId", hostname, status, "desiredState", "planId", "locationId", "imageId", "connectionId", node, vmid, username, "sshKeys", "credentialType", "chargedVcpus", "chargedMemoryMiB", "chargedDiskGiB", "createdAt", "updatedAt")
-          SELECT id, ${seed.tenantId}, ${seed.userId}, 'srv-' || vmid, 'running', 'running', ${smallPlan}, ${seed.locationId}, ${seed.images['debian-12'] as string}, ${seed.connectionId}, 'pve1', vmid, 'debian', '{}', 'PASSWORD', 1, 1024, 10, ${createdAt}, ${createdAt}
+        Prisma.sql`INSERT INTO instances (id, "tenantId", "projectId", "userId", hostname, status, "desiredState", "planId", "locationId", "imageId", "connectionId", node, vmid, username, "sshKeys", "credentialType", "chargedVcpus", "chargedMemoryMiB", "chargedDiskGiB", "createdAt", "updatedAt")
+          SELECT id, ${seed.tenantId}, (SELECT p.id FROM projects p WHERE p."tenantId" = ${seed.tenantId} AND p."isDefault"), ${seed.userId}, 'srv-' || vmid, 'running', 'running', ${smallPlan}, ${seed.locationId}, ${seed.images['debian-12'] as string}, ${seed.connectionId}, 'pve1', vmid, 'debian', '{}', 'PASSWORD', 1, 1024, 10, ${createdAt}, ${createdAt}
             FROM unnest(${ids}::text[], ${Array.from({ length: count }, (_, i) => first + i)}::int[]) AS s (id, vmid)`,
       );
       return ids;

@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Move a stopped server to another plan
-         * @description CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.
+         * @description CPU and memory follow the plan; the disk only grows. Growth is charged to the project's and the tenant's quota and the host first; what shrinks is refunded when the resize is done. The plan must be one the server's project allows.
          */
         post: operations["postInstancesByIdResize"];
         delete?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the disk with a fresh one from an image
-         * @description Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.
+         * @description Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image; another image must be one the server's project allows.
          */
         post: operations["postInstancesByIdRebuild"];
         delete?: never;
@@ -1297,6 +1297,67 @@ export interface paths {
          * @description New rules are applied to each server that names the group as that server's `firewall` operation, a few servers at a time; `servers[].application` shows how each went (`pending` until its apply ends). A server busy with another operation is applied once it is free. Refused with 422 FIREWALL_RULE_LIMIT when a server would pass 64 rules.
          */
         patch: operations["patchFirewallGroupsById"];
+        trace?: never;
+    };
+    "/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects you may see, newest first (a member: the default project and those they have a role in) */
+        get: operations["getProjects"];
+        put?: never;
+        /**
+         * Create a project: a group of servers with its own members, restrictions and quota (tenant owners)
+         * @description Every server belongs to one project of its tenant. A project may restrict the plans, images and locations its servers use and carry its own quota inside the tenant's; both are checked in every create in it.
+         */
+        post: operations["postProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project, with its members and what its servers hold */
+        get: operations["getProjectsById"];
+        put?: never;
+        post?: never;
+        /** Delete a project without servers (tenant owners); never the default one */
+        delete: operations["deleteProjectsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a project's name, restrictions or quota (tenant owners)
+         * @description New restrictions and a new quota hold for the next create; servers already in the project stay.
+         */
+        patch: operations["patchProjectsById"];
+        trace?: never;
+    };
+    "/v1/projects/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Give a user of the tenant a role in the project, or change it (tenant owners) */
+        put: operations["putProjectsByIdMembersByUserId"];
+        post?: never;
+        /** Take a user's role in the project away (tenant owners) */
+        delete: operations["deleteProjectsByIdMembersByUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/instances/{id}/backups": {
@@ -1885,7 +1946,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "IMAGE_CLONE_IN_FLIGHT" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "IMAGE_CLONE_IN_FLIGHT" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "PROJECT_QUOTA_EXCEEDED" | "PROJECT_PLAN_NOT_ALLOWED" | "PROJECT_IMAGE_NOT_ALLOWED" | "PROJECT_LOCATION_NOT_ALLOWED" | "PROJECT_IN_USE" | "PROJECT_IS_DEFAULT" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -1977,6 +2038,7 @@ export interface components {
             token: string;
             name: string | null;
             scopes: string[];
+            projectId: string | null;
             /** Format: date-time */
             expiresAt: string | null;
         };
@@ -1991,7 +2053,9 @@ export interface components {
              */
             expiresAt?: string;
             /** @description What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens). */
-            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks" | "tenant.firewall")[];
+            scopes?: ("read" | "server.create" | "server.power" | "server.console" | "server.credentials" | "server.snapshots" | "server.backups" | "server.rebuild" | "server.resize" | "server.firewall" | "server.rescue" | "server.delete" | "server.share" | "tenant.users" | "tenant.webhooks" | "tenant.firewall" | "project.create" | "project.manage")[];
+            /** @description Limits the token to one project its user may see: it reads, creates and acts on that project's servers only (never more than its user may there), and does nothing of the tenant as a whole nor of its own account. The token goes when the project is deleted. */
+            projectId?: string;
         };
         ApiToken: {
             id: string;
@@ -2001,6 +2065,8 @@ export interface components {
             bootstrap: boolean;
             /** @description What it may do besides reading; empty: all its user may. */
             scopes: string[];
+            /** @description Set: the token acts on this project's servers only. */
+            projectId: string | null;
             /** @description Whether the token authenticates now: not revoked, not expired, its user not disabled. */
             active: boolean;
             /** Format: date-time */
@@ -2579,6 +2645,8 @@ export interface components {
         };
         Instance: {
             id: string;
+            /** @description The project of its tenant it belongs to. */
+            projectId: string;
             hostname: string;
             /** @enum {string} */
             status: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
@@ -2799,6 +2867,86 @@ export interface components {
             name?: string;
             description?: string;
             rules?: components["schemas"]["FirewallRule"][];
+        };
+        Project: {
+            id: string;
+            tenantId: string;
+            name: string;
+            /** @description The tenant's default project: creates without a `projectId` land in it, every user of the tenant may create servers in it, and it is never deleted. */
+            isDefault: boolean;
+            allowedPlanIds: string[] | null;
+            allowedImageIds: string[] | null;
+            allowedLocationIds: string[] | null;
+            quota: {
+                instances: number;
+                vcpus: number;
+                memoryMiB: number;
+                diskGiB: number;
+            } | null;
+            /** @description What its servers whose quota is still charged hold. */
+            usage: {
+                instances: number;
+                vcpus: number;
+                memoryMiB: number;
+                diskGiB: number;
+            };
+            members: components["schemas"]["ProjectMember"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProjectMember: {
+            userId: string;
+            email: string;
+            /**
+             * @description `owner`: creates servers in the project and acts on every one of them; `member`: creates servers in it, reads all of them, acts on their own and on what is shared with them; `viewer`: reads its servers. A tenant viewer reads only, whatever their project role.
+             * @enum {string}
+             */
+            role: "owner" | "member" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ProjectCreate: {
+            /** @example staging */
+            name: string;
+            /** @description The plans its servers may use; null: any. */
+            allowedPlanIds?: string[] | null;
+            /** @description The images its servers may use; null: any. */
+            allowedImageIds?: string[] | null;
+            /** @description The locations its servers may use; null: any. */
+            allowedLocationIds?: string[] | null;
+            /** @description Its own quota inside the tenant's, the tenant quota's shape; null: only the tenant's quota applies. */
+            quota?: {
+                instances: number;
+                vcpus: number;
+                memoryMiB: number;
+                diskGiB: number;
+            } | null;
+        };
+        ProjectUpdate: {
+            /** @example staging */
+            name?: string;
+            /** @description The plans its servers may use; null: any. */
+            allowedPlanIds?: string[] | null;
+            /** @description The images its servers may use; null: any. */
+            allowedImageIds?: string[] | null;
+            /** @description The locations its servers may use; null: any. */
+            allowedLocationIds?: string[] | null;
+            /** @description Its own quota inside the tenant's, the tenant quota's shape; null: only the tenant's quota applies. */
+            quota?: {
+                instances: number;
+                vcpus: number;
+                memoryMiB: number;
+                diskGiB: number;
+            } | null;
+        };
+        ProjectMemberUpdate: {
+            /**
+             * @description `owner`: creates servers in the project and acts on every one of them; `member`: creates servers in it, reads all of them, acts on their own and on what is shared with them; `viewer`: reads its servers. A tenant viewer reads only, whatever their project role.
+             * @enum {string}
+             */
+            role: "owner" | "member" | "viewer";
         };
         Backup: {
             id: string;
@@ -7812,8 +7960,10 @@ export interface operations {
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
                 state?: "pending" | "scheduling" | "provisioning" | "running" | "starting" | "stopping" | "stopped" | "rebooting" | "resizing" | "rebuilding" | "migrating" | "deleting" | "deleted" | "failed" | "rollback_failed" | "rebuild_failed" | "lost" | "snapshotting" | "rolling_back" | "backing_up" | "restoring" | "updating_firewall" | "rescue" | "entering_rescue" | "leaving_rescue" | "configuring_boot";
-                /** @description `mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own and those shared with them). */
+                /** @description `mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own, those shared with them and those of the projects they have a role in). */
                 scope?: "mine" | "all";
+                /** @description Only this project's servers. */
+                projectId?: string;
             };
             header?: never;
             path?: never;
@@ -7910,6 +8060,8 @@ export interface operations {
                     userData?: string;
                     /** @enum {string} */
                     credentialType?: "PASSWORD" | "SSH_KEY" | "PASSWORD_AND_SSH_KEY" | "IMAGE_DEFINED";
+                    /** @description The project of your tenant the server belongs to (default: the tenant's default project; a project token's own). Its restrictions and quota are checked in the create: 422 PROJECT_PLAN_NOT_ALLOWED, PROJECT_IMAGE_NOT_ALLOWED, PROJECT_LOCATION_NOT_ALLOWED, PROJECT_QUOTA_EXCEEDED. */
+                    projectId?: string;
                 };
             };
         };
@@ -8017,7 +8169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED, PLAN_DISK_TOO_SMALL */
+            /** @description Error: QUOTA_EXCEEDED, PROJECT_QUOTA_EXCEEDED, PROJECT_PLAN_NOT_ALLOWED, PROJECT_IMAGE_NOT_ALLOWED, PROJECT_LOCATION_NOT_ALLOWED, IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED, PLAN_DISK_TOO_SMALL */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10017,7 +10169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED, UNSUPPORTED */
+            /** @description Error: QUOTA_EXCEEDED, PROJECT_QUOTA_EXCEEDED, PROJECT_PLAN_NOT_ALLOWED, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10140,7 +10292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, UNSUPPORTED */
+            /** @description Error: IMAGE_SSH_KEY_REQUIRED, IMAGE_LOGIN_METHOD_UNSUPPORTED, PROJECT_IMAGE_NOT_ALLOWED, UNSUPPORTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11992,6 +12144,602 @@ export interface operations {
             };
             /** @description Error: FIREWALL_RULE_LIMIT */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProjects: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProjectsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProjectsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PROJECT_IN_USE, PROJECT_IS_DEFAULT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchProjectsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putProjectsByIdMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectMemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProjectMember"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProjectsByIdMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

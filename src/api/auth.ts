@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, notFound } from '../domain/errors';
-import { serverTarget } from '../services/access';
+import { targetOf } from '../services/access';
 import { tokenPrincipal } from '../services/authentication';
 import { can, TENANT, type Action } from '../services/authorization';
 import type { ServiceDeps } from '../services/deps';
@@ -55,9 +55,9 @@ export function authorize(deps: Pick<ServiceDeps, 'db' | 'config'>): RequestHand
     if (!rule || !who) return next();
     // A change asked of one server counts as an operation whatever its answer, refusals too.
     if (rule.target && req.method !== 'GET' && req.method !== 'HEAD') await countRequest(deps, who.tokenId, 'operation');
-    const target = rule.target ? await serverTarget(deps, who, rule.target, idOf(path)) : TENANT;
+    const target = rule.target ? await targetOf(deps, who, rule.target, idOf(path)) : TENANT;
     const decision = can(who, rule.action, target);
-    if (!decision.allowed) return next(decision.hidden ? notFound('server') : new AppError('FORBIDDEN', decision.reason, { action: rule.action }));
+    if (!decision.allowed) return next(decision.hidden ? notFound(target.kind === 'project' ? 'project' : 'server') : new AppError('FORBIDDEN', decision.reason, { action: rule.action }));
     req.authorized = rule.action;
     next();
   };

@@ -8,7 +8,7 @@ import type { Action } from '../services/authorization';
 
 export interface RouteRule {
   action: Action;
-  /** Set for routes on one server: the action is decided on that server. */
+  /** Set for routes on one server (or one project): the action is decided on it. */
   target?: TargetSource;
 }
 
@@ -17,6 +17,7 @@ const operator: RouteRule = { action: 'operator' };
 const account: RouteRule = { action: 'account' };
 const accountRead: RouteRule = { action: 'account.read' };
 const onServer = (action: Action): RouteRule => ({ action, target: 'instance' });
+const onProject = (action: Action): RouteRule => ({ action, target: 'project' });
 
 /** `METHOD /path` (OpenAPI style) → rule. */
 export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
@@ -88,6 +89,14 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'POST /v1/instances/{id}/rescue/reveal': onServer('server.rescue'),
   'GET /v1/isos': { action: 'catalog.read' },
   'GET /v1/usage': { action: 'tenant.usage' },
+
+  'POST /v1/projects': { action: 'project.create' },
+  'GET /v1/projects': { action: 'projects.list' },
+  'GET /v1/projects/{id}': onProject('project.read'),
+  'PATCH /v1/projects/{id}': onProject('project.manage'),
+  'DELETE /v1/projects/{id}': onProject('project.manage'),
+  'PUT /v1/projects/{id}/members/{userId}': onProject('project.manage'),
+  'DELETE /v1/projects/{id}/members/{userId}': onProject('project.manage'),
 
   'POST /v1/firewall-groups': { action: 'tenant.firewall' },
   'GET /v1/firewall-groups': { action: 'tenant.firewall.read' },

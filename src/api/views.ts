@@ -28,6 +28,7 @@ export function toInstanceView(row: InstanceRow): z.infer<typeof instanceView> {
   const task = row.tasks[0];
   return {
     id: row.id,
+    projectId: row.projectId,
     hostname: row.hostname,
     status: row.status,
     desiredState: row.desiredState,

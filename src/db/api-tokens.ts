@@ -13,13 +13,14 @@ export interface TokenHolder {
   tenantId: string | null;
   tenantRole: TenantRole | null;
   scopes: string[] | null;
+  projectId: string | null;
   disabledAt: Date | null;
 }
 
 /** A token and what its user is, by the token's digest, in one statement on the pool (every request makes it). */
 export async function tokenByHash(db: Db, tokenHash: string): Promise<TokenHolder | undefined> {
   const [token] = await runSql<TokenHolder>(db, Prisma.sql`
-    SELECT t.id, t."userId", t.scopes, t."revokedAt", t."expiresAt", t."lastUsedAt", u.role::text AS role, u."tenantId", u."tenantRole"::text AS "tenantRole", u."disabledAt"
+    SELECT t.id, t."userId", t.scopes, t."projectId", t."revokedAt", t."expiresAt", t."lastUsedAt", u.role::text AS role, u."tenantId", u."tenantRole"::text AS "tenantRole", u."disabledAt"
     FROM api_tokens t JOIN users u ON u.id = t."userId" WHERE t."tokenHash" = ${tokenHash}`);
   return token;
 }

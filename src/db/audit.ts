@@ -40,7 +40,11 @@ export type InstanceAuditAction =
   | 'task.workflow_started_late';
 
 /** What happened to a tenant itself. */
-export type TenantAuditAction = 'tenant.created' | 'catalog.seeded' | `firewall_group.${'created' | 'updated' | 'deleted'}`;
+export type TenantAuditAction =
+  | 'tenant.created'
+  | 'catalog.seeded'
+  | `firewall_group.${'created' | 'updated' | 'deleted'}`
+  | `project.${'created' | 'updated' | 'deleted' | 'member_set' | 'member_removed'}`;
 
 /** What happened to a user, a token or a webhook endpoint: its tenant's, or the platform's (no tenant) for administrators and platform-wide endpoints. */
 export type OwnedAuditAction =

@@ -6,7 +6,7 @@
 import type { Config } from '../config';
 import type { ConsoleOpenerNow } from '../domain/guest-console';
 import { Prisma, type ConsoleSession } from '../generated/prisma/client';
-import type { InstanceStatus, Role, TenantRole } from '../generated/prisma/enums';
+import type { InstanceStatus, ProjectRole, Role, TenantRole } from '../generated/prisma/enums';
 import { runSql, type Db, type Tx } from './client';
 import { recordAudit } from './audit';
 
@@ -53,8 +53,12 @@ export interface ConsoleSessionNow extends Omit<ConsoleOpenerNow, 'mayAccessServ
   tenantRole: TenantRole | null;
   /** The server's tenant and creator (null when its row is gone), and what it was shared with the opener. */
   serverTenantId: string | null;
+  serverProjectId: string | null;
   serverUserId: string | null;
   grant: string[] | null;
+  /** The opener's role in the server's project, and the project the opening token is limited to. */
+  projectRole: ProjectRole | null;
+  tokenProjectId: string | null;
 }
 
 /**
@@ -74,13 +78,15 @@ export async function consoleSessionsNow(db: Db, sessionIds: string[], now = new
         ELSE t.id IS NULL OR t."revokedAt" IS NOT NULL OR t."expiresAt" <= ${now} END AS "tokenEnded",
       COALESCE(u."passwordChangedAt" > cs."createdAt", false) AS "passwordChangedSinceOpened",
       cs."userId", u.role::text AS role, u."tenantId" AS "userTenantId", u."tenantRole"::text AS "tenantRole",
-      i."tenantId" AS "serverTenantId", i."userId" AS "serverUserId", g.permissions AS "grant"
+      i."tenantId" AS "serverTenantId", i."projectId" AS "serverProjectId", i."userId" AS "serverUserId", g.permissions AS "grant",
+      pm.role::text AS "projectRole", t."projectId" AS "tokenProjectId"
     FROM console_sessions cs
     JOIN users u ON u.id = cs."userId"
     LEFT JOIN instance_grants g ON g."instanceId" = cs."instanceId" AND g."userId" = cs."userId"
     LEFT JOIN sessions s ON s.id = cs."openedBySessionId"
     LEFT JOIN api_tokens t ON t.id = cs."openedByTokenId"
     LEFT JOIN instances i ON i.id = cs."instanceId"
+    LEFT JOIN project_members pm ON pm."projectId" = i."projectId" AND pm."userId" = cs."userId"
     WHERE cs.id = ANY(${sessionIds}::text[])`);
 }
 

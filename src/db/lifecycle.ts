@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { Tx } from './client';
 import { settleBoot } from './boot-media';
 import { settleGuestData } from './guest-data';
-import { assertQuota, fits, lockNodeCapacity, type TenantQuota } from './reservations';
+import { assertProjectQuota, assertQuota, fits, lockNodeCapacity, type ProjectQuota, type TenantQuota } from './reservations';
 import { newId } from '../security/ids';
 
 /**
@@ -131,13 +131,15 @@ async function setCharge(tx: Tx, instanceId: string, sizing: Sizing): Promise<vo
 }
 
 /**
- * Charges a resize before anything changes: the tenant's quota and the node's capacity must
- * hold the growth, else QUOTA_EXCEEDED / CAPACITY_UNAVAILABLE (the caller's transaction then
- * undoes the charge). While it runs, the instance holds the larger of both sizes.
+ * Charges a resize before anything changes: the project's and the tenant's quota and the node's
+ * capacity must hold the growth, else PROJECT_QUOTA_EXCEEDED / QUOTA_EXCEEDED /
+ * CAPACITY_UNAVAILABLE (the caller's transaction then undoes the charge). While it runs, the
+ * instance holds the larger of both sizes.
  */
 export async function chargeResize(
   tx: Tx,
   instance: ChargedInstance,
+  project: ProjectQuota,
   tenant: TenantQuota,
   plan: { id: string } & Sizing,
   currentDiskGiB: number,
@@ -148,6 +150,7 @@ export async function chargeResize(
     throw new AppError('UNSUPPORTED', 'Disks can only grow: this plan has a smaller disk than the server.', { diskGiB: currentDiskGiB, planDiskGiB: to.diskGiB });
   }
   const extra = growth(from, to);
+  await assertProjectQuota(tx, project, extra, false);
   await assertQuota(tx, tenant, extra, false);
   const here = (await lockNodeCapacity(tx, instance.connectionId)).find((n) => n.node === instance.node);
   if (!here || !fits(here.free, extra)) {

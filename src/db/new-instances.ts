@@ -38,6 +38,7 @@ export async function readCreateCatalog(db: Db, ids: { planId: string; locationI
 export interface PendingInstance {
   id: string;
   tenantId: string;
+  projectId: string;
   userId: string;
   hostname: string;
   planId: string;
@@ -59,9 +60,9 @@ export async function insertPendingInstance(tx: Queryable, o: PendingInstance): 
   const now = new Date();
   await runSql(tx, Prisma.sql`
     WITH instance AS (
-      INSERT INTO instances (id, "tenantId", "userId", hostname, status, "desiredState", "planId", "locationId", "imageId", "connectionId",
+      INSERT INTO instances (id, "tenantId", "projectId", "userId", hostname, status, "desiredState", "planId", "locationId", "imageId", "connectionId",
         username, "sshKeys", "userData", "credentialType", "restoredFromBackupId", "chargedVcpus", "chargedMemoryMiB", "chargedDiskGiB", "createdAt", "updatedAt")
-      VALUES (${o.id}, ${o.tenantId}, ${o.userId}, ${o.hostname}, 'pending', 'running', ${o.planId}, ${o.locationId}, ${o.imageId}, ${o.connectionId},
+      VALUES (${o.id}, ${o.tenantId}, ${o.projectId}, ${o.userId}, ${o.hostname}, 'pending', 'running', ${o.planId}, ${o.locationId}, ${o.imageId}, ${o.connectionId},
         ${o.username}, CAST(${o.sshKeys} AS text[]), ${o.userData}, CAST(${o.credentialType} AS "CredentialType"), ${o.restoredFromBackupId},
         ${o.charged.vcpus}, ${o.charged.memoryMiB}, ${o.charged.diskGiB}, ${now}, ${now})
       RETURNING id)

@@ -7,8 +7,8 @@ import { runSql, type Queryable, type Tx } from './client';
 /**
  * Reservations are taken inside the caller's transaction: quota, node capacity and, from their
  * ranges (`ranges.ts`), a VMID and addresses. The locks that make creates wait (the user's, the
- * tenant's, one node's) are FOR NO KEY UPDATE, taken in the same order everywhere (user → tenant
- * → nodes) and as late as possible: they exclude each other, but not the FOR KEY SHARE lock a
+ * project's, the tenant's, one node's) are FOR NO KEY UPDATE, taken in the same order everywhere
+ * (user → project → tenant → nodes) and as late as possible: they exclude each other, but not the FOR KEY SHARE lock a
  * foreign-key check takes. What a finished provision keeps, and what a rollback or delete gives
  * back, is settled here too.
  */
@@ -23,12 +23,45 @@ export interface TenantQuota {
   quotaDiskGiB: number;
 }
 
+/** A project's own quota inside its tenant's: all four limits, or none (null: only the tenant's). */
+export interface ProjectQuota {
+  id: string;
+  quotaInstances: number | null;
+  quotaVcpus: number | null;
+  quotaMemoryMiB: number | null;
+  quotaDiskGiB: number | null;
+}
+
 /** Charges the tenant's quota for `sizing` (plus one instance when `newInstance`), or throws QUOTA_EXCEEDED. */
-export async function assertQuota(tx: Queryable, tenant: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
-  await runSql(tx, Prisma.sql`SELECT id FROM tenants WHERE id = ${tenant.id} FOR NO KEY UPDATE`);
+export function assertQuota(tx: Queryable, tenant: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
+  return chargeWithin(tx, { table: 'tenants', column: 'tenantId', code: 'QUOTA_EXCEEDED', whose: 'your' }, tenant, sizing, newInstance, excludeInstanceId);
+}
+
+/**
+ * Charges the project's own quota like the tenant's, or throws PROJECT_QUOTA_EXCEEDED. Its row is
+ * locked whether it has a quota or not: a change of its restrictions or quota waits for the create.
+ */
+export async function assertProjectQuota(tx: Queryable, project: ProjectQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId = ''): Promise<void> {
+  const { quotaInstances, quotaVcpus, quotaMemoryMiB, quotaDiskGiB } = project;
+  if (quotaInstances === null || quotaVcpus === null || quotaMemoryMiB === null || quotaDiskGiB === null) return;
+  const limits = { id: project.id, quotaInstances, quotaVcpus, quotaMemoryMiB, quotaDiskGiB };
+  await chargeWithin(tx, { table: 'projects', column: 'projectId', code: 'PROJECT_QUOTA_EXCEEDED', whose: "this project's" }, limits, sizing, newInstance, excludeInstanceId);
+}
+
+interface QuotaHolder {
+  table: 'tenants' | 'projects';
+  /** The instances' column naming the holder. */
+  column: 'tenantId' | 'projectId';
+  code: 'QUOTA_EXCEEDED' | 'PROJECT_QUOTA_EXCEEDED';
+  whose: string;
+}
+
+/** The holder's row is locked (FOR NO KEY UPDATE), then what its servers hold is counted under the lock. */
+async function chargeWithin(tx: Queryable, holder: QuotaHolder, limits: TenantQuota, sizing: Sizing, newInstance: boolean, excludeInstanceId: string): Promise<void> {
+  await runSql(tx, Prisma.sql`SELECT id FROM ${Prisma.raw(holder.table)} WHERE id = ${limits.id} FOR NO KEY UPDATE`);
   const [usage] = await runSql<{ instances: bigint; vcpus: bigint | null; memory: bigint | null; disk: bigint | null }>(tx, Prisma.sql`
     SELECT COUNT(*) AS instances, SUM("chargedVcpus") AS vcpus, SUM("chargedMemoryMiB") AS memory, SUM("chargedDiskGiB") AS disk
-    FROM instances WHERE "tenantId" = ${tenant.id} AND "quotaReleasedAt" IS NULL AND id <> ${excludeInstanceId}`);
+    FROM instances WHERE ${Prisma.raw(`"${holder.column}"`)} = ${limits.id} AND "quotaReleasedAt" IS NULL AND id <> ${excludeInstanceId}`);
   const used = {
     instances: Number(usage?.instances ?? 0),
     vcpus: Number(usage?.vcpus ?? 0),
@@ -36,14 +69,14 @@ export async function assertQuota(tx: Queryable, tenant: TenantQuota, sizing: Si
     diskGiB: Number(usage?.disk ?? 0),
   };
   const checks: [string, number, number, number][] = [
-    ['instances', used.instances, newInstance ? 1 : 0, tenant.quotaInstances],
-    ['vcpus', used.vcpus, sizing.vcpus, tenant.quotaVcpus],
-    ['memoryMiB', used.memoryMiB, sizing.memoryMiB, tenant.quotaMemoryMiB],
-    ['diskGiB', used.diskGiB, sizing.diskGiB, tenant.quotaDiskGiB],
+    ['instances', used.instances, newInstance ? 1 : 0, limits.quotaInstances],
+    ['vcpus', used.vcpus, sizing.vcpus, limits.quotaVcpus],
+    ['memoryMiB', used.memoryMiB, sizing.memoryMiB, limits.quotaMemoryMiB],
+    ['diskGiB', used.diskGiB, sizing.diskGiB, limits.quotaDiskGiB],
   ];
   for (const [resource, inUse, requested, limit] of checks) {
     if (inUse + requested > limit) {
-      throw new AppError('QUOTA_EXCEEDED', `This would exceed your ${resource} quota.`, { resource, limit, used: inUse, requested });
+      throw new AppError(holder.code, `This would exceed ${holder.whose} ${resource} quota.`, { resource, limit, used: inUse, requested });
     }
   }
 }

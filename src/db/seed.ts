@@ -5,6 +5,7 @@ import { hashUserPassword } from '../security/user-passwords';
 import type { Db } from './client';
 import { isUniqueViolation } from './errors';
 import { recordAudit } from './audit';
+import { createDefaultProject } from './projects';
 
 /** The demo cluster's nodes and what we may allocate on each. */
 export const DEMO_NODES = ['pve1', 'pve2', 'pve3'] as const;
@@ -179,6 +180,7 @@ export async function seedDemoCatalog(db: Db, secrets: SecretBox, proxmox: DemoP
           quotaDiskGiB: quota.diskGiB,
         },
       });
+      await createDefaultProject(tx, tenantId);
       await tx.user.create({ data: { id: userId, tenantId, email: DEMO_CUSTOMER_EMAIL, role: 'customer', tenantRole: 'owner', passwordHash: customerHash ?? null } });
       if (operatorHash) await tx.user.create({ data: { id: newId('usr'), tenantId: null, email: DEMO_OPERATOR_EMAIL, role: 'admin', passwordHash: operatorHash } });
       await tx.apiToken.create({ data: { id: newId('tok'), userId, tokenHash: hashToken(customerToken) } });

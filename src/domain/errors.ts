@@ -76,6 +76,16 @@ export const ERROR_STATUS = {
   FIREWALL_RULE_LIMIT: 422,
   /** A firewall group that servers still name cannot be deleted: take it out of their rules first. */
   FIREWALL_GROUP_IN_USE: 409,
+  /** A create in a project that would pass the project's own quota (inside the tenant's). */
+  PROJECT_QUOTA_EXCEEDED: 422,
+  /** A create in a project with a plan, image or location its restrictions leave out. */
+  PROJECT_PLAN_NOT_ALLOWED: 422,
+  PROJECT_IMAGE_NOT_ALLOWED: 422,
+  PROJECT_LOCATION_NOT_ALLOWED: 422,
+  /** A project that still has servers cannot be deleted: delete them first. */
+  PROJECT_IN_USE: 409,
+  /** The tenant's default project cannot be deleted. */
+  PROJECT_IS_DEFAULT: 409,
   RATE_LIMITED: 429,
   /** The user holds as many consoles open as CONSOLE_SESSIONS_PER_USER allows. */
   CONSOLE_LIMIT: 429,

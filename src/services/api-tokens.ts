@@ -1,8 +1,9 @@
 import { recordAudit } from '../db/audit';
-import { notFound } from '../domain/errors';
+import { AppError, notFound } from '../domain/errors';
 import type { ApiToken, User } from '../generated/prisma/client';
 import { newId } from '../security/ids';
 import { generateApiToken, hashToken } from '../security/secrets';
+import { decideOnProject } from './access';
 import type { ServiceDeps } from './deps';
 import type { PageArgs } from '../db/pages';
 
@@ -17,6 +18,8 @@ export interface TokenRequest {
   expiresInDays?: number;
   /** What it may do besides reading (authorization.ts); none: all its user may. */
   scopes?: string[];
+  /** The one project whose servers it acts on (one its user may see). */
+  projectId?: string;
 }
 
 export interface IssuedToken {
@@ -25,6 +28,7 @@ export interface IssuedToken {
   token: string;
   name: string | null;
   scopes: string[];
+  projectId: string | null;
   expiresAt: string | null;
 }
 
@@ -37,6 +41,14 @@ async function userOf(deps: Deps, userId: string): Promise<User> {
   return user;
 }
 
+/** A token is limited only to a project its user may see. */
+async function assertProjectOf(deps: Deps, user: User, projectId: string): Promise<void> {
+  const noSuchProject = new AppError('INVALID_INPUT', 'The request body is invalid.', { fields: { projectId: 'no such project' } });
+  if (!user.tenantId) throw noSuchProject;
+  const holder = { userId: user.id, role: user.role, tenantId: user.tenantId, tenantRole: user.tenantRole };
+  if (!(await decideOnProject(deps, holder, 'project.read', projectId)).allowed) throw noSuchProject;
+}
+
 /** A new token for the user `userId`, issued by `actorUserId` (an administrator, or the user). The database keeps its SHA-256 digest only. */
 export async function issueApiToken(deps: Deps, actorUserId: string, userId: string, body: TokenRequest): Promise<IssuedToken> {
   const user = await userOf(deps, userId);
@@ -47,11 +59,13 @@ export async function issueApiToken(deps: Deps, actorUserId: string, userId: str
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : body.expiresInDays ? new Date(Date.now() + body.expiresInDays * DAY_MS) : null;
   const expiresText = expiresAt?.toISOString() ?? null;
   const scopes = body.scopes ?? [];
+  const projectId = body.projectId ?? null;
+  if (projectId) await assertProjectOf(deps, user, projectId);
   await db.$transaction([
-    db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt, scopes } }),
-    recordAudit(db, { action: 'token.issued', actorUserId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: expiresText, scopes } }),
+    db.apiToken.create({ data: { id, userId: user.id, tokenHash: hashToken(token), name, expiresAt, scopes, projectId } }),
+    recordAudit(db, { action: 'token.issued', actorUserId, tenantId: user.tenantId, details: { userId: user.id, tokenId: id, expiresAt: expiresText, scopes, projectId } }),
   ]);
-  return { id, token, name, scopes, expiresAt: expiresText };
+  return { id, token, name, scopes, projectId, expiresAt: expiresText };
 }
 
 /** One page of a user's tokens, newest first. */

@@ -22,5 +22,6 @@ export async function tokenPrincipal(deps: Pick<ServiceDeps, 'db'>, secret: stri
     await stampTokenUse(deps.db, token.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
   }
   const scoped = token.scopes && token.scopes.length > 0 ? { tokenScopes: token.scopes } : {};
-  return { userId: token.userId, tokenId: token.id, role: token.role, tenantId: token.tenantId, tenantRole: token.tenantRole, ...scoped };
+  const limited = token.projectId ? { tokenProjectId: token.projectId } : {};
+  return { userId: token.userId, tokenId: token.id, role: token.role, tenantId: token.tenantId, tenantRole: token.tenantRole, ...scoped, ...limited };
 }

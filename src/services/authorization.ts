@@ -4,13 +4,14 @@
  * streams and the server lists ask the same function.
  */
 import type { Prisma } from '../generated/prisma/client';
-import type { Role, TenantRole } from '../generated/prisma/enums';
+import type { ProjectRole, Role, TenantRole } from '../generated/prisma/enums';
 
 /** What sharing a server may allow, each named after what it lets the user do; every grant includes `read`. */
 export const SERVER_PERMISSIONS = ['read', 'power', 'console', 'credentials', 'snapshots', 'backups', 'rebuild', 'resize', 'firewall', 'rescue', 'delete'] as const;
 export type ServerPermission = (typeof SERVER_PERMISSIONS)[number];
 
 export const TENANT_ROLES = ['owner', 'member', 'viewer'] as const satisfies readonly TenantRole[];
+export const PROJECT_ROLES = ['owner', 'member', 'viewer'] as const satisfies readonly ProjectRole[];
 
 /** What a request asks to do. */
 export type Action =
@@ -25,7 +26,15 @@ export type Action =
   /** The feed of what happened to the servers the caller may read. */
   | 'events.read'
   | 'servers.list'
+  /** Creating a server: decided again on the project it goes into. */
   | 'server.create'
+  /** The projects the caller may see, and one of them. */
+  | 'projects.list'
+  | 'project.read'
+  /** Create a project (tenant owners). */
+  | 'project.create'
+  /** Change or delete a project, and its members (decided on that project). */
+  | 'project.manage'
   | `server.${ServerPermission}`
   /** List, give and revoke a server's grants. */
   | 'server.share'
@@ -49,10 +58,27 @@ export interface Actor {
   tenantRole: TenantRole | null;
   /** Set for a token issued with scopes: what it may do besides reading. */
   tokenScopes?: readonly string[];
+  /** Set for a token limited to one project: it acts on that project's servers only. */
+  tokenProjectId?: string;
 }
 
-/** The caller's own tenant, or one server: its tenant, its creator and what the caller was granted on it. */
-export type Target = { kind: 'tenant' } | { kind: 'server'; tenantId: string; userId: string; grant: readonly string[] | null };
+/** A project as the decision sees it: its tenant, whether it is the default one, and the caller's role in it (null: none given). */
+export interface ProjectTarget {
+  kind: 'project';
+  tenantId: string;
+  projectId: string;
+  isDefault: boolean;
+  role: ProjectRole | null;
+}
+
+/**
+ * The caller's own tenant, one of its projects, or one server: its tenant and project, its
+ * creator, what the caller was granted on it and the caller's role in its project.
+ */
+export type Target =
+  | { kind: 'tenant' }
+  | ProjectTarget
+  | { kind: 'server'; tenantId: string; projectId: string; userId: string; grant: readonly string[] | null; projectRole: ProjectRole | null };
 
 export const TENANT: Target = { kind: 'tenant' };
 
@@ -62,11 +88,12 @@ export type Decision = { allowed: true } | { allowed: false; reason: string; hid
 const ALLOW: Decision = { allowed: true };
 const deny = (reason: string): Decision => ({ allowed: false, reason });
 const HIDDEN: Decision = { allowed: false, reason: 'No such server.', hidden: true };
+const HIDDEN_PROJECT: Decision = { allowed: false, reason: 'No such project.', hidden: true };
 
 const READS_ONLY = 'Viewers read only; a tenant owner can make you a member.';
 
 /** What only reads: every token may, whatever its scopes. */
-const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'tenant.users.read', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall.read']);
+const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'projects.list', 'project.read', 'tenant.users.read', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall.read']);
 
 /** What a token may be issued for besides reading: `read` alone keeps it to reads. Its own account (password, tokens) stays with unscoped tokens and sessions. */
 export const TOKEN_SCOPES = [
@@ -77,6 +104,8 @@ export const TOKEN_SCOPES = [
   'tenant.users',
   'tenant.webhooks',
   'tenant.firewall',
+  'project.create',
+  'project.manage',
 ] as const satisfies readonly (Action | 'read')[];
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
@@ -93,13 +122,18 @@ function operatorDecision(action: Action): Decision {
     case 'tenant.firewall':
     case 'tenant.firewall.read':
       return deny("This route is for customers: firewall groups belong to a tenant.");
+    case 'projects.list':
+    case 'project.read':
+    case 'project.create':
+    case 'project.manage':
+      return deny('This route is for customers: projects belong to a tenant.');
     default:
       return ALLOW;
   }
 }
 
-/** What only a tenant's owners do: its users, webhooks, audit trail, usage records and firewall groups (a change reaches every server using it). */
-const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall']);
+/** What only a tenant's owners do: its users, webhooks, audit trail, usage records, firewall groups (a change reaches every server using it) and projects. */
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall', 'project.create']);
 
 function tenantDecision(role: TenantRole, action: Action): Decision {
   if (role === 'owner') return ALLOW;
@@ -110,15 +144,43 @@ function tenantDecision(role: TenantRole, action: Action): Decision {
 function serverDecision(who: Actor & { tenantRole: TenantRole }, action: `server.${ServerPermission}` | 'server.share', server: Extract<Target, { kind: 'server' }>): Decision {
   if (server.tenantId !== who.tenantId) return HIDDEN;
   if (who.tenantRole === 'owner') return ALLOW;
-  const mayRead = who.tenantRole === 'viewer' || server.userId === who.userId || server.grant !== null;
+  // A role in the server's project lets a member read all of the project's servers.
+  const mayRead = who.tenantRole === 'viewer' || server.userId === who.userId || server.grant !== null || server.projectRole !== null;
   if (!mayRead) return HIDDEN;
   if (action === 'server.read') return ALLOW;
   if (who.tenantRole === 'viewer') return deny(READS_ONLY);
-  if (server.userId === who.userId) return ALLOW;
-  if (action === 'server.share') return deny("Only the server's creator or a tenant owner shares it.");
+  if (server.userId === who.userId || server.projectRole === 'owner') return ALLOW;
+  if (action === 'server.share') return deny("Only the server's creator, an owner of its project or a tenant owner shares it.");
   const permission = action.slice('server.'.length);
   if (server.grant?.includes(permission)) return ALLOW;
   return deny(`Your access to this server does not include ${permission}; its creator or a tenant owner can share it with you with that permission.`);
+}
+
+/**
+ * A project of the caller's tenant. Every user of the tenant belongs to its default project: a
+ * member creates servers there without a role in it (and reads there only their own and what was
+ * shared with them, as before projects); in any other project they need a role.
+ */
+function projectDecision(who: Actor & { tenantRole: TenantRole }, action: Action, project: ProjectTarget): Decision {
+  if (project.tenantId !== who.tenantId) return HIDDEN_PROJECT;
+  if (who.tenantRole === 'owner') return ALLOW;
+  if (who.tenantRole === 'member' && project.role === null && !project.isDefault) return HIDDEN_PROJECT;
+  if (action === 'project.read') return ALLOW;
+  if (action === 'project.manage') return deny('Only a tenant owner manages projects.');
+  if (action !== 'server.create') throw new Error(`${action} is not decided on a project`);
+  if (who.tenantRole === 'viewer') return deny(READS_ONLY);
+  if (project.role === 'viewer') return deny('Your role in this project is viewer: you read its servers; a tenant owner can make you a member of it.');
+  return ALLOW;
+}
+
+/** What a token limited to one project may do besides acting on that project and its servers: nothing of the tenant as a whole. */
+const PROJECT_TOKEN_TENANT_ACTIONS = new Set<Action>(['public', 'account.read', 'catalog.read', 'events.read', 'servers.list', 'server.create', 'projects.list']);
+
+function projectTokenDecision(projectId: string, action: Action, target: Target): Decision {
+  if (target.kind === 'server' && target.projectId !== projectId) return HIDDEN;
+  if (target.kind === 'project' && target.projectId !== projectId) return HIDDEN_PROJECT;
+  if (target.kind === 'tenant' && !PROJECT_TOKEN_TENANT_ACTIONS.has(action)) return deny(`This API token is limited to project ${projectId}: it acts on that project's servers only.`);
+  return ALLOW;
 }
 
 /**
@@ -128,8 +190,13 @@ function serverDecision(who: Actor & { tenantRole: TenantRole }, action: `server
  */
 export function can(who: Actor, action: Action, target: Target = TENANT): Decision {
   const decision = userDecision(who, action, target);
-  // A token's scopes only narrow what its user may: it never does more.
-  if (decision.allowed && who.tokenScopes && !READS.has(action) && !who.tokenScopes.includes(action)) {
+  // A token's scopes and project only narrow what its user may: it never does more.
+  if (!decision.allowed) return decision;
+  if (who.tokenProjectId) {
+    const limited = projectTokenDecision(who.tokenProjectId, action, target);
+    if (!limited.allowed) return limited;
+  }
+  if (who.tokenScopes && !READS.has(action) && !who.tokenScopes.includes(action)) {
     return deny(`This API token may not do ${action}: it was issued for ${who.tokenScopes.join(', ')} only.`);
   }
   return decision;
@@ -145,6 +212,8 @@ function userDecision(who: Actor, action: Action, target: Target): Decision {
     return serverDecision(actor, action as `server.${ServerPermission}` | 'server.share', target);
   }
   if (target.kind === 'server') return HIDDEN;
+  if (target.kind === 'project') return projectDecision(actor, action, target);
+  if (action === 'project.read' || action === 'project.manage') throw new Error(`${action} needs a project`);
   if (action.startsWith('server.') && action !== 'server.create') throw new Error(`${action} needs a server`);
   return READS.has(action) && !OWNERS_ONLY.has(action) ? ALLOW : tenantDecision(who.tenantRole, action);
 }
@@ -152,11 +221,19 @@ function userDecision(who: Actor, action: Action, target: Target): Decision {
 /** `mine`: what the caller created or was granted; `all`: everything of the tenant the caller may read. */
 export type ListScope = 'mine' | 'all';
 
-/** The servers `who` may read, as a Prisma filter, for lists and feeds. */
+/** The servers `who` may read, as a Prisma filter, for lists and feeds: what serverDecision lets them read. */
 export function readableServers(who: Actor, scope: ListScope = 'all'): Prisma.InstanceWhereInput {
   if (who.role === 'admin') return {};
-  const tenant = { tenantId: who.tenantId ?? '-' };
-  const theirs = { OR: [{ userId: who.userId }, { grants: { some: { userId: who.userId } } }] };
-  if (scope === 'all' && (who.tenantRole === 'owner' || who.tenantRole === 'viewer')) return tenant;
-  return { ...tenant, ...theirs };
+  const within = { tenantId: who.tenantId ?? '-', ...(who.tokenProjectId ? { projectId: who.tokenProjectId } : {}) };
+  const theirs: Prisma.InstanceWhereInput[] = [{ userId: who.userId }, { grants: { some: { userId: who.userId } } }];
+  if (scope === 'mine') return { ...within, OR: theirs };
+  if (who.tenantRole === 'owner' || who.tenantRole === 'viewer') return within;
+  return { ...within, OR: [...theirs, { project: { members: { some: { userId: who.userId } } } }] };
+}
+
+/** The projects `who` may see (see projectDecision), as a Prisma filter. */
+export function readableProjects(who: Actor): Prisma.ProjectWhereInput {
+  const within = { tenantId: who.tenantId ?? '-', ...(who.tokenProjectId ? { id: who.tokenProjectId } : {}) };
+  if (who.tenantRole === 'owner' || who.tenantRole === 'viewer') return within;
+  return { ...within, OR: [{ isDefault: true }, { members: { some: { userId: who.userId } } }] };
 }

@@ -126,9 +126,10 @@ export interface WatchedConsole {
 
 /** Whether the opener may still hold the server's console (a server whose row is gone ends it otherwise). */
 function mayStillOpen(row: ConsoleSessionNow): boolean {
-  if (row.serverTenantId === null || row.serverUserId === null) return true;
-  const opener = { userId: row.userId, role: row.role, tenantId: row.userTenantId, tenantRole: row.tenantRole };
-  return can(opener, 'server.console', { kind: 'server', tenantId: row.serverTenantId, userId: row.serverUserId, grant: row.grant }).allowed;
+  if (row.serverTenantId === null || row.serverUserId === null || row.serverProjectId === null) return true;
+  const opener = { userId: row.userId, role: row.role, tenantId: row.userTenantId, tenantRole: row.tenantRole, ...(row.tokenProjectId ? { tokenProjectId: row.tokenProjectId } : {}) };
+  const server = { kind: 'server', tenantId: row.serverTenantId, projectId: row.serverProjectId, userId: row.serverUserId, grant: row.grant, projectRole: row.projectRole } as const;
+  return can(opener, 'server.console', server).allowed;
 }
 
 /**

@@ -5,7 +5,8 @@ import { claimIdempotencyKey, idempotencyCutoff } from '../db/idempotency';
 import { provisionFailed, scheduled } from '../db/instance-state';
 import { insertPendingInstance, lockPlanForCreate, moveToNode, readCreateCatalog, readInstance } from '../db/new-instances';
 import { countCreate } from '../db/rate-limits';
-import { assertQuota, planPlacement, releaseReservations } from '../db/reservations';
+import { assertProjectAllows, lockProject } from '../db/projects';
+import { assertProjectQuota, assertQuota, planPlacement, releaseReservations } from '../db/reservations';
 import { reserveAddress, reserveVmid, reservingTransaction } from '../db/ranges';
 import { openTask } from '../db/tasks';
 import { assertNotArchived } from '../domain/archived';
@@ -18,6 +19,7 @@ import { startCommittedWorkflow } from '../temporal/committed-start';
 import { intentColumns, workflowSummary, type StartIntent } from '../temporal/start-intents';
 import { provisionWorkflowId } from '../temporal/workflow-ids';
 import { decideOnServer } from './access';
+import { projectNotFound, projectToCreateIn } from './projects';
 import type { ServiceDeps } from './deps';
 import { instanceInclude, type InstanceRow } from './instances';
 import type { Principal } from './principal';
@@ -36,6 +38,8 @@ export interface CreateInstanceRequest {
   sshKeys?: string[];
   userData?: string;
   credentialType?: CredentialType;
+  /** The project of the tenant it goes into; none: the tenant's default project (a project token's own). */
+  projectId?: string;
 }
 
 export interface CreateResult {
@@ -96,6 +100,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
     if (replay) return replay;
   }
 
+  const projectId = await projectToCreateIn(deps, who, body.projectId);
   const backup = body.backupId === undefined ? null : await restorableBackup(db, tenantId, body.backupId);
   // Restoring a backup as a new server reads its disk: the caller must be allowed the backups of its server.
   const mayRestore = backup ? await decideOnServer(deps, who, 'server.backups', backup.instanceId) : null;
@@ -161,6 +166,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
         await insertPendingInstance(tx, {
           id: instanceId,
           tenantId,
+          projectId,
           userId: who.userId,
           hostname: body.hostname,
           planId: plan.id,
@@ -186,9 +192,13 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
         await scheduled(tx, instanceId, { actorUserId: who.userId, node: preferred, vmid, templateVmid: templateOn(preferred) });
         // The answer is the server as this transaction commits it: its own writes, and the catalog rows it was checked against.
         let instance = await readInstance(tx, instanceId);
-        // The locks other creates wait for come last, user → tenant → node, each held until commit.
+        // The locks other creates wait for come last, user → project → tenant → node, each held until commit.
         await countCreate(tx, deps.config, who.userId);
         await assertPlanUnchanged(tx, plan);
+        const project = await lockProject(tx, tenantId, projectId);
+        if (!project) throw projectNotFound();
+        assertProjectAllows(project, { planId: plan.id, imageId: image.id, locationId: location.id });
+        await assertProjectQuota(tx, project, sizing, true, instanceId);
         await assertQuota(tx, tenant, sizing, true, instanceId);
         const { node } = await placement.reserve(tx, instanceId);
         if (node !== preferred) instance = await moveToNode(tx, instanceId, node, templateOn(node));

@@ -20,8 +20,8 @@ export interface EventQuery {
  */
 export async function listEvents(deps: Pick<ServiceDeps, 'db'>, who: Principal, query: EventQuery): Promise<{ events: InstanceEvent[]; nextCursor?: string }> {
   const tenantId = who.tenantId ?? query.tenantId;
-  // A member reads what happened to the servers they may read only.
-  const readable = who.tenantRole === 'member' ? (await deps.db.instance.findMany({ where: readableServers(who), select: { id: true } })).map((row) => row.id) : undefined;
+  // A member, or a token limited to a project, reads what happened to the servers they may read only.
+  const readable = who.tenantRole === 'member' || who.tokenProjectId ? (await deps.db.instance.findMany({ where: readableServers(who), select: { id: true } })).map((row) => row.id) : undefined;
   const rows = await deps.db.instanceEvent.findMany({
     where: {
       ...(tenantId ? { tenantId } : {}),

@@ -28,9 +28,11 @@ export async function findInstance(deps: Deps, who: Caller, id: string): Promise
   return row;
 }
 
-/** One page of the servers the caller may read (`scope`, see readableServers), newest first, optionally by status. */
-export function listInstances(deps: Deps, who: Caller, page: PageArgs, filters: { state?: InstanceStatus; scope?: ListScope }): Promise<InstanceRow[]> {
-  const where: Prisma.InstanceWhereInput = { ...readableServers(who, filters.scope), ...(filters.state ? { status: filters.state } : {}) };
+/** One page of the servers the caller may read (`scope`, see readableServers), newest first, optionally by status and project. */
+export function listInstances(deps: Deps, who: Caller, page: PageArgs, filters: { state?: InstanceStatus; scope?: ListScope; projectId?: string }): Promise<InstanceRow[]> {
+  const where: Prisma.InstanceWhereInput = {
+    AND: [readableServers(who, filters.scope), { ...(filters.state ? { status: filters.state } : {}), ...(filters.projectId ? { projectId: filters.projectId } : {}) }],
+  };
   return deps.db.instance.findMany({ ...page, where: { AND: [page.where, where] }, include: instanceInclude });
 }
 

@@ -11,6 +11,7 @@ import {
   type PreviousState,
 } from '../db/lifecycle';
 import { lockRow } from '../db/locks';
+import { assertProjectAllows, lockProject } from '../db/projects';
 import { openTask } from '../db/tasks';
 import { assertNotArchived } from '../domain/archived';
 import { decideLogin } from '../domain/credentials-policy';
@@ -218,6 +219,13 @@ export async function requestPowerOperation(deps: OperationDeps, who: Principal,
   return answer(deps, who, instanceId, taskId, 202);
 }
 
+/** The server's project, its row locked as a create locks it (its restrictions and quota hold for this change). */
+async function lockedProjectOf(tx: Tx, instance: { tenantId: string; projectId: string }) {
+  const project = await lockProject(tx, instance.tenantId, instance.projectId);
+  if (!project) throw new Error(`project ${instance.projectId} of a server does not exist`);
+  return project;
+}
+
 /** resize: stopped servers only; the growth is charged to quota and node first, the disk only grows. */
 export async function requestResize(deps: OperationDeps, who: Principal, instanceId: string, planId: string): Promise<OperationAnswer> {
   const { taskId } = (await requestOperation(deps, who, instanceId, {
@@ -226,9 +234,11 @@ export async function requestResize(deps: OperationDeps, who: Principal, instanc
       const plan = await tx.plan.findUnique({ where: { id: planId } });
       if (!plan) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { planId: 'no such plan' } });
       if (plan.id !== instance.planId) assertNotArchived({ planId: plan.archivedAt });
+      const project = await lockedProjectOf(tx, instance);
+      if (plan.id !== instance.planId) assertProjectAllows(project, { planId: plan.id });
       const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: instance.tenantId } });
       const disk = instance.volumes.find((v) => v.kind === 'root')?.sizeGiB ?? instance.chargedDiskGiB;
-      return { params: { resize: await chargeResize(tx, instance, tenant, plan, disk) } };
+      return { params: { resize: await chargeResize(tx, instance, project, tenant, plan, disk) } };
     },
   })) as { taskId: string };
   return answer(deps, who, instanceId, taskId, 202);
@@ -245,8 +255,11 @@ export async function requestRebuild(deps: OperationDeps, who: Principal, instan
       const image = await tx.image.findUnique({ where: { id: imageId ?? instance.imageId }, include: { templates: true } });
       if (!image) throw new AppError('INVALID_INPUT', 'The request refers to something that does not exist.', { fields: { imageId: 'no such image' } });
       const sameImage = image.id === instance.imageId;
-      // Rebuilding from the image the server has stays possible after the image is archived.
-      if (!sameImage) assertNotArchived({ imageId: image.archivedAt });
+      // Rebuilding from the image the server has stays possible after the image is archived or no longer allowed in its project.
+      if (!sameImage) {
+        assertNotArchived({ imageId: image.archivedAt });
+        assertProjectAllows(await lockedProjectOf(tx, instance), { imageId: image.id });
+      }
       if (instance.userData !== null) {
         const connection = await tx.proxmoxConnection.findUniqueOrThrow({ where: { id: instance.connectionId } });
         if (!connection.snippetsStorage) {

@@ -14,10 +14,12 @@ export interface Principal {
   tenantRole: TenantRole | null;
   /** Set for a token issued with scopes: what it may do besides reading (see authorization.ts). */
   tokenScopes?: readonly string[];
+  /** Set for a token limited to one project (see authorization.ts). */
+  tokenProjectId?: string;
 }
 
 /** What a read is scoped by. */
-export type Caller = Pick<Principal, 'userId' | 'role' | 'tenantId' | 'tenantRole'>;
+export type Caller = Pick<Principal, 'userId' | 'role' | 'tenantId' | 'tenantRole' | 'tokenProjectId'>;
 
 /** An operator's reads: every tenant's rows. */
 export const OPERATOR: Caller = { userId: '', role: 'admin', tenantId: null, tenantRole: null };

@@ -1,4 +1,5 @@
 import { recordAudit } from '../db/audit';
+import { createDefaultProject } from '../db/projects';
 import { notFound } from '../domain/errors';
 import type { Tenant } from '../generated/prisma/client';
 import { newId } from '../security/ids';
@@ -39,6 +40,7 @@ export async function createTenant(deps: Deps, who: Principal, body: { name: str
         quotaDiskGiB: body.quota.diskGiB,
       },
     });
+    await createDefaultProject(tx, created.id);
     await recordAudit(tx, { action: 'tenant.created', actorUserId: who.userId, tenantId: created.id, details: { name: created.name } });
     return created;
   });

@@ -5,38 +5,44 @@ import { ROUTE_ACTIONS, ruleOf } from '../../src/api/route-actions';
 import { can, SERVER_PERMISSIONS, type Action, type Actor, type Target } from '../../src/services/authorization';
 import { startStack, type Stack } from '../support/stack';
 
-/** Everyone the matrix asks as: the operator, the roles of one tenant, a user a server was shared with, another tenant's owner, and the owner's read-only token. */
-const WHO = ['admin', 'owner', 'creator', 'shared', 'member', 'viewer', 'stranger', 'reader'] as const;
+/** Everyone the matrix asks as: the operator, the roles of one tenant, a user a server was shared with, another tenant's owner, the owner's read-only token and the owner's token limited to another project. */
+const WHO = ['admin', 'owner', 'creator', 'shared', 'member', 'viewer', 'stranger', 'reader', 'limited'] as const;
 type Who = (typeof WHO)[number];
 
 /**
- * The contract, written out: what each of them may do to the tenant and to one server a member
- * (`creator`) made and shared with `shared` for `power` only; `reader` is the owner with a token
- * issued for `read` only. `a` allowed, `f` 403 FORBIDDEN with the reason, `h` 404 NOT_FOUND (the
- * server is not theirs to know of).
- *                                     admin owner creator shared member viewer stranger reader */
+ * The contract, written out: what each of them may do to the tenant, to its default project and to
+ * one server a member (`creator`) made there and shared with `shared` for `power` only; `reader`
+ * is the owner with a token issued for `read` only, `limited` the owner with a token limited to
+ * another project. No member has a role in the default project: they all may create servers in
+ * it. `a` allowed, `f` 403 FORBIDDEN with the reason, `h` 404 NOT_FOUND (the server or project is
+ * not theirs to know of).
+ *                                     admin owner creator shared member viewer stranger reader limited */
 const CONTRACT: Record<Action, string> = {
-  public: /*                */ 'a a a a a a a a',
-  'account.read': /*        */ 'a a a a a a a a',
-  account: /*               */ 'a a a a a a a f',
-  'catalog.read': /*        */ 'a a a a a a a a',
-  'events.read': /*         */ 'a a a a a a a a',
-  'servers.list': /*        */ 'a a a a a a a a',
-  operator: /*              */ 'a f f f f f f f',
-  'server.create': /*       */ 'f a a a a f a f',
-  'tenant.users.read': /*   */ 'f a a a a a a a',
-  'tenant.users': /*        */ 'f a f f f f a f',
-  'tenant.webhooks.read': /**/ 'a a f f f f a a',
-  'tenant.webhooks': /*     */ 'a a f f f f a f',
-  'tenant.audit': /*        */ 'a a f f f f a a',
-  'tenant.usage': /*        */ 'f a f f f f a a',
-  'tenant.firewall.read': /**/ 'f a a a a a a a',
-  'tenant.firewall': /*     */ 'f a f f f f a f',
-  'server.read': /*         */ 'a a a a h a h a',
-  'server.power': /*        */ 'a a a a h f h f',
-  'server.credentials': /*  */ 'f a a f h f h f',
-  'server.share': /*        */ 'a a a f h f h f',
-  ...Object.fromEntries(SERVER_PERMISSIONS.filter((p) => !['read', 'power', 'credentials'].includes(p)).map((p) => [`server.${p}`, 'a a a f h f h f'])),
+  public: /*                */ 'a a a a a a a a a',
+  'account.read': /*        */ 'a a a a a a a a a',
+  account: /*               */ 'a a a a a a a f f',
+  'catalog.read': /*        */ 'a a a a a a a a a',
+  'events.read': /*         */ 'a a a a a a a a a',
+  'servers.list': /*        */ 'a a a a a a a a a',
+  operator: /*              */ 'a f f f f f f f f',
+  'server.create': /*       */ 'f a a a a f a f a',
+  'tenant.users.read': /*   */ 'f a a a a a a a f',
+  'tenant.users': /*        */ 'f a f f f f a f f',
+  'tenant.webhooks.read': /**/ 'a a f f f f a a f',
+  'tenant.webhooks': /*     */ 'a a f f f f a f f',
+  'tenant.audit': /*        */ 'a a f f f f a a f',
+  'tenant.usage': /*        */ 'f a f f f f a a f',
+  'tenant.firewall.read': /**/ 'f a a a a a a a f',
+  'tenant.firewall': /*     */ 'f a f f f f a f f',
+  'projects.list': /*       */ 'f a a a a a a a a',
+  'project.create': /*      */ 'f a f f f f a f f',
+  'project.read': /*        */ 'f a a a a a h a h',
+  'project.manage': /*      */ 'f a f f f f h f h',
+  'server.read': /*         */ 'a a a a h a h a h',
+  'server.power': /*        */ 'a a a a h f h f h',
+  'server.credentials': /*  */ 'f a a f h f h f h',
+  'server.share': /*        */ 'a a a f h f h f h',
+  ...Object.fromEntries(SERVER_PERMISSIONS.filter((p) => !['read', 'power', 'credentials'].includes(p)).map((p) => [`server.${p}`, 'a a a f h f h f h'])),
 } as Record<Action, string>;
 
 const expectedOf = (action: Action, who: Who): string => CONTRACT[action].split(' ')[WHO.indexOf(who)] as string;
@@ -66,7 +72,7 @@ describe('the route table', () => {
   });
 
   it('has a contract line for every action it names', () => {
-    for (const rule of Object.values(ROUTE_ACTIONS)) expect(CONTRACT[rule.action], rule.action).toMatch(/^([afh] ){7}[afh]$/);
+    for (const rule of Object.values(ROUTE_ACTIONS)) expect(CONTRACT[rule.action], rule.action).toMatch(/^([afh] ){8}[afh]$/);
   });
 });
 
@@ -79,6 +85,7 @@ describe('every route × every role and grant', () => {
   let backupId: string;
   let tenantId: string;
   let creatorId: string;
+  let projectId: string;
 
   beforeAll(async () => {
     stack = await startStack({ worker: false });
@@ -99,7 +106,22 @@ describe('every route × every role and grant', () => {
     creatorId = creator.id;
     const reader = await api.request('POST', '/v1/account/tokens', { token: stack.customer.token, body: { name: 'read only', scopes: ['read'] } });
     expect(reader.body.data.scopes).toEqual(['read']);
-    Object.assign(tokens, { admin: api.adminToken, owner: stack.customer.token, creator: creator.token, shared: shared.token, member: member.token, viewer: viewer.token, stranger: stranger.token, reader: reader.body.data.token });
+    projectId = (await api.db.project.findFirstOrThrow({ where: { tenantId, isDefault: true } })).id;
+    const side = await api.request('POST', '/v1/projects', { token: stack.customer.token, body: { name: 'side' } });
+    expect(side.status, side.text).toBe(201);
+    const limited = await api.request('POST', '/v1/account/tokens', { token: stack.customer.token, body: { name: 'side only', projectId: side.body.data.id } });
+    expect(limited.body.data.projectId).toBe(side.body.data.id);
+    Object.assign(tokens, {
+      admin: api.adminToken,
+      owner: stack.customer.token,
+      creator: creator.token,
+      shared: shared.token,
+      member: member.token,
+      viewer: viewer.token,
+      stranger: stranger.token,
+      reader: reader.body.data.token,
+      limited: limited.body.data.token,
+    });
     const customer = (userId: string, tenantRole: Actor['tenantRole'], tenant = tenantId): Actor => ({ userId, role: 'customer', tenantId: tenant, tenantRole });
     Object.assign(actors, {
       admin: { userId: admin.id, role: 'admin', tenantId: null, tenantRole: null },
@@ -110,6 +132,7 @@ describe('every route × every role and grant', () => {
       viewer: customer(viewer.id, 'viewer'),
       stranger: customer(stranger.userId, 'owner', stranger.tenantId),
       reader: { ...customer(stack.customer.userId, 'owner'), tokenScopes: ['read'] },
+      limited: { ...customer(stack.customer.userId, 'owner'), tokenProjectId: side.body.data.id },
     });
 
     const created = await api.request('POST', '/v1/instances', { token: creator.token, body: stack.createBody({ hostname: 'matrix' }) });
@@ -126,13 +149,14 @@ describe('every route × every role and grant', () => {
     await stack?.close();
   });
 
-  const serverTarget = (who: Who): Target => ({ kind: 'server', tenantId, userId: creatorId, grant: who === 'shared' ? ['read', 'power'] : null });
+  const serverTarget = (who: Who): Target => ({ kind: 'server', tenantId, projectId, userId: creatorId, grant: who === 'shared' ? ['read', 'power'] : null, projectRole: null });
+  const projectTarget = (): Target => ({ kind: 'project', tenantId, projectId, isDefault: true, role: null });
 
   it('decides as the contract says', () => {
     const wrong: string[] = [];
     for (const action of Object.keys(CONTRACT) as Action[]) {
       for (const who of WHO) {
-        const target = action.startsWith('server.') && action !== 'server.create' ? serverTarget(who) : undefined;
+        const target = action.startsWith('server.') && action !== 'server.create' ? serverTarget(who) : action === 'project.read' || action === 'project.manage' ? projectTarget() : undefined;
         const decision = can(actors[who], action, target);
         const answer = decision.allowed ? 'a' : decision.hidden ? 'h' : 'f';
         if (answer !== expectedOf(action, who)) wrong.push(`${action} as ${who}: ${answer}, expected ${expectedOf(action, who)}`);
@@ -146,7 +170,7 @@ describe('every route × every role and grant', () => {
     for (const { method, path, streams } of DOCUMENTED) {
       const rule = ruleOf(method, path.replace(/\{[^}]+\}/g, 'x'));
       if (!rule || rule.action === 'public') continue;
-      const id = rule.target === 'instance' ? serverId : rule.target === 'task' ? taskId : rule.target === 'backup' ? backupId : 'unknown';
+      const id = rule.target === 'instance' ? serverId : rule.target === 'task' ? taskId : rule.target === 'backup' ? backupId : rule.target === 'project' ? projectId : 'unknown';
       const url = path.replace('{id}', id).replace('{name}', 'none').replace(/\{[^}]+\}/g, 'unknown');
       for (const who of WHO) {
         const expected = expectedOf(rule.action, who);

@@ -37,7 +37,7 @@ describe('issuing tokens', () => {
     expect(list.text).not.toContain(token);
     expect(list.text).not.toContain(hashToken(token));
     const listed = list.body.data.find((t: { id: string }) => t.id === id);
-    expect(Object.keys(listed).sort()).toEqual(['active', 'bootstrap', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'revokedAt', 'scopes', 'userId']);
+    expect(Object.keys(listed).sort()).toEqual(['active', 'bootstrap', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'projectId', 'revokedAt', 'scopes', 'userId']);
     expect(listed).toMatchObject({ name: 'billing panel', active: true, bootstrap: false, revokedAt: null, expiresAt });
     expect(await auditsOf('token.issued', id)).toHaveLength(1);
   });

@@ -31,6 +31,7 @@ async function pendingInstance(): Promise<string> {
     data: {
       id,
       tenantId: seed.tenantId,
+      projectId: (await database.db.project.findFirstOrThrow({ where: { tenantId: seed.tenantId, isDefault: true } })).id,
       userId: seed.userId,
       hostname: `h-${id.slice(-6)}`,
       status: 'pending',

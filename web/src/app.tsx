@@ -9,6 +9,8 @@ import { SerialConsolePage } from './pages/console/serial';
 import { VncConsolePage } from './pages/console/vnc';
 import { InvitePage } from './pages/invite';
 import { NotFound } from './pages/not-found';
+import { ProjectsPage } from './pages/projects';
+import { ProjectChoiceProvider, ProjectSwitcher } from './project-choice';
 import { ServerPage } from './pages/server';
 import { CreateServerPage } from './pages/server-create';
 import { ServersPage } from './pages/servers';
@@ -64,20 +66,23 @@ function Shell() {
   }
   return (
     <SessionContext.Provider value={state}>
-      <Layout>
-        <Router>
-          <Route path="/" component={Home} />
-          <Route path="/login" component={Home} />
-          <Route path="/servers" component={ServersPage} />
-          <Route path="/servers/new" component={CreateServerPage} />
-          <Route path="/servers/:id" component={ServerPage} />
-          <Route path="/firewall-groups" component={FirewallGroupsPage} />
-          <Route path="/account" component={AccountPage} />
-          <Route path="/admin/*" component={AdminPages} />
-          <Route path="/admin" component={AdminPages} />
-          <Route default component={NotFound} />
-        </Router>
-      </Layout>
+      <ProjectChoiceProvider key={signedIn.user.id} enabled={signedIn.user.role !== 'admin'}>
+        <Layout>
+          <Router>
+            <Route path="/" component={Home} />
+            <Route path="/login" component={Home} />
+            <Route path="/servers" component={ServersPage} />
+            <Route path="/servers/new" component={CreateServerPage} />
+            <Route path="/servers/:id" component={ServerPage} />
+            <Route path="/firewall-groups" component={FirewallGroupsPage} />
+            <Route path="/projects" component={ProjectsPage} />
+            <Route path="/account" component={AccountPage} />
+            <Route path="/admin/*" component={AdminPages} />
+            <Route path="/admin" component={AdminPages} />
+            <Route default component={NotFound} />
+          </Router>
+        </Layout>
+      </ProjectChoiceProvider>
     </SessionContext.Provider>
   );
 }
@@ -112,9 +117,11 @@ function Layout({ children }: { children: preact.ComponentChildren }) {
         </a>
         <nav aria-label="Main">
           {isAdmin(session) ? link('/admin', 'Operations') : link('/servers', 'Servers')}
+          {!isAdmin(session) && link('/projects', 'Projects')}
           {!isAdmin(session) && link('/firewall-groups', 'Firewall groups')}
           {link('/account', 'Account')}
         </nav>
+        {!isAdmin(session) && <ProjectSwitcher />}
         <div class="who">
           <span class="muted">{session.signedIn.user.email}</span>
           <button type="button" class="secondary" onClick={signOut}>

@@ -54,6 +54,7 @@ export const apiTokenView = (token: TokenRow): z.infer<typeof apiTokenSchema> =>
   name: token.name,
   bootstrap: token.bootstrap,
   scopes: token.scopes,
+  projectId: token.projectId,
   active: !token.revokedAt && !token.user.disabledAt && !(token.expiresAt && token.expiresAt <= new Date()),
   createdAt: token.createdAt.toISOString(),
   lastUsedAt: iso(token.lastUsedAt),

@@ -46,17 +46,19 @@ const ROUTES: LifecycleRoute[] = [
   route({
     suffix: '/resize',
     summary: 'Move a stopped server to another plan',
-    description: 'CPU and memory follow the plan; the disk only grows. Growth is charged to the quota and the host first; what shrinks is refunded when the resize is done.',
+    description:
+      "CPU and memory follow the plan; the disk only grows. Growth is charged to the project's and the tenant's quota and the host first; what shrinks is refunded when the resize is done. The plan must be one the server's project allows.",
     body: resizeBody,
-    errors: ['QUOTA_EXCEEDED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE', 'IN_RESCUE'],
+    errors: ['QUOTA_EXCEEDED', 'PROJECT_QUOTA_EXCEEDED', 'PROJECT_PLAN_NOT_ALLOWED', 'UNSUPPORTED', 'CAPACITY_UNAVAILABLE', 'IN_RESCUE'],
     run: (deps, who, id, { planId }) => requestResize(deps, who, id, planId),
   }),
   route({
     suffix: '/rebuild',
     summary: 'Replace the disk with a fresh one from an image',
-    description: 'Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image.',
+    description:
+      "Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image; another image must be one the server's project allows.",
     body: rebuildBody,
-    errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'UNSUPPORTED', 'IN_RESCUE'],
+    errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'PROJECT_IMAGE_NOT_ALLOWED', 'UNSUPPORTED', 'IN_RESCUE'],
     run: (deps, who, id, { imageId }) => requestRebuild(deps, who, id, imageId),
   }),
   route({

@@ -20,6 +20,7 @@ import { adminLifecycleRouter, lifecycleRouter } from './lifecycle';
 import { snapshotsRouter } from './snapshots';
 import { firewallRouter } from './firewall';
 import { firewallGroupsRouter } from './firewall-groups';
+import { projectsRouter } from './projects';
 import { backupsRouter } from './backups';
 import { adminIsosRouter, isosRouter } from './isos';
 import { usageRouter } from './usage';
@@ -62,6 +63,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(snapshotsRouter(deps));
   router.use(firewallRouter(deps));
   router.use(firewallGroupsRouter(deps));
+  router.use(projectsRouter(deps));
   router.use(backupsRouter(deps));
   router.use(isosRouter(deps));
   router.use(usageRouter(deps));

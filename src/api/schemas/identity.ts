@@ -69,6 +69,10 @@ export const createTokenSchema = z
         description:
           'What the token may do besides reading: `["read"]` keeps it to reads, a list of actions (`server.power`, `server.create`…) allows those too. Without scopes it may do all its user may; with them it never does more than its user, and never changes its own account (password, tokens).',
       }),
+    projectId: z.string().min(1).max(64).optional().openapi({
+      description:
+        "Limits the token to one project its user may see: it reads, creates and acts on that project's servers only (never more than its user may there), and does nothing of the tenant as a whole nor of its own account. The token goes when the project is deleted.",
+    }),
   })
   .refine((body) => body.expiresInDays === undefined || body.expiresAt === undefined, { path: ['expiresAt'], message: 'give expiresAt or expiresInDays, not both' })
   .openapi('CreateToken');
@@ -125,6 +129,7 @@ export const apiTokenSchema = z
     name: z.string().nullable(),
     bootstrap: z.boolean().openapi({ description: 'Made from BOOTSTRAP_ADMIN_TOKEN; a start with another value revokes it.' }),
     scopes: z.array(z.string()).openapi({ description: 'What it may do besides reading; empty: all its user may.' }),
+    projectId: z.string().nullable().openapi({ description: "Set: the token acts on this project's servers only." }),
     active: z.boolean().openapi({ description: 'Whether the token authenticates now: not revoked, not expired, its user not disabled.' }),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable().openapi({ description: 'Last successful authentication, to the minute.' }),
@@ -139,6 +144,7 @@ export const issuedTokenSchema = z
     token: z.string().openapi({ description: 'The bearer token. Shown only in this response; only its digest is stored.' }),
     name: z.string().nullable(),
     scopes: z.array(z.string()),
+    projectId: z.string().nullable(),
     expiresAt: z.iso.datetime().nullable(),
   })
   .openapi('IssuedToken');

@@ -41,6 +41,10 @@ export const createInstanceBody = z.strictObject({
     .optional()
     .openapi({ description: 'A #cloud-config YAML mapping, merged with the login and hostname the service sets (those keys are ours). Needs a location whose connection has a snippets storage (else 422 USER_DATA_UNSUPPORTED).' }),
   credentialType: credentialTypeSchema.optional(),
+  projectId: z.string().min(1).max(64).optional().openapi({
+    description:
+      "The project of your tenant the server belongs to (default: the tenant's default project; a project token's own). Its restrictions and quota are checked in the create: 422 PROJECT_PLAN_NOT_ALLOWED, PROJECT_IMAGE_NOT_ALLOWED, PROJECT_LOCATION_NOT_ALLOWED, PROJECT_QUOTA_EXCEEDED.",
+  }),
 }).superRefine((body, ctx) => {
   if ((body.imageId === undefined) === (body.backupId === undefined)) {
     ctx.addIssue({ code: 'custom', path: [body.imageId === undefined ? 'imageId' : 'backupId'], message: 'send exactly one of imageId and backupId' });
@@ -64,10 +68,15 @@ export const createInstanceHeaders = z.object({
 export const instanceStatusSchema = z.enum(InstanceStatus);
 
 export const listScopeSchema = z.enum(['mine', 'all']).default('all').openapi({
-  description: '`mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own and those shared with them).',
+  description:
+    '`mine`: the servers you created or that were shared with you; `all` (the default): every server of your tenant you may read (a member: their own, those shared with them and those of the projects they have a role in).',
 });
 
-export const listInstancesQuery = listQuerySchema.extend({ state: instanceStatusSchema.optional(), scope: listScopeSchema });
+export const listInstancesQuery = listQuerySchema.extend({
+  state: instanceStatusSchema.optional(),
+  scope: listScopeSchema,
+  projectId: z.string().min(1).max(64).optional().openapi({ description: "Only this project's servers." }),
+});
 
 export const taskStepView = z.object({
   step: z.string(),
@@ -96,6 +105,7 @@ const ref = z.object({ id: z.string(), name: z.string() });
 
 export const instanceView = z.object({
   id: z.string(),
+  projectId: z.string().openapi({ description: 'The project of its tenant it belongs to.' }),
   hostname: z.string(),
   status: instanceStatusSchema,
   desiredState: z.enum(DesiredState),

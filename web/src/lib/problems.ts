@@ -20,6 +20,7 @@ export function problemOf(error: unknown, status?: number): Problem {
  */
 const FIELD_OF_CODE: Record<string, string> = {
   QUOTA_EXCEEDED: 'planId',
+  PROJECT_QUOTA_EXCEEDED: 'projectId',
   CAPACITY_UNAVAILABLE: 'locationId',
   IMAGE_SSH_KEY_REQUIRED: 'sshKeys',
   IMAGE_LOGIN_METHOD_UNSUPPORTED: 'imageId',

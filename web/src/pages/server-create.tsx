@@ -6,21 +6,24 @@ import { Alert, described, Field, Loading } from '../components/ui';
 import { gib, planText } from '../lib/format';
 import { orderCatalog } from '../lib/catalog';
 import { placeProblem, type PlacedProblem } from '../lib/problems';
+import { projectForCreate, useProjects } from '../project-choice';
 
 type Plan = components['schemas']['Plan'];
 type Image = components['schemas']['Image'];
 type Location = components['schemas']['Location'];
 type Account = components['schemas']['Account'];
 
-const FIELDS = ['planId', 'locationId', 'imageId', 'hostname', 'sshKeys', 'userData'] as const;
+const FIELDS = ['projectId', 'planId', 'locationId', 'imageId', 'hostname', 'sshKeys', 'userData'] as const;
 
 export function CreateServerPage() {
   const location = useLocation();
+  const projects = useProjects();
   const [plans, setPlans] = useState<Plan[]>();
   const [images, setImages] = useState<Image[]>([]);
   const [locations, setLocations] = useState<Location[]>([]);
   const [account, setAccount] = useState<Account>();
-  const [form, setForm] = useState({ planId: '', locationId: '', imageId: '', hostname: '', sshKeys: '', userData: '' });
+  // The project the header's switcher chose (else the default one) is where the server goes unless changed here.
+  const [form, setForm] = useState({ projectId: projectForCreate(projects), planId: '', locationId: '', imageId: '', hostname: '', sshKeys: '', userData: '' });
   const [placed, setPlaced] = useState<PlacedProblem>({ fields: {} });
   const [busy, setBusy] = useState(false);
   // One key per form: a double submit, or a retry after a lost answer, replays the first create.
@@ -56,6 +59,7 @@ export function CreateServerPage() {
     const answer = await outcome(
       api.POST('/v1/instances', {
         body: {
+          ...(form.projectId ? { projectId: form.projectId } : {}),
           planId: form.planId,
           locationId: form.locationId,
           imageId: form.imageId,
@@ -82,6 +86,13 @@ export function CreateServerPage() {
         </p>
       )}
       <form onSubmit={submit} noValidate>
+        <Field id="projectId" label="Project" error={fields.projectId}>
+          <select {...described('projectId', fields.projectId)} value={form.projectId} onChange={set('projectId')}>
+            {projects.projects.map((p) => (
+              <option value={p.id}>{p.name}</option>
+            ))}
+          </select>
+        </Field>
         <Field id="planId" label="Plan" error={fields.planId}>
           <select {...described('planId', fields.planId)} value={form.planId} onChange={set('planId')}>
             {plans.map((plan) => (

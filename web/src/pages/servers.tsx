@@ -5,11 +5,14 @@ import { Alert, Loading, ServerNameAndStatusCells, Table } from '../components/u
 import type { Problem } from '../lib/problems';
 import { filterServers, statusUpdates } from '../lib/server-filter';
 import { ALL_STATUSES, statusLook } from '../lib/status';
+import { useProjects } from '../project-choice';
 
 /** How often the event feed is read for status changes. */
 const FEED_POLL_MS = 3000;
 
 export function ServersPage() {
+  // The header's project switcher narrows the list to one project.
+  const { current: projectId, projects } = useProjects();
   const [servers, setServers] = useState<Instance[]>();
   const [locations, setLocations] = useState<{ id: string; name: string }[]>([]);
   const [problem, setProblem] = useState<Problem>();
@@ -17,15 +20,20 @@ export function ServersPage() {
   const [locationId, setLocationId] = useState('');
   const [search, setSearch] = useState('');
   const seenEvent = useRef<string | undefined>(undefined);
+  // The feed's poll reads the list again with the project chosen now.
+  const chosen = useRef(projectId);
+  chosen.current = projectId;
 
   const load = async () => {
-    const answer = await outcome(api.GET('/v1/instances', { params: { query: { limit: 200 } } }));
+    const project = chosen.current;
+    const answer = await outcome(api.GET('/v1/instances', { params: { query: { limit: 200, ...(project ? { projectId: project } : {}) } } }));
     if (answer.ok) setServers(answer.data);
     else setProblem(answer.problem);
   };
 
+  useEffect(() => void load(), [projectId]);
+
   useEffect(() => {
-    void load();
     void outcome(api.GET('/v1/locations')).then((answer) => answer.ok && setLocations(answer.data));
     // Live status: the event feed says which server changed to what; a server we do not list yet means a reload.
     const poll = async () => {
@@ -53,7 +61,7 @@ export function ServersPage() {
   return (
     <section>
       <div class="heading-row">
-        <h1>Servers</h1>
+        <h1>Servers{projectId && ` in ${projects.find((p) => p.id === projectId)?.name ?? 'this project'}`}</h1>
         <a class="button" href="/servers/new">
           Create server
         </a>

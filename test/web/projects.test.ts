@@ -1,0 +1,89 @@
+/// <reference lib="dom" />
+/**
+ * Projects in the web console: a tenant owner makes a project on the Projects page, restricts its
+ * plans, gives it a quota and a member; the header's project switcher narrows the servers list
+ * and is the create form's project.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuild } from '../../scripts/web';
+import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { newPassword, setPassword } from '../support/sessions';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let browser: Browser;
+let tab: ConsoleTab;
+let page: Page;
+let memberEmail: string;
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  // No worker: the servers listed stay scheduled, which is all the list shows here.
+  [stack, browser] = await Promise.all([startStack({ worker: false }), launchChromium()]);
+  const password = newPassword();
+  await setPassword(stack.api, stack.customer.userId, password);
+  memberEmail = `member-${Date.now()}@example.com`;
+  const member = await stack.api.request('POST', '/v1/users', { token: stack.customer.token, body: { email: memberEmail, role: 'member' } });
+  expect(member.status, member.text).toBe(201);
+  tab = await openConsole(browser, stack.api.baseUrl);
+  page = tab.page;
+  await signInThroughPage(page, stack.customer.email, password);
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await tab?.context.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+const projectNamed = async (name: string) => (await stack.api.db.project.findFirstOrThrow({ where: { tenantId: stack.customer.tenantId, name }, include: { members: true } }));
+
+describe('projects in the console', () => {
+  it('makes a project with a plan restriction, a quota and a member on the Projects page', async () => {
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.getByLabel('New project').fill('staging');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const editor = page.locator('[data-project="staging"]');
+    await editor.getByLabel('small').check();
+    await editor.getByLabel("Own quota (inside the tenant's)").check();
+    await editor.getByLabel('Servers').fill('3');
+    await editor.getByRole('button', { name: 'Save project' }).click();
+    await expect.poll(async () => (await projectNamed('staging')).quotaInstances, { timeout: 10_000 }).toBe(3);
+    expect((await projectNamed('staging')).allowedPlanIds).toEqual([stack.seed.plans.small]);
+
+    await editor.getByLabel('Add member').selectOption({ label: memberEmail });
+    await editor.getByLabel('Role of the new member').selectOption('viewer');
+    await editor.getByRole('button', { name: 'Add member' }).click();
+    await editor.locator(`[data-member="${memberEmail}"]`).waitFor();
+    expect((await projectNamed('staging')).members.map((m) => m.role)).toEqual(['viewer']);
+    await expect.poll(() => editor.textContent()).toContain('0 of 3 servers');
+    expect(tab.errors).toEqual([]);
+    await screenshot(page, 'projects');
+  }, 60_000);
+
+  it("the header's switcher narrows the servers list to the project, and the create form starts in it", async () => {
+    const staging = (await projectNamed('staging')).id;
+    const inStaging = await stack.create({ hostname: 'in-staging', projectId: staging });
+    await stack.create({ hostname: 'in-default' });
+
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'staging' });
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('heading', { name: 'Servers in staging' }).waitFor();
+    await expect.poll(() => page.locator('tr[data-server]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-server')))).toEqual(['in-staging']);
+    expect(inStaging.body.data.projectId).toBe(staging);
+    await screenshot(page, 'servers-in-project');
+
+    await page.getByRole('link', { name: 'Create server' }).click();
+    await page.getByRole('heading', { name: 'Create a server' }).waitFor();
+    const chosen = await page.locator('#projectId').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent);
+    expect(chosen).toBe('staging');
+
+    await page.getByLabel('Project', { exact: true }).first().selectOption({ label: 'All projects' });
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await expect.poll(() => page.locator('tr[data-server]').count()).toBe(2);
+    expect(tab.errors).toEqual([]);
+  }, 60_000);
+});
