@@ -146,7 +146,8 @@ export async function requestOperation(deps: OperationDeps, who: Principal, inst
           { step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 },
         );
         const desiredState = DESIRED[operation];
-        await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
+        // The system acting on its own (SYSTEM) is no user: its audit rows name none.
+        await operationBegun(tx, instanceId, { operation, actorUserId: who.userId || null, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
         return { tenantId: instance.tenantId, params, intent };
       },
       { maxWait: 20_000, timeout: 30_000 },
