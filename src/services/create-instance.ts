@@ -19,6 +19,7 @@ import { intentColumns, workflowSummary, type StartIntent } from '../temporal/st
 import { provisionWorkflowId } from '../temporal/workflow-ids';
 import { decideOnServer } from './access';
 import type { ServiceDeps } from './deps';
+import { resolveSshKeys } from './ssh-keys';
 import { instanceInclude, type InstanceRow } from './instances';
 import type { Principal } from './principal';
 
@@ -34,6 +35,8 @@ export interface CreateInstanceRequest {
   hostname: string;
   username?: string;
   sshKeys?: string[];
+  /** Keys saved on the caller's account (see ssh-keys.ts), handed over beside `sshKeys`. */
+  sshKeyIds?: string[];
   userData?: string;
   credentialType?: CredentialType;
 }
@@ -122,7 +125,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
   }
 
   const login = decideLogin(
-    { username: body.username, sshKeys: body.sshKeys ?? [], credentialType: body.credentialType },
+    { username: body.username, sshKeys: await resolveSshKeys(db, who, body.sshKeyIds, body.sshKeys), credentialType: body.credentialType },
     image,
     plan.defaultUsername,
     deps.config.DEFAULT_USERNAME,
