@@ -65,6 +65,7 @@ describe('SSH keys in the console', () => {
   });
 
   it('offers the saved keys in the create form and hands the chosen one to the server', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
     await page.getByRole('link', { name: 'Create server' }).click();
     await page.getByLabel('Host name').fill('with-saved-key');
     await page.getByRole('checkbox', { name: /laptop/ }).check();

@@ -121,7 +121,10 @@ export function CreateServerPage() {
           {savedKeys.map((key) => (
             <label class="check">
               <input type="checkbox" name="sshKeyIds" value={key.id} checked={keyIds.includes(key.id)} onChange={(e) => setKeyIds(e.currentTarget.checked ? [...keyIds, key.id] : keyIds.filter((id) => id !== key.id))} />
-              {key.name} <span class="muted">({keyKind(key)})</span> <code class="fingerprint">{key.fingerprint}</code>
+              <span>
+                {key.name} <span class="muted">({keyKind(key)})</span>
+                <code class="fingerprint">{key.fingerprint}</code>
+              </span>
             </label>
           ))}
           {fields.sshKeyIds && (

@@ -33,6 +33,7 @@ export function SshKeys() {
     load();
   };
   const remove = async (key: SshKey) => {
+    setAdded(undefined);
     const answer = await done(api.DELETE('/v1/ssh-keys/{id}', { params: { path: { id: key.id } } }));
     if (!answer.ok) setProblem(answer.problem);
     load();
