@@ -1,17 +1,12 @@
 import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { NicRateRequestAnswer, ThrottleOutcome, TrafficPassSummary } from '../activities/traffic';
-import { activityOptions, BUDGETS, RECONCILE_PASS_OPTIONS } from './activity-options';
+import { activityOptions, BUDGETS, RECONCILE_PASS_OPTIONS, untilServerFreeOptions } from './activity-options';
 
 const pass = proxyActivities<Activities>({ ...RECONCILE_PASS_OPTIONS, summary: 'sample every guest’s traffic counters' });
 const nicRate = proxyActivities<Activities>(activityOptions(BUDGETS.smallConfigWrite, 1, 'set the NIC rate the throttle asks for'));
-/** Waiting for a server's other operation to end: asked again for up to a day, backing off to a minute. */
-const request = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '1 day',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  summary: "ask for the server's throttle or unthrottle operation",
-});
+/** Waiting for a server's other operation to end (a backup, a migration): asked again for up to a day. */
+const request = proxyActivities<Activities>(untilServerFreeOptions('1 day', "ask for the server's throttle or unthrottle operation"));
 
 /** Runs begun before throttles were instance operations wrote the NIC rate themselves. */
 const THROTTLE_AS_OPERATION = 'throttle-as-operation';
