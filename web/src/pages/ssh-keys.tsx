@@ -44,7 +44,10 @@ export function SshKeys() {
     <div class="panel" id="ssh-keys">
       <h2>SSH keys</h2>
       <p class="muted">Saved here, a key can be chosen when you create or rebuild a server. ed25519, ECDSA and RSA (2048 bits or more) keys are accepted.</p>
-      <Table caption="Your SSH keys" hiddenCaption columns={['Name', 'Type', 'Fingerprint', 'Added', '']}>
+      {keys.length === 0 ? (
+        <p class="muted">No SSH keys yet.</p>
+      ) : (
+        <Table caption="Your SSH keys" hiddenCaption columns={['Name', 'Type', 'Fingerprint', 'Added', '']}>
         {keys.map((key) => (
           <tr data-ssh-key={key.name}>
             <td data-label="Name">{key.name}</td>
@@ -60,8 +63,8 @@ export function SshKeys() {
             </td>
           </tr>
         ))}
-      </Table>
-      {keys.length === 0 && <p class="muted">No SSH keys yet.</p>}
+        </Table>
+      )}
       <Alert problem={problem} />
       <form onSubmit={add} noValidate class="narrow">
         <Field id="ssh-key-name" label="Key name" error={fields.name}>
