@@ -111,8 +111,8 @@ export async function requestThrottleOperation(deps: OperationDeps, who: Princip
 async function applyNicRate(deps: Pick<ServiceDeps, 'temporal' | 'config' | 'logger'>, who: Principal, instanceId: string): Promise<void> {
   await deps.temporal.workflow
     .start('ApplyThrottle', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `throttle-${instanceId}-${Date.now()}`, args: [{ instanceId, actorUserId: who.userId }] })
-    // Should this start fail, the lift or allowance stands; the rate goes when the operator asks again (docs/runbooks.md).
-    .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not ask for the unthrottle operation; lift the throttle again to remove the NIC rate'));
+    // Should this start fail, the lift or allowance stands; the rate goes once an operator starts ApplyThrottle by hand (docs/runbooks.md).
+    .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not ask for the unthrottle operation; start ApplyThrottle for the server to remove the NIC rate'));
 }
 
 /**
