@@ -15,6 +15,8 @@ const SECRET_KEYS = [
   'Authorization',
   'sshKeys',
   'sshkeys',
+  // An account SSH key's body: a private key pasted by mistake must not reach a log.
+  'publicKey',
   'userData',
   'ENCRYPTION_KEY',
   'ENCRYPTION_KEYS',

@@ -15,7 +15,7 @@ export interface GroupReapplyRequest {
 export type GroupReapplyAnswer = { taskId: string } | { skipped: 'already_applied' | ErrorCode };
 
 /** Refusals that pass once the server's other operation ends (or the service is back): the attempt is retried. */
-const WAIT_FOR: readonly ErrorCode[] = ['OPERATION_IN_PROGRESS', 'BACKUP_IN_PROGRESS', 'SERVICE_BUSY', 'SERVICE_UNAVAILABLE', 'PROVIDER_UNAVAILABLE'];
+export const WAIT_FOR: readonly ErrorCode[] = ['OPERATION_IN_PROGRESS', 'BACKUP_IN_PROGRESS', 'SERVICE_BUSY', 'SERVICE_UNAVAILABLE', 'PROVIDER_UNAVAILABLE'];
 
 /**
  * One server of a group's fan-out: its firewall applied again as its `firewall` operation, asked

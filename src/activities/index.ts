@@ -58,7 +58,7 @@ import { createPlanIsoSyncActivity, createRemoveIsoCopyActivity, createSettleIso
 import { createCheckSnippetsStorageActivity } from './snippets-check';
 import { createStorageDownloadActivity } from './storage-download';
 import { createDeleteSnapshotActivity, createRevertToSnapshotActivity, createTakeSnapshotActivity } from './snapshots';
-import { createApplyThrottleActivity, createRestoreThrottlesActivity, createSampleTrafficActivity } from './traffic';
+import { createApplyThrottleActivity, createRequestNicRateActivity, createRestoreThrottlesActivity, createSampleTrafficActivity, createSetNicRateActivity } from './traffic';
 import { createVerifyActivity } from './verify';
 import { createAttemptWebhookDeliveryActivity, createClaimWebhookDeliveryActivity } from './webhooks';
 
@@ -131,6 +131,8 @@ export function createActivities(deps: ActivityDeps) {
     requestScheduledBackup: createRequestScheduledBackupActivity(deps),
     sampleTraffic: whileHeartbeating(createSampleTrafficActivity(deps)),
     applyThrottle: createApplyThrottleActivity(deps),
+    requestNicRate: createRequestNicRateActivity(deps),
+    setNicRate: createSetNicRateActivity(deps),
     restoreThrottles: whileHeartbeating(createRestoreThrottlesActivity(deps)),
     applyFirewallRules: createApplyFirewallActivity(deps),
     requestGroupReapply: createRequestGroupReapplyActivity(deps),

@@ -1,6 +1,7 @@
 /**
  * The traffic sampler's activities: one pass over a connection's guests (one /cluster/resources
- * read), and the NIC rate a server's throttle asks for.
+ * read), and the NIC rate a server's throttle asks for (the throttle and unthrottle operations,
+ * the reconciler's restore).
  */
 import { endThrottles, settleThresholds } from '../db/traffic-periods';
 import { readSampledServers, recordServerSamples, type SampledServer, type ServerSample } from '../db/traffic-samples';
@@ -8,7 +9,16 @@ import { counterDelta, nicRateForMbps, nicRateOf, spreadOverHours, withNicRate, 
 import type { ClusterVmResource } from '../proxmox';
 import { recordAudit } from '../db/audit';
 import { sqlTransaction } from '../db/client';
+import { operationOfTask } from '../db/lifecycle';
+import { AppError, type ErrorCode } from '../domain/errors';
+import { SYSTEM, type Principal } from '../services/principal';
+import { requestThrottleOperation } from '../services/traffic';
+import { WAIT_FOR } from './firewall-groups';
+import type { InstanceRef } from './context';
+import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
+import { guestOf, saidCall } from './lifecycle';
+import { say } from './steps';
 
 /** Servers sampled per transaction: a worker lost mid-pass loses at most the chunk it was writing, which the next pass counts. */
 export const SAMPLE_CHUNK = 1_000;
@@ -101,6 +111,53 @@ export function createSampleTrafficActivity(deps: ActivityDeps) {
 
 export type ThrottleOutcome = 'applied' | 'in_place' | 'busy' | 'no_guest';
 
+/** The NIC `rate` a throttle of `mbps` asks for; null: none. */
+const rateOf = (mbps: number | null): number | null => (mbps === null ? null : nicRateForMbps(mbps));
+
+/** A guest config's NIC lines (`net0`, `net1`, …). */
+const nicLines = (config: Record<string, unknown>): [string, string][] => Object.entries(config).flatMap(([key, line]) => (/^net\d+$/.test(key) ? [[key, String(line)] as [string, string]] : []));
+
+/** The NIC lines that do not carry `rate` yet, each with it (every other part kept). */
+function nicRateChanges(config: Record<string, unknown>, rate: number | null): Record<string, string> {
+  return Object.fromEntries(nicLines(config).flatMap(([key, line]) => (nicRateOf(line) === rate ? [] : [[key, withNicRate(line, rate)]])));
+}
+
+const describeRate = (rate: number | null) => (rate === null ? 'no rate limit' : `rate=${rate} MB/s`);
+
+/**
+ * throttle, unthrottle: every NIC of the server's guest gets the rate its throttle asks for now
+ * (`instances.throttleMbps`, as the sampler or an operator last decided it) or loses it, in one
+ * recorded config write, then read back as proof.
+ * Converges on retry: the write sends only the NIC lines whose rate differs from the guest's
+ * config; a read-back that still differs fails the attempt, and the next one writes again.
+ */
+export function createSetNicRateActivity(deps: ActivityDeps) {
+  return async function setNicRate(ref: InstanceRef): Promise<void> {
+    const { type } = await deps.db.task.findUniqueOrThrow({ where: { id: ref.taskId }, select: { type: true } });
+    const guest = await guestOf(deps, ref, operationOfTask(type) ?? 'throttle');
+    const { client, node, vmid, instance, callKey } = guest;
+    const { phase } = callKey;
+    const rate = rateOf(instance.throttleMbps);
+    const wanted = instance.throttleMbps === null ? 'no rate limit' : `${instance.throttleMbps} Mbit/s (rate=${rate} MB/s)`;
+    await say(deps, ref.taskId, phase, 'reading the config', 'processing', "Reading the server's network cards.");
+    const nics = nicLines(await client.guestConfig.get(node, vmid));
+    await say(deps, ref.taskId, phase, 'reading the config', 'success', nics.map(([key, line]) => `${key}: ${describeRate(nicRateOf(line))}`).join('; ') || 'The server has no network card.');
+    let changes: Record<string, string> = {};
+    await saidCall(deps, guest, 'writing the rate', [`Setting ${wanted} on each network card.`, `Each network card was given ${wanted}.`], {
+      kind: 'nic-rate',
+      isDone: async () => {
+        changes = nicRateChanges(await client.guestConfig.get(node, vmid), rate);
+        return Object.keys(changes).length === 0;
+      },
+      issue: () => client.guestConfig.set(node, vmid, changes),
+      startsTask: { type: 'qmconfig', id: vmid },
+    });
+    const left = Object.keys(nicRateChanges(await client.guestConfig.get(node, vmid), rate));
+    if (left.length > 0) throw new Error(`the guest's config does not show ${describeRate(rate)} on ${left.join(', ')} after the write`);
+    await say(deps, ref.taskId, phase, 'checking the rate', 'success', `Proxmox VE shows ${describeRate(rate)} on every network card.`);
+  };
+}
+
 /**
  * Brings every NIC of a server's guest to the rate its throttle asks for (`throttleMbps` → `rate`
  * in megabytes per second), or without a rate when it is not throttled. An operation under way
@@ -113,18 +170,36 @@ export async function convergeThrottle(deps: ActivityDeps, instanceId: string): 
   if (instance.activeTask) return 'busy';
   const client = deps.proxmox(instance.connection);
   const config = await client.guestConfig.get(instance.node, instance.vmid);
-  const rate = instance.throttleMbps === null ? null : nicRateForMbps(instance.throttleMbps);
-  const changes = Object.fromEntries(
-    Object.entries(config)
-      .filter(([key, line]) => /^net\d+$/.test(key) && nicRateOf(String(line)) !== rate)
-      .map(([key, line]) => [key, withNicRate(String(line), rate)]),
-  );
+  const changes = nicRateChanges(config, rateOf(instance.throttleMbps));
   if (Object.keys(changes).length === 0) return 'in_place';
   await client.guestConfig.setSync(instance.node, instance.vmid, { ...changes, digest: String(config.digest ?? '') });
   return 'applied';
 }
 
-/** The NIC rate a server's throttle asks for, as the sampler or an operator just decided it. Converges on retry (convergeThrottle). */
+export type NicRateRequestAnswer = { taskId: string } | { skipped: ErrorCode };
+
+/**
+ * Asks for a server's throttle or unthrottle operation, as the sampler (the system) or as the
+ * operator who lifted the throttle. A server busy with another operation is asked again later (the
+ * attempt fails and is retried); one in no state for it (deleted, failed, lost) is skipped, and
+ * the reconciler puts back the rate of a throttled one that comes back.
+ * Converges on retry: the request is one transaction that opens at most one task per server; a
+ * request made again after a lost answer is one more operation that finds the rate in place.
+ */
+export function createRequestNicRateActivity(deps: ActivityDeps) {
+  return async function requestNicRate({ instanceId, actorUserId }: { instanceId: string; actorUserId?: string }): Promise<NicRateRequestAnswer> {
+    const services = { ...deps, temporal: Context.current().client };
+    const who: Principal = actorUserId ? { ...SYSTEM, userId: actorUserId, tokenId: 'traffic-lift' } : SYSTEM;
+    try {
+      return { taskId: await requestThrottleOperation(services, who, instanceId) };
+    } catch (error) {
+      if (!(error instanceof AppError) || WAIT_FOR.includes(error.code)) throw error;
+      return { skipped: error.code };
+    }
+  };
+}
+
+/** Before throttles were operations: the NIC rate written straight away. Converges on retry (convergeThrottle). */
 export function createApplyThrottleActivity(deps: ActivityDeps) {
   return ({ instanceId }: { instanceId: string }): Promise<ThrottleOutcome> => convergeThrottle(deps, instanceId);
 }

@@ -37,6 +37,9 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'POST /v1/account/tokens': account,
   'GET /v1/account/tokens': accountRead,
   'POST /v1/account/tokens/{id}/revoke': account,
+  'POST /v1/ssh-keys': account,
+  'GET /v1/ssh-keys': accountRead,
+  'DELETE /v1/ssh-keys/{id}': account,
 
   'GET /v1/plans': { action: 'catalog.read' },
   'GET /v1/locations': { action: 'catalog.read' },

@@ -59,6 +59,7 @@ export type OwnedAuditAction =
   | 'session.revoked'
   | 'token.issued'
   | 'token.revoked'
+  | `ssh_key.${'added' | 'deleted'}`
   | 'webhook.created'
   | `webhook.${WebhookEndpointStatus}`
   | 'webhook.deleted';

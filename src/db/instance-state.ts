@@ -34,7 +34,7 @@ interface Change {
   audit: InstanceAuditAction | null;
   /** The events to append; a function when they depend on where the instance came from. */
   events: InstanceEventType[] | ((from: InstanceStatus) => InstanceEventType[]);
-  actorUserId?: string;
+  actorUserId?: string | null;
   details?: Record<string, unknown>;
   eventData?: Omit<InstanceEventData, 'status' | 'hostname'>;
   set?: TransitionColumns;
@@ -229,6 +229,8 @@ const OPERATION_EVENT: Record<Operation, InstanceEventType> = {
   boot_order: 'instance.boot_changing',
   rescue_enter: 'instance.rescue_entering',
   rescue_leave: 'instance.rescue_leaving',
+  throttle: 'instance.updating_network',
+  unthrottle: 'instance.updating_network',
 };
 
 /** What a finished operation reports when it did what it was asked. */
@@ -253,12 +255,14 @@ const DONE_EVENT: Record<Operation, InstanceEventType> = {
   boot_order: 'instance.boot_changed',
   rescue_enter: 'instance.rescue_entered',
   rescue_leave: 'instance.rescue_left',
+  throttle: 'instance.throttled',
+  unthrottle: 'instance.unthrottled',
 };
 
 const allowedFrom = (operation: Operation) => ALL_BUT_DELETED.filter((status) => judgeOperation(status, operation) === 'allowed');
 
 /** A customer or admin asked for an operation; its workflow owns the instance until it finishes. */
-export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string; taskId: string; set?: TransitionColumns }) {
+export function operationBegun(tx: Tx, instanceId: string, o: { operation: Operation; actorUserId: string | null; taskId: string; set?: TransitionColumns }) {
   return apply(tx, instanceId, {
     to: OPERATION_STATUS[o.operation],
     from: allowedFrom(o.operation),
@@ -307,8 +311,8 @@ export function operationFinished(
     status: InstanceStatus;
     failure: (Failure & { cause?: Record<string, unknown> }) | null;
     taskId: string;
-    /** The snapshot or backup the operation was about. */
-    subject?: Pick<InstanceEventData, 'snapshot' | 'backupId'>;
+    /** The snapshot or backup the operation was about, or a throttle's traffic figures. */
+    subject?: Pick<InstanceEventData, 'snapshot' | 'backupId' | 'traffic'>;
   },
 ) {
   const ended = o.status === 'rebuild_failed' || o.status === 'lost';

@@ -1,4 +1,5 @@
 import { AppError } from '../domain/errors';
+import type { InstanceEventData, TrafficEventFigures } from '../domain/events';
 import type { Operation } from '../domain/instance-status';
 import { growth, judgeResize, peak, type Sizing } from '../domain/sizing';
 import type { Prisma } from '../generated/prisma/client';
@@ -36,6 +37,8 @@ export const TASK_TYPES: Record<Operation, string> = {
   boot_order: 'BOOT_ORDER',
   rescue_enter: 'RESCUE_ENTER',
   rescue_leave: 'RESCUE_LEAVE',
+  throttle: 'NIC_THROTTLE',
+  unthrottle: 'NIC_UNTHROTTLE',
 };
 
 export function operationOfTask(type: string): Operation | undefined {
@@ -85,6 +88,8 @@ export interface OperationParams {
   keepBackups?: boolean;
   /** What an ISO, boot-order or rescue operation puts in the CD-ROM drive and boot order (see db/boot-media). */
   boot?: BootParams;
+  /** The billing period's figures when a throttle began or ended, the event of the operation's end carries them. */
+  throttle?: { traffic: TrafficEventFigures };
 }
 
 /** The CD-ROM drive and boot order an operation leaves; a field it does not set stays as it is. */
@@ -95,9 +100,10 @@ export interface BootParams {
   rescue?: 'enter' | 'leave';
 }
 
-/** What the events of a finished operation name besides the instance: its snapshot or backup. */
-export function operationSubject(params: OperationParams): { snapshot?: string; backupId?: string } {
+/** What the events of a finished operation name besides the instance: its snapshot, backup or traffic figures. */
+export function operationSubject(params: OperationParams): Pick<InstanceEventData, 'snapshot' | 'backupId' | 'traffic'> {
   if (params.snapshot) return { snapshot: params.snapshot.name };
+  if (params.throttle) return { traffic: params.throttle.traffic };
   const backupId = params.backup?.backupId ?? params.restore?.backupId;
   return backupId ? { backupId } : {};
 }

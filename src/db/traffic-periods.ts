@@ -86,7 +86,7 @@ export async function settleThresholds(tx: Tx, servers: MeteredServer[], at: Dat
       Prisma.sql`UPDATE instances SET "throttleMbps" = ${mbps}, "throttledAt" = ${at}, "throttleUntil" = ${end} WHERE id = ${server.id} AND "throttleMbps" IS NULL RETURNING id`,
     );
     if (begun.length === 0) continue;
-    await appendEvents(tx, subject, [{ type: 'instance.throttled', data: { ...data, traffic: { ...figures, throttleMbps: mbps } } }]);
+    // The event `instance.throttled` is the throttle operation's, once the NICs hold the rate.
     await recordAudit(tx, { action: 'instance.throttled', ...subject, details: { throttleMbps: mbps, until: end.toISOString(), countedBytes: Number(counted), allowanceBytes: Number(allowance) } });
     toApply.push(server.id);
   }
@@ -95,21 +95,19 @@ export async function settleThresholds(tx: Tx, servers: MeteredServer[], at: Dat
 
 /** Ends the throttles whose period is over; answers the servers whose NIC rate must go. */
 export async function endThrottles(tx: Tx, connectionId: string, at: Date): Promise<string[]> {
-  const ended = await runSql<{ id: string; tenantId: string; hostname: string; status: string; mbps: number; until: Date }>(
+  const ended = await runSql<{ id: string; tenantId: string; until: Date }>(
     tx,
     Prisma.sql`
-      WITH due AS (SELECT id, "throttleMbps" AS mbps, "throttleUntil" AS until FROM instances
+      WITH due AS (SELECT id, "throttleUntil" AS until FROM instances
                     WHERE "connectionId" = ${connectionId} AND "throttleMbps" IS NOT NULL AND "throttleUntil" <= ${at} FOR UPDATE)
       UPDATE instances i SET "throttleMbps" = NULL, "throttledAt" = NULL, "throttleUntil" = NULL FROM due WHERE i.id = due.id
-      RETURNING i.id, i."tenantId", i.hostname, i.status::text AS status, due.mbps, due.until`,
+      RETURNING i.id, i."tenantId", due.until`,
   );
   for (const server of ended) await unthrottled(tx, server, { reason: 'period_ended', periodEnd: server.until.toISOString() });
   return ended.map((server) => server.id);
 }
 
-/** Says a throttle ended: the event and the audit row. */
-export async function unthrottled(tx: Tx, server: { id: string; tenantId: string; hostname: string; status: string }, details: Record<string, string>, actorUserId: string | null = null): Promise<void> {
-  const subject = { tenantId: server.tenantId, instanceId: server.id };
-  await appendEvents(tx, subject, [{ type: 'instance.unthrottled', data: { status: server.status, hostname: server.hostname } }]);
-  await recordAudit(tx, { action: 'instance.unthrottled', ...subject, actorUserId, details });
+/** Records that a throttle ended (the audit row); the event `instance.unthrottled` is the unthrottle operation's, once the NICs lost the rate. */
+export async function unthrottled(tx: Tx, server: { id: string; tenantId: string }, details: Record<string, string>, actorUserId: string | null = null): Promise<void> {
+  await recordAudit(tx, { action: 'instance.unthrottled', tenantId: server.tenantId, instanceId: server.id, actorUserId, details });
 }

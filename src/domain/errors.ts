@@ -26,6 +26,12 @@ export const ERROR_STATUS = {
   BACKUP_IN_USE: 409,
   /** A create from a backup that is not `available` (still being made, failed, lost or being deleted). */
   BACKUP_NOT_RESTORABLE: 409,
+  /** An SSH key that is not one OpenSSH public key line (garbage, a private key, several keys in one string). */
+  SSH_KEY_INVALID: 400,
+  /** An SSH public key of a type or size not accepted on an account (DSA, RSA under 2048 bits, security-key types): see docs/security.md. */
+  SSH_KEY_TYPE_NOT_ALLOWED: 422,
+  /** The account holds a key with the same fingerprint already (`details.sshKeyId` names it). */
+  SSH_KEY_EXISTS: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
   /** The invite link is unknown, used already or expired: an administrator can send a new one. */

@@ -28,6 +28,7 @@ export const INSTANCE_EVENT_TYPES = [
   'instance.traffic_threshold',
   'instance.throttled',
   'instance.unthrottled',
+  'instance.updating_network',
   'instance.updating_firewall',
   'instance.firewall_updated',
   'instance.boot_changing',

@@ -21,7 +21,9 @@ export type Operation =
   | 'iso_eject'
   | 'boot_order'
   | 'rescue_enter'
-  | 'rescue_leave';
+  | 'rescue_leave'
+  | 'throttle'
+  | 'unthrottle';
 
 /** While an instance is in one of these, some workflow owns it. */
 export const TRANSITIONAL: readonly InstanceStatus[] = [
@@ -43,6 +45,7 @@ export const TRANSITIONAL: readonly InstanceStatus[] = [
   'entering_rescue',
   'leaving_rescue',
   'configuring_boot',
+  'updating_network',
 ];
 
 /** Which stable states allow which operation. Transitional states allow none (OPERATION_IN_PROGRESS). */
@@ -70,6 +73,9 @@ const ALLOWED: Record<Operation, readonly InstanceStatus[]> = {
   boot_order: ['running', 'stopped'],
   rescue_enter: ['running', 'stopped'],
   rescue_leave: ['rescue', 'stopped'],
+  // The NIC rate of a traffic throttle is written whatever the server runs, rescue system included.
+  throttle: ['running', 'stopped', 'rescue'],
+  unthrottle: ['running', 'stopped', 'rescue'],
 };
 
 /**
@@ -110,4 +116,7 @@ export const OPERATION_STATUS: Record<Operation, InstanceStatus> = {
   boot_order: 'configuring_boot',
   rescue_enter: 'entering_rescue',
   rescue_leave: 'leaving_rescue',
+  /** The NICs get the rate a traffic throttle asks for, or lose it; the power state is left alone. */
+  throttle: 'updating_network',
+  unthrottle: 'updating_network',
 };

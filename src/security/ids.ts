@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'inst' | 'task' | 'ten' | 'usr' | 'tok' | 'plan' | 'loc' | 'img' | 'tpl' | 'conn' | 'node' | 'pool' | 'ip' | 'vmid' | 'vol' | 'cred' | 'op' | 'alloc' | 'idem' | 'evt' | 'orph' | 'whk' | 'whd' | 'sse' | 'chk' | 'ses' | 'inv' | 'snap' | 'bkp' | 'cons' | 'plc' | 'fwg' | 'job' | 'imv' | 'imb' | 'iso' | 'isoc' | 'grt' | 'prj';
+export type IdPrefix = 'inst' | 'task' | 'ten' | 'usr' | 'tok' | 'plan' | 'loc' | 'img' | 'tpl' | 'conn' | 'node' | 'pool' | 'ip' | 'vmid' | 'vol' | 'cred' | 'op' | 'alloc' | 'idem' | 'evt' | 'orph' | 'whk' | 'whd' | 'sse' | 'chk' | 'ses' | 'inv' | 'snap' | 'bkp' | 'cons' | 'plc' | 'fwg' | 'job' | 'imv' | 'imb' | 'iso' | 'isoc' | 'grt' | 'prj' | 'sshk';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

@@ -21,6 +21,7 @@ import { provisionWorkflowId } from '../temporal/workflow-ids';
 import { decideOnServer } from './access';
 import { projectNotFound, projectToCreateIn } from './projects';
 import type { ServiceDeps } from './deps';
+import { resolveSshKeys } from './ssh-keys';
 import { instanceInclude, type InstanceRow } from './instances';
 import type { Principal } from './principal';
 
@@ -36,6 +37,8 @@ export interface CreateInstanceRequest {
   hostname: string;
   username?: string;
   sshKeys?: string[];
+  /** Keys saved on the caller's account (see ssh-keys.ts), handed over beside `sshKeys`. */
+  sshKeyIds?: string[];
   userData?: string;
   credentialType?: CredentialType;
   /** The project of the tenant it goes into; none: the tenant's default project (a project token's own). */
@@ -127,7 +130,7 @@ export async function createInstance(deps: Deps, who: Principal, body: CreateIns
   }
 
   const login = decideLogin(
-    { username: body.username, sshKeys: body.sshKeys ?? [], credentialType: body.credentialType },
+    { username: body.username, sshKeys: await resolveSshKeys(db, who, body.sshKeyIds, body.sshKeys), credentialType: body.credentialType },
     image,
     plan.defaultUsername,
     deps.config.DEFAULT_USERNAME,

@@ -27,6 +27,7 @@ import type { OperationInput } from '../workflows/instance-operation';
 import type { ServiceDeps } from './deps';
 import { findInstance, type InstanceRow } from './instances';
 import { decideParked } from './parked-rollbacks';
+import { resolveSshKeys } from './ssh-keys';
 import { tenantScope, type Principal } from './principal';
 
 /** What an operation's request needs: the transaction, the workflow start, and the answer's read. */
@@ -147,7 +148,8 @@ export async function requestOperation(deps: OperationDeps, who: Principal, inst
           { step: `${operation} > accepted`, status: 'success', message: 'The request was accepted.', progress: 5 },
         );
         const desiredState = DESIRED[operation];
-        await operationBegun(tx, instanceId, { operation, actorUserId: who.userId, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
+        // The system acting on its own (SYSTEM) is no user: its audit rows name none.
+        await operationBegun(tx, instanceId, { operation, actorUserId: who.userId || null, taskId, set: { ...(desiredState ? { desiredState } : {}), ...prepared.data } });
         return { tenantId: instance.tenantId, params, intent };
       },
       { maxWait: 20_000, timeout: 30_000 },
@@ -248,7 +250,10 @@ export async function requestResize(deps: OperationDeps, who: Principal, instanc
  * rebuild: a new disk from the image (the same or another), a new credential; VMID, addresses,
  * MAC and name stay. After a failed rebuild (`rebuild_failed`) it is how the server comes back.
  */
-export async function requestRebuild(deps: OperationDeps, who: Principal, instanceId: string, imageId: string | undefined): Promise<OperationAnswer> {
+export async function requestRebuild(deps: OperationDeps, who: Principal, instanceId: string, body: { imageId?: string; sshKeys?: string[]; sshKeyIds?: string[] }): Promise<OperationAnswer> {
+  const { imageId } = body;
+  // New keys when the request names any (raw or saved on the caller's account); else the server's own.
+  const newKeys = body.sshKeys || body.sshKeyIds ? await resolveSshKeys(deps.db, who, body.sshKeyIds, body.sshKeys) : undefined;
   const { taskId } = (await requestOperation(deps, who, instanceId, {
     operation: 'rebuild',
     prepare: async (tx, instance) => {
@@ -267,7 +272,7 @@ export async function requestRebuild(deps: OperationDeps, who: Principal, instan
         }
       }
       const login = decideLogin(
-        { username: instance.username, sshKeys: instance.sshKeys, credentialType: sameImage ? instance.credentialType : undefined },
+        { username: instance.username, sshKeys: newKeys ?? instance.sshKeys, credentialType: sameImage && !newKeys ? instance.credentialType : undefined },
         image,
         instance.plan.defaultUsername,
         deps.config.DEFAULT_USERNAME,

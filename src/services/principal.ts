@@ -24,6 +24,9 @@ export type Caller = Pick<Principal, 'userId' | 'role' | 'tenantId' | 'tenantRol
 /** An operator's reads: every tenant's rows. */
 export const OPERATOR: Caller = { userId: '', role: 'admin', tenantId: null, tenantRole: null };
 
+/** The system acting on its own (the traffic sampler's throttles): every tenant's rows, no user behind it. */
+export const SYSTEM: Principal = { userId: '', tokenId: 'system', role: 'admin', tenantId: null, tenantRole: null };
+
 /** Another tenant's row is NOT_FOUND, never FORBIDDEN: customers' queries carry their tenant. */
 export function tenantScope(who: Caller): { tenantId?: string } {
   return who.role === 'admin' ? {} : { tenantId: who.tenantId ?? '-' };

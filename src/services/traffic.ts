@@ -7,8 +7,10 @@ import { allowanceBytes, periodRows, unthrottled } from '../db/traffic-periods';
 import { periodTotals } from '../db/traffic-samples';
 import { AppError } from '../domain/errors';
 import { billingPeriodAt, billingPeriodOfMonth, countedBytes, percentUsed, thresholdsReached } from '../domain/traffic';
+import type { TrafficEventFigures } from '../domain/events';
 import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
+import { requestOperation, type OperationDeps } from './operations';
 import type { Principal } from './principal';
 
 const DAY_MS = 86_400_000;
@@ -82,12 +84,35 @@ export async function readTraffic(deps: Pick<ServiceDeps, 'db'>, who: Principal,
   };
 }
 
-/** Starts the workflow that gives the server's NICs the rate its throttle now asks for. */
-async function applyNicRate(deps: Pick<ServiceDeps, 'temporal' | 'config' | 'logger'>, instanceId: string): Promise<void> {
+/**
+ * The server's NICs brought to the rate its throttle asks for now, as its `throttle` operation
+ * (or `unthrottle`, when it asks for none): a task with its step thread, ending with
+ * `instance.throttled` / `instance.unthrottled`, which carry the billing period's figures.
+ * Refused like any operation while another holds the server (OPERATION_IN_PROGRESS): the
+ * ApplyThrottle workflow asks again until it passes.
+ */
+export async function requestThrottleOperation(deps: OperationDeps, who: Principal, instanceId: string): Promise<string> {
+  const report = await readTraffic(deps, who, instanceId, 'current');
+  const throttleMbps = report.throttle?.mbps ?? null;
+  const traffic: TrafficEventFigures = {
+    periodStart: report.period.start.toISOString(),
+    periodEnd: report.period.end.toISOString(),
+    countedBytes: Number(report.countedBytes),
+    allowanceBytes: report.allowanceBytes === null ? null : Number(report.allowanceBytes),
+    percent: report.percent,
+    ...(throttleMbps === null ? {} : { throttleMbps }),
+  };
+  // The operation writes whatever rate the server asks for when it runs; its name says which way the decision went.
+  const { taskId } = (await requestOperation(deps, who, instanceId, { operation: throttleMbps === null ? 'unthrottle' : 'throttle', prepare: async () => ({ params: { throttle: { traffic } } }) })) as { taskId: string };
+  return taskId;
+}
+
+/** Starts the workflow that asks for the server's throttle or unthrottle operation, as the operator who changed its period. */
+async function applyNicRate(deps: Pick<ServiceDeps, 'temporal' | 'config' | 'logger'>, who: Principal, instanceId: string): Promise<void> {
   await deps.temporal.workflow
-    .start('ApplyThrottle', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `throttle-${instanceId}-${Date.now()}`, args: [{ instanceId }] })
-    // The reconciler brings the NICs to the database's word on its next pass should this start fail.
-    .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not start the NIC rate change; the reconciler will make it'));
+    .start('ApplyThrottle', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `throttle-${instanceId}-${Date.now()}`, args: [{ instanceId, actorUserId: who.userId }] })
+    // Should this start fail, the lift or allowance stands; the rate goes once an operator starts ApplyThrottle by hand (docs/runbooks.md).
+    .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not ask for the unthrottle operation; start ApplyThrottle for the server to remove the NIC rate'));
 }
 
 /**
@@ -130,10 +155,10 @@ async function changePeriod(
     }
     if (!release || locked.throttleMbps === null) return false;
     await tx.instance.update({ where: { id: instanceId }, data: { throttleMbps: null, throttledAt: null, throttleUntil: null } });
-    await unthrottled(tx, { id: instanceId, tenantId: locked.tenantId, hostname: locked.hostname, status: locked.status }, { reason: 'lift' in change ? 'lifted' : 'allowance_added' }, who.userId);
+    await unthrottled(tx, { id: instanceId, tenantId: locked.tenantId }, { reason: 'lift' in change ? 'lifted' : 'allowance_added' }, who.userId);
     return true;
   });
-  if (released) await applyNicRate(deps, instanceId);
+  if (released) await applyNicRate(deps, who, instanceId);
   return readTraffic(deps, who, instanceId, 'current');
 }
 

@@ -112,3 +112,11 @@ export const RECONCILE_PASS_OPTIONS: ActivityOptions = {
   heartbeatTimeout: `${BUDGETS.reconcilePass.heartbeat} seconds`,
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 };
+
+/**
+ * Asking for an operation on a server that another operation may hold (the refusal is retried):
+ * asked again for up to `within`, backing off to a minute.
+ */
+export function untilServerFreeOptions(within: NonNullable<ActivityOptions['scheduleToCloseTimeout']>, summary: string): ActivityOptions {
+  return { startToCloseTimeout: '30 seconds', scheduleToCloseTimeout: within, retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' }, summary };
+}

@@ -1,7 +1,7 @@
 import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { FirewallTaskOutcome, GroupReapplyAnswer } from '../activities/firewall-groups';
-import { bookkeepingOptions } from './activity-options';
+import { bookkeepingOptions, untilServerFreeOptions } from './activity-options';
 
 export interface ApplyFirewallGroupInput {
   groupId: string;
@@ -24,13 +24,8 @@ export interface ServerReapply {
 /** Each server's state in the fan-out, by instance id. */
 export const serverReapplies = defineQuery<Record<string, ServerReapply>>('serverReapplies');
 
-/** Waiting for a server's other operation to end: asked again for up to an hour, backing off to a minute. */
-const request = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '1 hour',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  summary: "ask for the server's firewall operation",
-});
+/** Waiting for a server's other operation to end: asked again for up to an hour. */
+const request = proxyActivities<Activities>(untilServerFreeOptions('1 hour', "ask for the server's firewall operation"));
 
 /**
  * One change of a firewall group applied again to every server that names it: a few servers at a

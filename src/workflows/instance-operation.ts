@@ -26,7 +26,7 @@ export interface OperationResult {
 /**
  * One lifecycle operation on an existing instance (start, stop, shutdown, reboot, resize,
  * migrate, rebuild, delete; snapshot, snapshot_delete, rollback, backup, restore; firewall;
- * iso_mount, iso_eject, boot_order, rescue_enter, rescue_leave). The API committed its task and holdings before starting this
+ * iso_mount, iso_eject, boot_order, rescue_enter, rescue_leave; throttle, unthrottle). The API committed its task and holdings before starting this
  * workflow; every operation ends through an activity that records provider truth. A delete
  * whose destroy cannot be proven parks in `rollback_failed` for an operator, like a rollback.
  */
@@ -128,6 +128,10 @@ export async function InstanceOperation(input: OperationInput): Promise<Operatio
         await (running ? power.rebootGuest(ref) : power.startGuest(ref));
         break;
       }
+      case 'throttle':
+      case 'unthrottle':
+        await proxy(BUDGETS.smallConfigWrite, `${operation}: write the NIC rate`).setNicRate(ref);
+        break;
       case 'rescue_leave': {
         const { running } = await proxy(BUDGETS.guestConfig, 'rescue_leave: eject, disk first').restoreFromRescue(ref);
         if (running) await power.rebootGuest(ref);

@@ -24,6 +24,8 @@ const DONE: Record<Operation, string> = {
   boot_order: 'given its boot order',
   rescue_enter: 'put in rescue',
   rescue_leave: 'taken out of rescue',
+  throttle: 'given its traffic throttle',
+  unthrottle: 'freed of its traffic throttle',
 };
 
 /**

@@ -4,7 +4,7 @@ import { operate } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 
 const STATUSES = Object.values(InstanceStatus);
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot', 'updating_network'];
 
 /** Where each operation is allowed (the contract), written out rather than imported. */
 const ALLOWED: Record<string, InstanceStatus[]> = {

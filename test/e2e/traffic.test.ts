@@ -14,7 +14,7 @@ import { parseToken } from '../../src/simulator/server';
 import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
 import { nicRateForMbps } from '../../src/domain/traffic';
 import type { Stack } from '../support/stack';
-import { guestOf, runningServer, runOperation, suiteStack } from '../support/lifecycle';
+import { guestOf, operate, runningServer, runOperation, setTaskMs, suiteStack, taskEnd } from '../support/lifecycle';
 import { startReceiver } from '../support/webhook-receiver';
 
 const MiB = 1024 * 1024;
@@ -35,6 +35,17 @@ const trafficOf = async (stack: Stack, id: string, period = 'current') => {
 
 /** What the sampler last read of the server's guest. */
 const lastReading = (stack: Stack, id: string) => stack.api.db.trafficCounter.findUniqueOrThrow({ where: { instanceId: id } });
+
+/** The server's latest throttle or unthrottle task once it has ended, with its step thread as the customer reads it. */
+async function rateTask(stack: Stack, id: string, type: 'NIC_THROTTLE' | 'NIC_UNTHROTTLE') {
+  const latest = () => stack.api.db.task.findFirst({ where: { instanceId: id, type }, orderBy: { createdAt: 'desc' } });
+  await expect.poll(latest, { timeout: 30_000 }).toBeTruthy();
+  const task = (await latest())!;
+  await taskEnd(stack, task.id);
+  const answer = await stack.api.request('GET', `/v1/tasks/${task.id}`, { token: stack.customer.token });
+  expect(answer.status).toBe(200);
+  return answer.body.data;
+}
 
 describe('the traffic sampler', () => {
   const stack = suiteStack({ env });
@@ -149,12 +160,22 @@ describe('the traffic sampler', () => {
 
     await stack.sim.setGuestUptime(vmid, 60);
     const crossed = await samplingPass(stack);
-    expect(crossed.throttles).toEqual({ [id]: 'applied' });
+    expect(crossed.throttles).toEqual({ [id]: 'requested' });
+    // The throttle is the server's own operation, by the system: a task with its step thread the customer reads.
+    const throttle = await rateTask(stack, id, 'NIC_THROTTLE');
+    expect(throttle).toMatchObject({ status: 'succeeded', type: 'NIC_THROTTLE' });
+    expect(throttle.steps.map((step: { step: string }) => step.step)).toEqual(['throttle > accepted', 'throttle > reading the config', 'throttle > reading the config', 'throttle > writing the rate', 'throttle > writing the rate', 'throttle > checking the rate', 'throttle > done']);
+    expect(throttle.steps.find((step: { step: string; status: string }) => step.step === 'throttle > reading the config' && step.status === 'success').message).toBe('net0: no rate limit');
+    const calls = await stack.api.db.providerCall.findMany({ where: { taskId: throttle.id } });
+    expect(calls.map((call) => [call.kind, call.status])).toEqual([['nic-rate', 'succeeded']]);
+    expect((await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.throttle' } })).actorUserId).toBeNull();
     await samplingPass(stack);
     const thresholds = await events('instance.traffic_threshold');
     expect(thresholds.map((e) => e.data.traffic.threshold).sort()).toEqual([100, 80]);
     expect(thresholds.find((e) => e.data.traffic.threshold === 100)!.data.traffic.percent).toBeGreaterThanOrEqual(100);
-    expect(await events('instance.throttled')).toHaveLength(1);
+    const throttledEvents = await events('instance.throttled');
+    expect(throttledEvents).toHaveLength(1);
+    expect(throttledEvents[0]!.data).toMatchObject({ operation: 'throttle', status: 'running', traffic: { throttleMbps: 10, allowanceBytes: GiB } });
     const audited = await stack.api.db.auditEvent.findMany({ where: { instanceId: id, action: 'instance.throttled' } });
     expect(audited).toHaveLength(1);
 
@@ -175,7 +196,8 @@ describe('the traffic sampler', () => {
     // The period ends: the next pass removes the rate and says so.
     await stack.api.db.instance.update({ where: { id }, data: { throttleUntil: new Date(Date.now() - 1_000) } });
     const next = await samplingPass(stack);
-    expect(next.throttles[id]).toBe('applied');
+    expect(next.throttles[id]).toBe('requested');
+    expect((await rateTask(stack, id, 'NIC_UNTHROTTLE')).steps.at(-1)).toMatchObject({ step: 'unthrottle > done', status: 'success' });
     expect(await net0()).not.toContain('rate=');
     expect(await events('instance.unthrottled')).toHaveLength(1);
     expect((await trafficOf(stack, id)).throttle).toBeNull();
@@ -192,7 +214,7 @@ describe('the traffic sampler', () => {
     await receiver.close();
   });
 
-  it('puts back a throttle removed outside, and lets an operator lift one or add allowance, audited', async () => {
+  it('throttles a server busy with another operation once it is free, puts back a throttle removed outside, and lets an operator lift one or add allowance, audited', async () => {
     const plan = await stack.api.request('POST', '/v1/admin/plans', {
       token: stack.api.adminToken,
       body: { name: 'metered-2', vcpus: 1, memoryMiB: 1024, diskGiB: 10, trafficAllowanceGiB: 1, trafficCounted: 'max', trafficOverage: 'throttle', throttleMbps: 8 },
@@ -201,7 +223,16 @@ describe('the traffic sampler', () => {
     const { vmid, node } = (await guestOf(stack, id))!;
     await stack.sim.setGuestTraffic(vmid, { inBytesPerSecond: 40_000_000, outBytesPerSecond: 0 });
     await stack.sim.setGuestUptime(vmid, 30);
-    await samplingPass(stack);
+    // The customer reboots it slowly just as it crosses its allowance: the throttle waits for the reboot.
+    await setTaskMs(stack, 2_000);
+    const reboot = await operate(stack, id, 'reboot');
+    expect(reboot.status).toBe(202);
+    expect((await samplingPass(stack)).throttles[id]).toBe('requested');
+    await setTaskMs(stack, 0);
+    const rebooted = await taskEnd(stack, reboot.body.meta.taskId);
+    const waited = await rateTask(stack, id, 'NIC_THROTTLE');
+    expect([rebooted.status, waited.status]).toEqual(['succeeded', 'succeeded']);
+    expect(Date.parse(waited.steps[0].at)).toBeGreaterThanOrEqual(Date.parse(rebooted.steps.at(-1)!.at));
     const net0 = () => stack.sim.state().then((s) => String(s.guests.find((g) => g.vmid === vmid)!.config.net0));
     expect(await net0()).toContain(`rate=${nicRateForMbps(8)}`);
 
@@ -220,7 +251,12 @@ describe('the traffic sampler', () => {
     const added = await stack.api.request('POST', `/v1/admin/instances/${id}/traffic/allowance`, { token: stack.api.adminToken, body: { addGiB: 100 } });
     expect(added.status).toBe(200);
     expect(added.body.data).toMatchObject({ extraAllowanceGiB: 100, allowanceBytes: 101 * GiB, throttle: null });
-    await expect.poll(net0, { timeout: 30_000 }).not.toContain('rate=');
+    // The operator's change is the server's unthrottle operation, theirs in the audit trail.
+    const freed = await rateTask(stack, id, 'NIC_UNTHROTTLE');
+    expect(freed.status).toBe('succeeded');
+    expect(await net0()).not.toContain('rate=');
+    const operatorId = (await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.traffic_allowance_added' } })).actorUserId;
+    expect((await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.unthrottle' } })).actorUserId).toBe(operatorId);
     const actions = (await stack.api.db.auditEvent.findMany({ where: { instanceId: id }, orderBy: { at: 'asc' } })).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['instance.throttled', 'instance.throttle_restored', 'instance.traffic_allowance_added', 'instance.unthrottled']));
 

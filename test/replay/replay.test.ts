@@ -12,7 +12,7 @@ import { backupScheduleId, destroyOrphanWorkflowId, operationWorkflowId, reconci
 import { progressQuery, retryRollbackSignal } from '../../src/workflows/definitions';
 import { PARKS_PER_RUN } from '../../src/workflows/parking';
 import { backfillRuns, triggerRun } from '../support/backup-schedules';
-import { runningServer, runOperation, type OperationOutcome } from '../support/lifecycle';
+import { guestOf, runningServer, runOperation, type OperationOutcome } from '../support/lifecycle';
 import { startStack, type Stack } from '../support/stack';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -153,6 +153,31 @@ if (process.env.RECORD_HISTORIES) {
       await stack.api.temporal.schedule.getHandle(backupScheduleId(id)).delete();
     }, 120_000);
 
+    it('records a throttle: the sampling pass that decides it, the ApplyThrottle it starts, and the throttle operation', async () => {
+      if (!['sample-traffic-throttles', 'apply-throttle', 'operation-throttle-succeeds'].some(wanted)) return;
+      const plan = await stack.api.request('POST', '/v1/admin/plans', {
+        ...admin(),
+        body: { name: 'replay-metered', vcpus: 1, memoryMiB: 1024, diskGiB: 10, trafficAllowanceGiB: 1, trafficOverage: 'throttle', throttleMbps: 10 },
+      });
+      const id = await runningServer(stack, { hostname: 'replay-throttled', planId: plan.body.data.id });
+      const { vmid } = (await guestOf(stack, id))!;
+      await stack.sim.setGuestTraffic(vmid, { inBytesPerSecond: 0, outBytesPerSecond: 20_000_000 });
+      const pass = () =>
+        stack.api.temporal.workflow.start('SampleTraffic', { taskQueue: stack.api.config.TEMPORAL_TASK_QUEUE, workflowId: `replay-traffic-${randomBytes(4).toString('hex')}`, args: [{ connectionId: stack.seed.connectionId }] });
+      await (await pass()).result();
+      // Up a minute at 20 MB/s: past 1 GiB.
+      await stack.sim.setGuestUptime(vmid, 60);
+      const crossing = await pass();
+      await crossing.result();
+      const applyId = `throttle-${id}-${crossing.firstExecutionRunId}`;
+      const asked = (await stack.api.temporal.workflow.getHandle(applyId).result()) as { taskId: string };
+      const operationId = operationWorkflowId('throttle', id, asked.taskId);
+      await stack.api.temporal.workflow.getHandle(operationId).result();
+      if (wanted('sample-traffic-throttles')) await record('sample-traffic-throttles', crossing.workflowId);
+      if (wanted('apply-throttle')) await record('apply-throttle', applyId);
+      if (wanted('operation-throttle-succeeds')) await record('operation-throttle-succeeds', operationId);
+    }, 120_000);
+
     it('records a reconcile of one server, an orphan destroyed by an operator, and webhook deliveries with a retry', async () => {
       const endpoint = (await stack.api.request('POST', '/v1/webhooks', { token: stack.customer.token, body: { url: receiver.url } })).body.data;
       const id = await runningServer(stack, { hostname: 'replay-watched' });
@@ -192,8 +217,9 @@ if (process.env.RECORD_HISTORIES) {
 describe('recorded workflow histories', () => {
   const files = fs.readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
 
-  it('has histories of every workflow type: provisions (success, from a backup, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks, a backup schedule', () => {
+  it('has histories of every workflow type: provisions (success, from a backup, rollback, parked and retried, past continue-as-new), operations, reconcile, orphan, webhooks, a backup schedule, a throttle', () => {
     expect(files.sort()).toEqual([
+      'apply-throttle.json',
       'deliver-webhooks.json',
       'destroy-orphan.json',
       'operation-backup-scheduled.json',
@@ -203,6 +229,7 @@ describe('recorded workflow histories', () => {
       'operation-rebuild-fails.json',
       'operation-rebuild-succeeds.json',
       'operation-stop-fails.json',
+      'operation-throttle-succeeds.json',
       'provision-parks-past-continue-as-new.json',
       'provision-parks-then-retries.json',
       'provision-parks-then-updates.json',
@@ -211,12 +238,13 @@ describe('recorded workflow histories', () => {
       'provision-rolls-back.json',
       'provision-succeeds.json',
       'reconcile-instance.json',
+      'sample-traffic-throttles.json',
       'scheduled-backup.json',
     ]);
     const workflowTypes = new Set(
       files.map((file) => JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType.name as string),
     );
-    expect([...workflowTypes].sort()).toEqual(['DeliverWebhooks', 'DestroyOrphan', 'InstanceOperation', 'ProvisionInstance', 'Reconcile', 'ScheduledBackup']);
+    expect([...workflowTypes].sort()).toEqual(['ApplyThrottle', 'DeliverWebhooks', 'DestroyOrphan', 'InstanceOperation', 'ProvisionInstance', 'Reconcile', 'SampleTraffic', 'ScheduledBackup']);
   });
 
   const replay = (file: string) => replayFiles([file], inject('workflowBundlePath'));

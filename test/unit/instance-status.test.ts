@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeOperation, OPERATION_STATUS, TRANSITIONAL, type Operation, type OperationVerdict } from '../../src/domain/instance-status';
 import { InstanceStatus } from '../../src/generated/prisma/enums';
 
-const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore', 'firewall', 'iso_mount', 'iso_eject', 'boot_order', 'rescue_enter', 'rescue_leave'];
+const OPERATIONS: Operation[] = ['start', 'stop', 'shutdown', 'reboot', 'resize', 'rebuild', 'delete', 'migrate', 'snapshot', 'snapshot_delete', 'rollback', 'backup', 'backup_delete', 'restore', 'firewall', 'iso_mount', 'iso_eject', 'boot_order', 'rescue_enter', 'rescue_leave', 'throttle', 'unthrottle'];
 const STATUSES = Object.values(InstanceStatus);
 
 /** The whole table: which stable status allows which operation. Every other pair is refused. */
@@ -27,9 +27,11 @@ const ALLOWED: Record<Operation, InstanceStatus[]> = {
   boot_order: ['running', 'stopped'],
   rescue_enter: ['running', 'stopped'],
   rescue_leave: ['rescue', 'stopped'],
+  throttle: ['running', 'stopped', 'rescue'],
+  unthrottle: ['running', 'stopped', 'rescue'],
 };
 
-const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot'];
+const BUSY: InstanceStatus[] = ['pending', 'scheduling', 'provisioning', 'starting', 'stopping', 'rebooting', 'resizing', 'rebuilding', 'migrating', 'deleting', 'snapshotting', 'rolling_back', 'backing_up', 'restoring', 'updating_firewall', 'entering_rescue', 'leaving_rescue', 'configuring_boot', 'updating_network'];
 const SETTLED: InstanceStatus[] = ['running', 'stopped', 'rescue', 'failed', 'rollback_failed', 'rebuild_failed', 'lost', 'deleted'];
 
 function expected(status: InstanceStatus, operation: Operation): OperationVerdict {
@@ -109,6 +111,8 @@ describe('OPERATION_STATUS', () => {
       boot_order: 'configuring_boot',
       rescue_enter: 'entering_rescue',
       rescue_leave: 'leaving_rescue',
+      throttle: 'updating_network',
+      unthrottle: 'updating_network',
     });
   });
 

@@ -289,7 +289,7 @@ describe('the console as a customer', () => {
 
   it('manages API tokens: created and shown once, then revoked', async () => {
     await page.getByRole('link', { name: 'Account' }).click();
-    await page.getByLabel('Name').fill('deploy script');
+    await page.getByLabel('Name', { exact: true }).fill('deploy script');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.locator('.secret code').textContent()) ?? '';
     expect(token).toMatch(/^pvecp_/);

@@ -56,10 +56,10 @@ const ROUTES: LifecycleRoute[] = [
     suffix: '/rebuild',
     summary: 'Replace the disk with a fresh one from an image',
     description:
-      "Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image; another image must be one the server's project allows.",
+      "Keeps the name, addresses and host; the old disk and credential are destroyed and a new credential is made (reveal it once). Defaults to the current image (another image must be one the server's project allows), and to the SSH keys the server has unless `sshKeys` or `sshKeyIds` name new ones.",
     body: rebuildBody,
     errors: ['IMAGE_SSH_KEY_REQUIRED', 'IMAGE_LOGIN_METHOD_UNSUPPORTED', 'PROJECT_IMAGE_NOT_ALLOWED', 'UNSUPPORTED', 'IN_RESCUE'],
-    run: (deps, who, id, { imageId }) => requestRebuild(deps, who, id, imageId),
+    run: (deps, who, id, body) => requestRebuild(deps, who, id, body),
   }),
   route({
     suffix: '/iso',

@@ -31,6 +31,7 @@ import { adminTasksRouter, tasksRouter } from './tasks';
 import { webhooksRouter } from './webhooks';
 import { sessionsRouter } from './sessions';
 import { accountRouter } from './users-account';
+import { sshKeysRouter } from './ssh-keys';
 import { usersAdminRouter } from './users-admin';
 import { teamRouter } from './team';
 import { auditRouter } from './audit';
@@ -75,6 +76,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(webhooksRouter(deps));
   router.use(sessionsRouter(deps));
   router.use(accountRouter(deps));
+  router.use(sshKeysRouter(deps));
   router.use(teamRouter(deps));
   router.use(auditRouter(deps));
   return router;

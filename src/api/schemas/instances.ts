@@ -6,12 +6,19 @@ import { parseCloudConfig } from '../../domain/cloud-config';
 import { isValidHostname, parseSshPublicKey, USERNAME_PATTERN } from '../../domain/validation';
 
 /** An OpenSSH public key line (see parseSshPublicKey), stored in its canonical form. */
-const sshPublicKeySchema = z.string().transform((line, ctx) => {
+export const sshPublicKeySchema = z.string().transform((line, ctx) => {
   const key = parseSshPublicKey(line);
   if (key) return key.canonical;
   ctx.addIssue({ code: 'custom', message: 'must be an OpenSSH public key line: ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521 or sk-…, then its base64 key and an optional comment of letters, digits, spaces and ._@+=:,/()-' });
   return z.NEVER;
 });
+
+/** Keys saved on the caller's account, by id; an id that is not the caller's is 400 INVALID_INPUT like an unknown one. */
+export const sshKeyIdsSchema = z
+  .array(z.string().min(1).max(64))
+  .max(32)
+  .optional()
+  .openapi({ description: 'SSH keys saved on your account (`POST /v1/ssh-keys`), by id, handed to the server beside `sshKeys`. An id that is not one of your keys is 400 INVALID_INPUT (`details.fields["sshKeyIds.N"]`).' });
 
 export const credentialTypeSchema = z.enum(CredentialType);
 
@@ -31,6 +38,7 @@ export const createInstanceBody = z.strictObject({
     .transform((h) => h.toLowerCase()),
   username: z.string().regex(USERNAME_PATTERN, 'must start with a lowercase letter or _, then up to 31 of a-z 0-9 _ -').optional(),
   sshKeys: z.array(sshPublicKeySchema).max(32).optional(),
+  sshKeyIds: sshKeyIdsSchema,
   userData: z
     .string()
     .max(32_768)

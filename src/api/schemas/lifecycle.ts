@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sshKeyIdsSchema, sshPublicKeySchema } from './instances';
 
 /** start, stop, shutdown, reboot and delete take no body (an empty object is fine). */
 export const emptyBody = z.strictObject({});
@@ -9,7 +10,11 @@ export const deleteQuery = z.strictObject({
 
 export const resizeBody = z.strictObject({ planId: z.string().min(1).max(64) });
 
-export const rebuildBody = z.strictObject({ imageId: z.string().min(1).max(64).optional() });
+export const rebuildBody = z.strictObject({
+  imageId: z.string().min(1).max(64).optional(),
+  sshKeys: z.array(sshPublicKeySchema).max(32).optional().openapi({ description: "The server's SSH keys from now on, with `sshKeyIds`; send neither to keep the keys it has." }),
+  sshKeyIds: sshKeyIdsSchema,
+});
 
 export const migrateBody = z.strictObject({ node: z.string().min(1).max(63) });
 

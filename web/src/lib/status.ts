@@ -25,6 +25,7 @@ const STATUS: Record<InstanceStatus, { label: string; tone: Tone }> = {
   entering_rescue: { label: 'Entering rescue', tone: 'busy' },
   leaving_rescue: { label: 'Leaving rescue', tone: 'busy' },
   configuring_boot: { label: 'Changing boot media', tone: 'busy' },
+  updating_network: { label: 'Setting network rate', tone: 'busy' },
   deleted: { label: 'Deleted', tone: 'idle' },
   failed: { label: 'Failed', tone: 'bad' },
   rollback_failed: { label: 'Needs an operator', tone: 'bad' },

@@ -5,6 +5,7 @@ import { Alert, Field, Notice, ShownOnce, Table, described } from '../components
 import { browserName, when } from '../lib/format';
 import { placeProblem, type PlacedProblem, type Problem } from '../lib/problems';
 import { isAdmin, useSession } from '../session';
+import { SshKeys } from './ssh-keys';
 import { Webhooks } from './webhooks';
 
 type ApiToken = components['schemas']['ApiToken'];
@@ -18,6 +19,7 @@ export function AccountPage() {
       <p>
         Signed in as <strong>{session.signedIn.user.email}</strong> ({session.signedIn.user.role}).
       </p>
+      <SshKeys />
       <Tokens />
       <Sessions />
       {!isAdmin(session) && <Webhooks />}

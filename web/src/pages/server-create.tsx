@@ -6,6 +6,7 @@ import { Alert, described, Field, Loading } from '../components/ui';
 import { gib, planText } from '../lib/format';
 import { orderCatalog } from '../lib/catalog';
 import { placeProblem, type PlacedProblem } from '../lib/problems';
+import { keyKind, type SshKey } from './ssh-keys';
 import { projectForCreate, useProjects } from '../project-choice';
 
 type Plan = components['schemas']['Plan'];
@@ -13,15 +14,17 @@ type Image = components['schemas']['Image'];
 type Location = components['schemas']['Location'];
 type Account = components['schemas']['Account'];
 
-const FIELDS = ['projectId', 'planId', 'locationId', 'imageId', 'hostname', 'sshKeys', 'userData'] as const;
+const FIELDS = ['projectId', 'planId', 'locationId', 'imageId', 'hostname', 'sshKeyIds', 'sshKeys', 'userData'] as const;
 
 export function CreateServerPage() {
   const location = useLocation();
-  const projects = useProjects();
   const [plans, setPlans] = useState<Plan[]>();
   const [images, setImages] = useState<Image[]>([]);
   const [locations, setLocations] = useState<Location[]>([]);
   const [account, setAccount] = useState<Account>();
+  const projects = useProjects();
+  const [savedKeys, setSavedKeys] = useState<SshKey[]>([]);
+  const [keyIds, setKeyIds] = useState<string[]>([]);
   // The project the header's switcher chose (else the default one) is where the server goes unless changed here.
   const [form, setForm] = useState({ projectId: projectForCreate(projects), planId: '', locationId: '', imageId: '', hostname: '', sshKeys: '', userData: '' });
   const [placed, setPlaced] = useState<PlacedProblem>({ fields: {} });
@@ -30,13 +33,14 @@ export function CreateServerPage() {
   const [key] = useState(idempotencyKey);
 
   useEffect(() => {
-    void Promise.all([outcome(api.GET('/v1/plans')), outcome(api.GET('/v1/images')), outcome(api.GET('/v1/locations')), outcome(api.GET('/v1/account'))]).then(
-      ([p, i, l, a]) => {
+    void Promise.all([outcome(api.GET('/v1/plans')), outcome(api.GET('/v1/images')), outcome(api.GET('/v1/locations')), outcome(api.GET('/v1/account')), outcome(api.GET('/v1/ssh-keys'))]).then(
+      ([p, i, l, a, k]) => {
         const catalog = orderCatalog(p.ok ? p.data : [], i.ok ? i.data : [], l.ok ? l.data : []);
         setPlans(catalog.plans);
         setImages(catalog.images);
         setLocations(catalog.locations);
         if (a.ok) setAccount(a.data);
+        if (k.ok) setSavedKeys(k.data);
         setForm((f) => ({ ...f, ...catalog.defaults }));
       },
     );
@@ -64,6 +68,7 @@ export function CreateServerPage() {
           locationId: form.locationId,
           imageId: form.imageId,
           hostname: form.hostname,
+          ...(keyIds.length > 0 ? { sshKeyIds: keyIds } : {}),
           ...(sshKeys.length > 0 ? { sshKeys } : {}),
           ...(form.userData.trim() ? { userData: form.userData } : {}),
         },
@@ -117,7 +122,29 @@ export function CreateServerPage() {
         <Field id="hostname" label="Host name" error={fields.hostname}>
           <input {...described('hostname', fields.hostname)} value={form.hostname} onInput={set('hostname')} autocomplete="off" spellcheck={false} />
         </Field>
-        <Field id="sshKeys" label="SSH public keys (one per line, optional)" error={fields.sshKeys}>
+        <fieldset class="saved-keys" aria-describedby={fields.sshKeyIds ? 'sshKeyIds-error' : undefined}>
+          <legend>Your saved SSH keys</legend>
+          {savedKeys.length === 0 && (
+            <p class="muted">
+              None yet: save your keys on the <a href="/account#ssh-keys">account page</a> to choose them here.
+            </p>
+          )}
+          {savedKeys.map((key) => (
+            <label class="check">
+              <input type="checkbox" name="sshKeyIds" value={key.id} checked={keyIds.includes(key.id)} onChange={(e) => setKeyIds(e.currentTarget.checked ? [...keyIds, key.id] : keyIds.filter((id) => id !== key.id))} />
+              <span>
+                {key.name} <span class="muted">({keyKind(key)})</span>
+                <code class="fingerprint">{key.fingerprint}</code>
+              </span>
+            </label>
+          ))}
+          {fields.sshKeyIds && (
+            <p class="field-error" id="sshKeyIds-error" role="alert">
+              {fields.sshKeyIds}
+            </p>
+          )}
+        </fieldset>
+        <Field id="sshKeys" label="Other SSH public keys (one per line, optional)" error={fields.sshKeys}>
           <textarea {...described('sshKeys', fields.sshKeys)} rows={3} value={form.sshKeys} onInput={set('sshKeys')} spellcheck={false} />
         </Field>
         <details open={Boolean(fields.userData) || undefined}>
