@@ -118,6 +118,8 @@ export const FAST_ENV: Record<string, string> = {
   // Tests reuse VMIDs and addresses at once unless their subject is the cooldown.
   VMID_REUSE_COOLDOWN_SECONDS: '0',
   ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
+  // Tests serve images and their checksum files from 127.0.0.1.
+  CHECKSUM_URL_ALLOW_PRIVATE_TARGETS: 'true',
 };
 
 export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access' | 'pveVersion'> = {}): Promise<SimulatorHandle> {
