@@ -16,5 +16,5 @@ export function refreshIntervalSeconds(every: string): number | undefined {
   return seconds <= 30 * DAY ? seconds : undefined;
 }
 
-/** `every` as an administrator wrote it, from the seconds kept: whole days as `<n>d`, else hours. */
-export const refreshEvery = (seconds: number): string => (seconds % DAY === 0 ? `${seconds / DAY}d` : `${Math.round(seconds / HOUR)}h`);
+/** `every` from the seconds kept: whole days from two days on as `<n>d` (`7d`), else hours (`24h`, `36h`). */
+export const refreshEvery = (seconds: number): string => (seconds >= 2 * DAY && seconds % DAY === 0 ? `${seconds / DAY}d` : `${Math.round(seconds / HOUR)}h`);
