@@ -87,8 +87,12 @@ export async function deleteImage(deps: VersionDeps, actorUserId: string, id: st
 /** What one run of an image's refresh schedule did: added a version or not, or why it could not look. */
 export interface ScheduledRefreshOutcome {
   refreshed: boolean;
-  /** NO_SCHEDULE: the image is gone, archived or has no schedule (its Temporal Schedule is deleted); else the checksum URL's stable code. */
-  skipped: 'NO_SCHEDULE' | 'IMAGE_CHECKSUM_NOT_LISTED' | 'IMAGE_CHECKSUM_URL_UNREACHABLE' | 'IMAGE_CHECKSUM_URL_REFUSED' | null;
+  /**
+   * NO_SCHEDULE: the image is gone or has no schedule (its Temporal Schedule is deleted); ARCHIVED:
+   * not refreshed while archived (the schedule stays for when it is restored); else the checksum
+   * URL's stable code.
+   */
+  skipped: 'NO_SCHEDULE' | 'ARCHIVED' | 'IMAGE_CHECKSUM_NOT_LISTED' | 'IMAGE_CHECKSUM_URL_UNREACHABLE' | 'IMAGE_CHECKSUM_URL_REFUSED' | null;
 }
 
 /**
@@ -98,10 +102,11 @@ export interface ScheduledRefreshOutcome {
  */
 export async function refreshImageOnSchedule(deps: VersionDeps, id: string): Promise<ScheduledRefreshOutcome> {
   const image = await deps.db.image.findUnique({ where: { id } });
-  if (!image || image.archivedAt || !image.checksumUrl || image.refreshIntervalSeconds === null) {
+  if (!image || !image.checksumUrl || image.refreshIntervalSeconds === null) {
     await deleteImageRefreshSchedule(deps.temporal, id);
     return { refreshed: false, skipped: 'NO_SCHEDULE' };
   }
+  if (image.archivedAt) return { refreshed: false, skipped: 'ARCHIVED' };
   try {
     return { refreshed: (await refreshImage(deps, null, id)).refreshed, skipped: null };
   } catch (error) {

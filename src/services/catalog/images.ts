@@ -146,7 +146,6 @@ export async function updateImage(deps: ImageDeps, actorUserId: string, id: stri
       const defaultUsername = fields.defaultUsername === undefined ? image.defaultUsername : fields.defaultUsername;
       if (defaultUsername === 'root' && !(fields.rootAllowed ?? image.rootAllowed)) throw badReference({ defaultUsername: 'root requires rootAllowed' });
       if (refreshSchedule && !image.checksumUrl) throw new AppError('INVALID_STATE', 'Only an image whose checksum is read from a checksum URL can be refreshed on a schedule.');
-      if (refreshSchedule && image.archivedAt) throw new AppError('ARCHIVED', 'The image is archived.');
       await assertTemplateNodes(tx, templates);
       for (const template of templates) await putTemplate(tx, id, template);
       const refreshInterval = refreshSchedule === undefined ? {} : { refreshIntervalSeconds: intervalOf(refreshSchedule) };
