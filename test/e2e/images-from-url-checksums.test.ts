@@ -154,6 +154,7 @@ describe('URL images with a checksum list and a refresh schedule', () => {
     expect((await schedule(id).describe()).spec.intervals).toEqual([expect.objectContaining({ every: 12 * 3600 * 1000 })]);
     const deleted = await stack.api.request('DELETE', `/v1/admin/images/${id}`, admin);
     expect(deleted.status).toBe(202);
+    expect(deleted.body.data.refreshSchedule).toBeNull();
     await expect(schedule(id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   });
 

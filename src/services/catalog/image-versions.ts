@@ -69,7 +69,7 @@ export async function deleteImage(deps: VersionDeps, actorUserId: string, id: st
     if (inFlight > 0) throw new AppError('IMAGE_CLONE_IN_FLIGHT', `${inFlight} server(s) are being created or rebuilt from this image; delete it once they are done.`);
     await deleteImageRefreshSchedule(deps.temporal, id);
     await tx.imageTemplate.deleteMany({ where: { imageId: id } });
-    await tx.image.update({ where: { id }, data: { archivedAt: image.archivedAt ?? new Date() } });
+    await tx.image.update({ where: { id }, data: { archivedAt: image.archivedAt ?? new Date(), refreshIntervalSeconds: null } });
     await audit(tx, actorUserId, 'image.deleted', { imageId: id, name: image.name });
     const builds = await tx.imageBuild.findMany({ where: { version: { imageId: id } }, select: { connectionId: true }, distinct: ['connectionId'] });
     return builds.map((b) => b.connectionId);
