@@ -135,10 +135,12 @@ describe('URL images with a checksum list and a refresh schedule', () => {
       [1, sha256(first)],
       [2, sha256(second)],
     ]);
-    // A run that finds the same checksum adds nothing.
+    // A run that finds the same checksum adds nothing (triggered once the first is over: the schedule skips overlapping runs).
+    const runsOver = () => expect.poll(async () => (await schedule(id).describe()).info.runningActions.length, { timeout: 30_000, interval: 250 }).toBe(0);
+    await runsOver();
     await schedule(id).trigger();
     await expect.poll(async () => (await schedule(id).describe()).info.recentActions.length, { timeout: 30_000, interval: 250 }).toBe(2);
-    await expect.poll(async () => (await schedule(id).describe()).info.runningActions.length, { timeout: 30_000, interval: 250 }).toBe(0);
+    await runsOver();
     expect(await versions(id)).toHaveLength(2);
 
     const weekly = await stack.api.request('PATCH', `/v1/admin/images/${id}`, { ...admin, body: { refreshSchedule: { every: '7d' } } });
