@@ -54,6 +54,21 @@ describe('URL images with a checksum list and a refresh schedule', () => {
   const versions = async (id: string) => ((await readImage(id)).versions as { number: number; checksum: string }[]).map((v) => [v.number, v.checksum]);
   const schedule = (id: string) => stack.api.temporal.schedule.getHandle(imageRefreshScheduleId(id));
 
+  /**
+   * Triggers one run of the image's schedule now; answers the run's result (RefreshImage's). Temporal
+   * names a schedule's run by its schedule id and the second it was taken at, so a run is
+   * triggered only once the second of the previous one has passed (two in one second would be one).
+   */
+  async function runSchedule(id: string): Promise<unknown> {
+    const before = (await schedule(id).describe()).info.recentActions;
+    const last = before.at(-1)?.takenAt.getTime();
+    if (last !== undefined) await expect.poll(() => Math.floor(Date.now() / 1000) > Math.floor(last / 1000), { interval: 50 }).toBe(true);
+    await schedule(id).trigger();
+    await expect.poll(async () => (await schedule(id).describe()).info.recentActions.length, { timeout: 30_000, interval: 100 }).toBe(before.length + 1);
+    const run = (await schedule(id).describe()).info.recentActions.at(-1)?.action.workflow;
+    return stack.api.temporal.workflow.getHandle(run?.workflowId as string, run?.firstExecutionRunId).result();
+  }
+
   it('builds from the checksum the list gives for the file its URL names, and a refresh reads the list again', async () => {
     const first = publish('mirror-a', 'disk.qcow2', 1024 ** 3);
     const created = await register('listed', { url: images.urlOf('/mirror-a/disk.qcow2'), checksumUrl: images.urlOf('/mirror-a/SHA256SUMS'), checksumAlgorithm: 'sha256' });
@@ -130,17 +145,15 @@ describe('URL images with a checksum list and a refresh schedule', () => {
 
     // The file changes on the mirror; the schedule's next run (triggered now) reads the new checksum.
     const second = publish('mirror-c', 'noble.img', 2 * 1024 ** 3);
-    await schedule(id).trigger();
-    await expect.poll(() => versions(id), { timeout: 60_000, interval: 250 }).toEqual([
+    expect(await runSchedule(id)).toEqual({ refreshed: true, skipped: null });
+    expect(await versions(id)).toEqual([
       [1, sha256(first)],
       [2, sha256(second)],
     ]);
-    // A run that finds the same checksum adds nothing (triggered once the first is over: the schedule skips overlapping runs).
-    const runsOver = () => expect.poll(async () => (await schedule(id).describe()).info.runningActions.length, { timeout: 30_000, interval: 250 }).toBe(0);
-    await runsOver();
-    await schedule(id).trigger();
-    await expect.poll(async () => (await schedule(id).describe()).info.recentActions.length, { timeout: 30_000, interval: 250 }).toBe(2);
-    await runsOver();
+    // A run that finds the same checksum adds nothing; nor does one that cannot read the list.
+    expect(await runSchedule(id)).toEqual({ refreshed: false, skipped: null });
+    images.serve('/mirror-c/SHA256SUMS', { status: 503 });
+    expect(await runSchedule(id)).toEqual({ refreshed: false, skipped: 'IMAGE_CHECKSUM_URL_UNREACHABLE' });
     expect(await versions(id)).toHaveLength(2);
 
     const weekly = await stack.api.request('PATCH', `/v1/admin/images/${id}`, { ...admin, body: { refreshSchedule: { every: '7d' } } });
@@ -166,5 +179,9 @@ describe('URL images with a checksum list and a refresh schedule', () => {
     const refused = await stack.api.request('PATCH', `/v1/admin/images/${created.body.data.id}`, { ...admin, body: { refreshSchedule: { every: '1d' } } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('INVALID_STATE');
+    // Its refresh needs the new checksum: there is no list to read it from.
+    const refresh = await stack.api.request('POST', `/v1/admin/images/${created.body.data.id}/refresh`, { ...admin, body: {} });
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error.details.fields).toEqual({ checksum: 'required: the image has no checksum URL to read it from' });
   });
 });
