@@ -105,8 +105,12 @@ async function main(tree: ProcessTree): Promise<void> {
 
   console.log(`Console and API      http://${config.HOST}:${config.PORT}   (OpenAPI at /openapi.json)`);
   console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
-  if (startSimulator && (await registerDemoImage(`http://${config.HOST}:${config.PORT}`, env.BOOTSTRAP_ADMIN_TOKEN as string, `http://127.0.0.1:${imagesPort}`))) {
-    console.log(`Demo image ${DEMO_URL_IMAGE_NAME} registered by URL; it builds on pve1..pve3 in the background.`);
+  if (startSimulator) {
+    // A demo image that cannot be registered is said, not fatal: everything else works without it.
+    await registerDemoImage(`http://${config.HOST}:${config.PORT}`, env.BOOTSTRAP_ADMIN_TOKEN as string, `http://127.0.0.1:${imagesPort}`).then(
+      (registered) => registered && console.log(`Demo image ${DEMO_URL_IMAGE_NAME} registered by URL; it builds on pve1..pve3 in the background.`),
+      (error: unknown) => console.error(error instanceof Error ? error.message : error),
+    );
   }
   if (fs.existsSync(loginsFile)) {
     for (const login of JSON.parse(fs.readFileSync(loginsFile, 'utf8')) as DemoLogin[]) {
