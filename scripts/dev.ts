@@ -107,7 +107,9 @@ async function main(tree: ProcessTree): Promise<void> {
   console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
   if (startSimulator) {
     // A demo image that cannot be registered is said, not fatal: everything else works without it.
-    await registerDemoImage(`http://${config.HOST}:${config.PORT}`, env.BOOTSTRAP_ADMIN_TOKEN as string, `http://127.0.0.1:${imagesPort}`).then(
+    // The API as this machine reaches it: a wildcard bind answers on loopback.
+    const apiHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+    await registerDemoImage(`http://${apiHost}:${config.PORT}`, env.BOOTSTRAP_ADMIN_TOKEN as string, `http://127.0.0.1:${imagesPort}`).then(
       (registered) => registered && console.log(`Demo image ${DEMO_URL_IMAGE_NAME} registered by URL; it builds on pve1..pve3 in the background.`),
       (error: unknown) => console.error(error instanceof Error ? error.message : error),
     );
