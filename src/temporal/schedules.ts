@@ -93,6 +93,13 @@ export async function upsertImageRefreshSchedule(client: Client, config: Pick<Co
   );
 }
 
+/** The refresh schedules of every current image that has one (at worker start: one lost from Temporal is made again). */
+export async function upsertImageRefreshSchedules(client: Client, db: Db, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): Promise<number> {
+  const images = await db.image.findMany({ where: { archivedAt: null, refreshIntervalSeconds: { not: null } }, select: { id: true, refreshIntervalSeconds: true } });
+  for (const image of images) await upsertImageRefreshSchedule(client, config, image.id, image.refreshIntervalSeconds as number);
+  return images.length;
+}
+
 /** Deletes an image's refresh schedule from Temporal; one already gone (or never made) counts as deleted. */
 export async function deleteImageRefreshSchedule(client: Client, imageId: string): Promise<void> {
   try {

@@ -3,7 +3,8 @@
  * its refresh schedule, on the real stack (the control plane reads the list from a local image
  * server; the Temporal dev server runs the schedule, triggered here rather than waited for). A
  * refresh reads the list again, and a changed checksum builds a new version; a list that does not
- * name the file, or cannot be read, is refused with its code and no image is kept.
+ * name the file, or cannot be read, is refused with its code and no image is kept. A schedule
+ * lost from Temporal is made again by the next worker start.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -171,6 +172,26 @@ describe('URL images with a checksum list and a refresh schedule', () => {
     expect(deleted.status).toBe(202);
     expect(deleted.body.data.refreshSchedule).toBeNull();
     await expect(schedule(id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
+
+  it('a refresh schedule lost from Temporal is made again when a worker starts', async () => {
+    publish('mirror-d', 'disk.qcow2', 1024 ** 3);
+    const created = await register(
+      'restored',
+      { url: images.urlOf('/mirror-d/disk.qcow2'), checksumUrl: images.urlOf('/mirror-d/SHA256SUMS'), checksumAlgorithm: 'sha256' },
+      { refreshSchedule: { every: '6h' } },
+    );
+    const id = created.body.data.id as string;
+    await schedule(id).delete();
+    const worker = stack.spawnWorkerProcess();
+    try {
+      await expect
+        .poll(async () => (await schedule(id).describe().catch(() => null))?.spec.intervals, { timeout: 60_000, interval: 250 })
+        .toEqual([expect.objectContaining({ every: 6 * 3600 * 1000 })]);
+    } finally {
+      await worker.kill();
+    }
+    expect((await stack.api.request('DELETE', `/v1/admin/images/${id}`, admin)).status).toBe(202);
   });
 
   it('a schedule is refused for an image with a fixed checksum', async () => {

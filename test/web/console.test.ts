@@ -7,6 +7,7 @@ import { checksumsFile, DEFAULT_IMAGE, startImageServer } from '../../src/simula
 import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
 import { serverUpFor } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
+import { imageRefreshScheduleId } from '../../src/temporal/workflow-ids';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -423,6 +424,9 @@ describe('the console as an operator', () => {
       await screenshot(operatorPage, 'operator-image-ready');
     } finally {
       await images.close();
+      // Its refresh schedule would outlive this file on the run's Temporal dev server.
+      const image = await stack.api.db.image.findUnique({ where: { name: 'debian-13' } });
+      if (image) await stack.api.temporal.schedule.getHandle(imageRefreshScheduleId(image.id)).delete().catch(() => undefined);
     }
   });
 });
