@@ -2,8 +2,10 @@
  * `npm start`: the whole system on one machine. PostgreSQL from DATABASE_URL (database created
  * and migrated when missing), then, each a process of its own in one process tree
  * (scripts/process-tree.ts): the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS
- * points elsewhere), the Proxmox VE simulator with the demo cluster (unless PROXMOX_URL is set),
- * a worker and the API. Ctrl-C stops everything it started; so does any of them ending on its own.
+ * points elsewhere), the Proxmox VE simulator with the demo cluster and its image server (unless
+ * PROXMOX_URL is set), a worker and the API. At the first start with the simulator, one demo image
+ * is registered by URL (scripts/demo-image.ts) and builds in the background. Ctrl-C stops
+ * everything it started; so does any of them ending on its own.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +17,8 @@ import { secretBoxOf } from '../src/security/secrets';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../src/simulator/server';
 import { WORKER_NODE_FLAGS } from '../src/worker';
 import { ensureMigratedDatabase } from './database';
-import { DEMO_SNIPPETS_STORAGE } from './demo-simulator';
+import { DEMO_URL_IMAGE_NAME, registerDemoImage } from './demo-image';
+import { DEFAULT_SIM_IMAGES_PORT, DEMO_SNIPPETS_STORAGE } from './demo-simulator';
 import { assertPortsFree, ProcessTree, TreeStopping, type PortClaim } from './process-tree';
 import { devServerCommand, projectRoot, readTemporalDevConfig } from './temporal';
 import { ensureWebBuild } from './web';
@@ -43,6 +46,9 @@ async function main(tree: ProcessTree): Promise<void> {
   const temporalUiPort = Number(process.env.TEMPORAL_DEV_UI_PORT ?? temporalConfig.uiPort);
   const startSimulator = !process.env.PROXMOX_URL;
   const simPort = Number(process.env.SIM_PORT ?? 8006);
+  const imagesPort = Number(process.env.SIM_IMAGES_PORT ?? DEFAULT_SIM_IMAGES_PORT);
+  // The demo image's checksum list is served from 127.0.0.1: the control plane may read it there.
+  if (startSimulator) env.CHECKSUM_URL_ALLOW_PRIVATE_TARGETS ??= 'true';
 
   const ports: PortClaim[] = [{ what: 'the API and console', host: config.HOST, port: config.PORT, variable: 'PORT' }];
   if (config.METRICS_PORT !== undefined) ports.push({ what: 'the metrics listener', host: config.METRICS_HOST ?? config.HOST, port: config.METRICS_PORT, variable: 'METRICS_PORT' });
@@ -50,7 +56,10 @@ async function main(tree: ProcessTree): Promise<void> {
     ports.push({ what: 'the Temporal dev server', host: temporalConfig.ip, port: temporalPort, variable: 'TEMPORAL_DEV_PORT' });
     ports.push({ what: "the Temporal dev server's Web UI", host: temporalConfig.ip, port: temporalUiPort, variable: 'TEMPORAL_DEV_UI_PORT' });
   }
-  if (startSimulator) ports.push({ what: 'the Proxmox VE simulator', host: '127.0.0.1', port: simPort, variable: 'SIM_PORT' });
+  if (startSimulator) {
+    ports.push({ what: 'the Proxmox VE simulator', host: '127.0.0.1', port: simPort, variable: 'SIM_PORT' });
+    ports.push({ what: "the simulator's image server", host: '127.0.0.1', port: imagesPort, variable: 'SIM_IMAGES_PORT' });
+  }
   await assertPortsFree(ports);
   await ensureMigratedDatabase(config.DATABASE_URL);
 
@@ -85,10 +94,10 @@ async function main(tree: ProcessTree): Promise<void> {
   await Promise.all([
     temporal && tree.start({ name: 'temporal', command: temporal.binary, args: temporal.args, ready: { host: temporal.ip, port: temporal.port }, stopGraceMs: 10_000, output: 'ignore' }),
     startSimulator &&
-      tree.start({ name: 'simulator', ...node('scripts/demo-simulator.ts'), env: { ...env, SIM_TOKEN: simToken, SIM_PORT: String(simPort), SIM_SNIPPETS_DIR: snippets.directory }, ready: 'message', stopGraceMs: 10_000 }),
+      tree.start({ name: 'simulator', ...node('scripts/demo-simulator.ts'), env: { ...env, SIM_TOKEN: simToken, SIM_PORT: String(simPort), SIM_IMAGES_PORT: String(imagesPort), SIM_SNIPPETS_DIR: snippets.directory }, ready: 'message', stopGraceMs: 10_000 }),
   ]);
   if (temporal) console.log(`Temporal dev server  ${env.TEMPORAL_ADDRESS}   Web UI http://${temporal.ip}:${temporal.uiPort}`);
-  if (startSimulator) console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3)`);
+  if (startSimulator) console.log(`Proxmox VE simulator ${proxmox.proxmoxUrl}  (demo cluster pve1..pve3; images served at http://127.0.0.1:${imagesPort})`);
   await Promise.all([
     tree.start({ name: 'worker', ...node('src/worker.ts', WORKER_NODE_FLAGS), env, ready: 'message', stopGraceMs: appGraceMs }),
     tree.start({ name: 'api', ...node('src/server.ts'), env, ready: 'message', stopGraceMs: appGraceMs }),
@@ -96,6 +105,15 @@ async function main(tree: ProcessTree): Promise<void> {
 
   console.log(`Console and API      http://${config.HOST}:${config.PORT}   (OpenAPI at /openapi.json)`);
   console.log(seed.seeded ? 'Demo catalog seeded.' : 'Catalog already present; not seeded.');
+  if (startSimulator) {
+    // A demo image that cannot be registered is said, not fatal: everything else works without it.
+    // The API as this machine reaches it: a wildcard bind answers on loopback.
+    const apiHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+    await registerDemoImage(`http://${apiHost}:${config.PORT}`, env.BOOTSTRAP_ADMIN_TOKEN as string, `http://127.0.0.1:${imagesPort}`).then(
+      (registered) => registered && console.log(`Demo image ${DEMO_URL_IMAGE_NAME} registered by URL; it builds on pve1..pve3 in the background.`),
+      (error: unknown) => console.error(error instanceof Error ? error.message : error),
+    );
+  }
   if (fs.existsSync(loginsFile)) {
     for (const login of JSON.parse(fs.readFileSync(loginsFile, 'utf8')) as DemoLogin[]) {
       console.log(`Demo ${login.role === 'admin' ? 'operator' : 'customer'} login: ${login.email}  password ${login.password}`);

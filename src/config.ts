@@ -172,6 +172,11 @@ export const configSchema = z.object({
   START_INTENT_GRACE_SECONDS: integer(15),
   /** Lets webhook endpoints point at loopback, link-local and private addresses (checked at registration and at every delivery). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
+  /**
+   * Lets an image's checksum URL (read by the control plane itself, unlike the image, which Proxmox
+   * VE fetches) point at loopback, link-local and private addresses: labs, tests, a local mirror.
+   */
+  CHECKSUM_URL_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', 'true', 'false']).default('false').transform((v) => v === '1' || v === 'true'),
   /** How long a webhook delivery is retried (with backoff) before it is marked failed. */
   WEBHOOK_RETRY_WINDOW_SECONDS: integer(86_400),
   /** The first retry's delay; each next one doubles, up to an hour. */

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger';
 import { runUntilSignalled } from './main';
 import { secretBoxOf } from './security/secrets';
 import { connectTemporalClient, temporalClient, temporalConnectionOptions } from './temporal/connection';
-import { upsertReconcileSchedules } from './temporal/schedules';
+import { upsertImageRefreshSchedules, upsertReconcileSchedules } from './temporal/schedules';
 import { runWebhookDispatcher } from './webhooks/dispatcher';
 
 export interface RunningWorker {
@@ -67,7 +67,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   };
 }
 
-/** Every connection gets its Reconcile schedule (idempotent); a failure is logged, the worker serves on. */
+/** Every connection gets its Reconcile schedule, every image with a refresh schedule its own (idempotent); a failure is logged, the worker serves on. */
 async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof createDb>, logger: Logger): Promise<void> {
   const client = await connectTemporalClient(config).catch((error: unknown) => {
     logger.error({ err: error }, 'could not reach Temporal to set up the reconcile and traffic schedules');
@@ -76,7 +76,8 @@ async function ensureReconcileSchedules(config: Config, db: ReturnType<typeof cr
   if (!client) return;
   try {
     const count = await upsertReconcileSchedules(client, db, config);
-    logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS }, 'reconcile and traffic schedules are in place');
+    const images = await upsertImageRefreshSchedules(client, db, config);
+    logger.info({ connections: count, intervalSeconds: config.RECONCILE_INTERVAL_SECONDS, imageRefreshSchedules: images }, 'reconcile, traffic and image refresh schedules are in place');
   } catch (error) {
     logger.error({ err: error }, 'could not set up the reconcile and traffic schedules');
   } finally {

@@ -1984,7 +1984,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "SSH_KEY_INVALID" | "SSH_KEY_TYPE_NOT_ALLOWED" | "SSH_KEY_EXISTS" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "IMAGE_CLONE_IN_FLIGHT" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "PROJECT_QUOTA_EXCEEDED" | "PROJECT_PLAN_NOT_ALLOWED" | "PROJECT_IMAGE_NOT_ALLOWED" | "PROJECT_LOCATION_NOT_ALLOWED" | "PROJECT_IN_USE" | "PROJECT_IS_DEFAULT" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "INVALID_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "OPERATION_IN_PROGRESS" | "CONNECTION_OVERLAP" | "CONNECTION_PRIVILEGES_MISSING" | "NODE_IN_USE" | "VMID_RANGE_IN_USE" | "BACKUP_IN_PROGRESS" | "BACKUP_PROTECTED" | "BACKUP_NOT_ON_HOST" | "BACKUP_IN_USE" | "BACKUP_NOT_RESTORABLE" | "SSH_KEY_INVALID" | "SSH_KEY_TYPE_NOT_ALLOWED" | "SSH_KEY_EXISTS" | "CREDENTIAL_ALREADY_REVEALED" | "CREDENTIAL_EXPIRED" | "INVITE_INVALID" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "IMAGE_SSH_KEY_REQUIRED" | "IMAGE_LOGIN_METHOD_UNSUPPORTED" | "UNSUPPORTED" | "ARCHIVED" | "USER_DATA_UNSUPPORTED" | "SNIPPETS_NOT_VISIBLE" | "IMAGE_STORAGE_REFUSED" | "IMAGE_CHECKSUM_NOT_LISTED" | "IMAGE_CHECKSUM_URL_UNREACHABLE" | "IMAGE_CHECKSUM_URL_REFUSED" | "IMAGE_CLONE_IN_FLIGHT" | "SNAPSHOT_LIMIT_REACHED" | "SNAPSHOTS_UNSUPPORTED" | "BACKUP_LIMIT_REACHED" | "BACKUPS_UNSUPPORTED" | "INSTANCE_NOT_RUNNING" | "INSTANCE_BUSY" | "CONSOLE_TYPE_UNAVAILABLE" | "CONSOLE_UNSUPPORTED" | "IN_RESCUE" | "ISO_NOT_AVAILABLE" | "RESCUE_UNAVAILABLE" | "PLAN_DISK_TOO_SMALL" | "FIREWALL_RULE_LIMIT" | "FIREWALL_GROUP_IN_USE" | "PROJECT_QUOTA_EXCEEDED" | "PROJECT_PLAN_NOT_ALLOWED" | "PROJECT_IMAGE_NOT_ALLOWED" | "PROJECT_LOCATION_NOT_ALLOWED" | "PROJECT_IN_USE" | "PROJECT_IS_DEFAULT" | "RATE_LIMITED" | "CONSOLE_LIMIT" | "PROVIDER_PERMISSION_DENIED" | "SIGN_IN_LOCKED" | "CAPACITY_UNAVAILABLE" | "PROVIDER_UNAVAILABLE" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description Safe to show to the caller. */
                 message: string;
                 /** @description Machine-readable context, e.g. `fields` (field path → problem) for INVALID_INPUT. */
@@ -2248,11 +2248,13 @@ export interface components {
             /** @description Where a URL image comes from; null for hand-made templates. */
             source: {
                 url: string;
+                checksumUrl: string | null;
                 /** @enum {string} */
                 checksumAlgorithm: "sha256" | "sha512";
                 storage: string | null;
                 locationIds: string[];
             } | null;
+            refreshSchedule: components["schemas"]["ImageRefreshSchedule"];
             versions: components["schemas"]["ImageVersion"][];
             /** @description A URL image's state on each node, per version: importing (with the download's progress), ready, or failed with a stable code. */
             builds: components["schemas"]["ImageBuild"][];
@@ -2270,6 +2272,14 @@ export interface components {
             node: string;
             templateVmid: number;
         };
+        /** @description How often the image is refreshed from its checksum URL; null: only on request. */
+        ImageRefreshSchedule: {
+            /**
+             * @description How often the checksum URL is read again: `<n>h` (1–720) or `<n>d` (1–30). A changed checksum builds a new version, as a refresh does.
+             * @example 24h
+             */
+            every: string;
+        } | null;
         ImageVersion: {
             number: number;
             checksum: string;
@@ -2314,6 +2324,14 @@ export interface components {
             source?: components["schemas"]["ImageSource"];
             /** @description With `source`: the locations it is built in. Default: every location. */
             locationIds?: string[];
+            /** @description With `source.checksumUrl`: refresh the image on this schedule (a Temporal Schedule per image). Default: none, refreshed only on request. */
+            refreshSchedule?: {
+                /**
+                 * @description How often the checksum URL is read again: `<n>h` (1–720) or `<n>d` (1–30). A changed checksum builds a new version, as a refresh does.
+                 * @example 24h
+                 */
+                every: string;
+            } | null;
         };
         /** @description Build the image from a URL: a template on every node of every location offering it. Give either this or `templates`. */
         ImageSource: {
@@ -2323,10 +2341,16 @@ export interface components {
              */
             url: string;
             /**
-             * @description The file's checksum; Proxmox VE refuses a download whose checksum differs.
+             * @description The file's checksum; Proxmox VE refuses a download whose checksum differs. Give either this or `checksumUrl`.
              * @example a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211
              */
-            checksum: string;
+            checksum?: string;
+            /**
+             * Format: uri
+             * @description A checksum list (`SHA256SUMS`-style: `<hex>  <file>`, `<hex> *<file>` or `SHA256 (<file>) = <hex>`) giving the checksum of the file `url` names (its last path segment). Read by the control plane, which reaches only public addresses unless `CHECKSUM_URL_ALLOW_PRIVATE_TARGETS` is set; read again on every refresh. Give either this or `checksum`.
+             * @example https://cloud.debian.org/images/cloud/bookworm/latest/SHA512SUMS
+             */
+            checksumUrl?: string;
             /** @enum {string} */
             checksumAlgorithm: "sha256" | "sha512";
             /** @description The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node's own. */
@@ -2532,6 +2556,14 @@ export interface components {
                 node: string;
                 templateVmid: number;
             }[];
+            /** @description A URL image's refresh schedule; null removes it. Only for an image with a checksum URL (else `409 INVALID_STATE`). */
+            refreshSchedule?: {
+                /**
+                 * @description How often the checksum URL is read again: `<n>h` (1–720) or `<n>d` (1–30). A changed checksum builds a new version, as a refresh does.
+                 * @example 24h
+                 */
+                every: string;
+            } | null;
             /** @description true archives: existing servers keep it, new creates refuse it (422 ARCHIVED) and customers no longer see it; false restores it. */
             archived?: boolean;
         };
@@ -2624,10 +2656,10 @@ export interface components {
         };
         RefreshImage: {
             /**
-             * @description The checksum of the file now at the image's URL, in the image's algorithm.
+             * @description The checksum of the file now at the image's URL, in the image's algorithm. Without it, the image's checksum URL is read again (an image without one needs it).
              * @example a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211
              */
-            checksum: string;
+            checksum?: string;
         };
         /** @description Capacity below what servers hold on the node is refused (409, with the numbers). */
         UpdateNode: {

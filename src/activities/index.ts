@@ -24,6 +24,7 @@ import { createAwaitFirewallTaskActivity, createRequestGroupReapplyActivity } fr
 import { createApplyFirewallActivity } from './firewall-rules';
 import { createReconcileFirewallActivity } from './firewall-rules-drift';
 import { createReconcileImageTemplatesActivity } from './image-reconcile';
+import { createRefreshImageActivity } from './image-refresh';
 import { createRetireImageBuildsActivity } from './image-retire';
 import { createFailImageBuildsActivity, createMakeImageTemplateActivity, createPlanImageImportActivity } from './image-import';
 import {
@@ -113,6 +114,7 @@ export function createActivities(deps: ActivityDeps) {
     makeImageTemplate: createMakeImageTemplateActivity(deps),
     failImageBuilds: createFailImageBuildsActivity(deps),
     retireImageBuilds: createRetireImageBuildsActivity(deps),
+    refreshImageFromChecksumUrl: createRefreshImageActivity(deps),
     takeSnapshot: createTakeSnapshotActivity(deps),
     removeSnapshot: createDeleteSnapshotActivity(deps),
     rollbackToSnapshot: createRevertToSnapshotActivity(deps),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { refreshEvery } from '../domain/image-refresh';
 import type { Image, IpPool, Location, Node, Plan, ProxmoxConnection } from '../generated/prisma/client';
 import { consoleUserOf, snippetsOf } from '../services/catalog/connections';
 import type { ConnectionHealth, ConnectionWarning } from '../services/catalog/connection-health';
@@ -65,8 +66,9 @@ export const adminImageView = (image: AdminImageRow): z.infer<typeof adminImageS
     .sort((a, b) => a.connectionId.localeCompare(b.connectionId) || a.node.localeCompare(b.node)),
   source:
     image.sourceUrl && image.checksumAlgorithm
-      ? { url: image.sourceUrl, checksumAlgorithm: image.checksumAlgorithm as 'sha256' | 'sha512', storage: image.importStorage, locationIds: image.locationIds }
+      ? { url: image.sourceUrl, checksumUrl: image.checksumUrl, checksumAlgorithm: image.checksumAlgorithm as 'sha256' | 'sha512', storage: image.importStorage, locationIds: image.locationIds }
       : null,
+  refreshSchedule: image.refreshIntervalSeconds === null ? null : { every: refreshEvery(image.refreshIntervalSeconds) },
   versions: image.versions.map((v) => ({ number: v.number, checksum: v.checksum, createdAt: v.createdAt.toISOString(), retiredAt: isoOrNull(v.retiredAt) })),
   builds: image.versions
     .flatMap((v) =>

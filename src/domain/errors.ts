@@ -52,6 +52,12 @@ export const ERROR_STATUS = {
   SNIPPETS_NOT_VISIBLE: 422,
   /** An image from a URL names a storage that does not take content type `import` (or no node of a location has it). */
   IMAGE_STORAGE_REFUSED: 422,
+  /** An image's checksum file (`source.checksumUrl`) does not list the file its URL names, in the image's algorithm. */
+  IMAGE_CHECKSUM_NOT_LISTED: 422,
+  /** An image's checksum file could not be read: no connection, no answer in time, an answer other than 200, or too large. */
+  IMAGE_CHECKSUM_URL_UNREACHABLE: 422,
+  /** An image's checksum URL points at a loopback, link-local, private or other special-purpose address (CHECKSUM_URL_ALLOW_PRIVATE_TARGETS allows them). */
+  IMAGE_CHECKSUM_URL_REFUSED: 422,
   /** An image deleted while a provision or rebuild from it is in flight: its templates must stay until that clone is done. */
   IMAGE_CLONE_IN_FLIGHT: 409,
   /** The server's plan allows no more snapshots (or none at all). */

@@ -31,11 +31,24 @@ export type ImageChecksumAlgorithm = keyof typeof CHECKSUM_LENGTHS;
  */
 export function checksumFromList(text: string, filename: string, algorithm: ImageChecksumAlgorithm): string | null {
   const length = CHECKSUM_LENGTHS[algorithm];
+  // Lists made with `sha256sum ./*` name their files `./<name>`.
+  const named = (name: string) => name.replace(/^\.\//, '') === filename;
   for (const line of text.split('\n')) {
     const gnu = /^([0-9a-fA-F]+) [ *](.+)$/.exec(line.trim());
-    if (gnu && gnu[2] === filename && gnu[1]?.length === length) return gnu[1].toLowerCase();
+    if (gnu && named(gnu[2] as string) && gnu[1]?.length === length) return gnu[1].toLowerCase();
     const bsd = /^SHA(?:256|512) \((.+)\) = ([0-9a-fA-F]+)$/.exec(line.trim());
-    if (bsd && bsd[1] === filename && bsd[2]?.length === length) return bsd[2].toLowerCase();
+    if (bsd && named(bsd[1] as string) && bsd[2]?.length === length) return bsd[2].toLowerCase();
   }
   return null;
+}
+
+/** The file name a checksum list names an image by: the last segment of its URL's path. */
+export function imageFileName(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // A stray `%` is no escape: the name is as written.
+    return segment;
+  }
 }

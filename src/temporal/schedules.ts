@@ -1,19 +1,26 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type DayOfWeek, type IntervalSpec, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { RefreshImage } from '../workflows/image-refresh';
 import type { Reconcile } from '../workflows/reconcile';
 import type { SampleTraffic } from '../workflows/traffic';
 import type { ScheduledBackup } from '../workflows/scheduled-backup';
-import { backupScheduleId, reconcileScheduleId, scheduledBackupWorkflowId, trafficScheduleId } from './workflow-ids';
+import { backupScheduleId, imageRefreshScheduleId, reconcileScheduleId, scheduledBackupWorkflowId, trafficScheduleId } from './workflow-ids';
 
 type ScheduleConfig = Pick<Config, 'RECONCILE_INTERVAL_SECONDS' | 'TRAFFIC_SAMPLE_SECONDS' | 'TEMPORAL_TASK_QUEUE'>;
 
 /**
- * Creates a connection's interval schedule, or brings an existing one to the current spec and
- * action while keeping its state: a schedule an operator paused stays paused. Overlap SKIP: a run
- * still going when the next is due makes that one skip.
+ * Creates an interval schedule (a connection's, an image's), or brings an existing one to the
+ * current spec and action while keeping its state: a schedule an operator paused stays paused.
+ * Overlap SKIP: a run still going when the next is due makes that one skip.
  */
-async function upsertIntervalSchedule(client: Client, scheduleId: string, spec: ScheduleSpec, action: ScheduleOptionsStartWorkflowAction<typeof Reconcile | typeof SampleTraffic>, note: string): Promise<'created' | 'updated'> {
+async function upsertIntervalSchedule(
+  client: Client,
+  scheduleId: string,
+  spec: ScheduleSpec,
+  action: ScheduleOptionsStartWorkflowAction<typeof Reconcile | typeof SampleTraffic | typeof RefreshImage>,
+  note: string,
+): Promise<'created' | 'updated'> {
   try {
     await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 minute' }, state: { note } });
     return 'created';
@@ -73,6 +80,33 @@ export async function upsertReconcileSchedules(client: Client, db: Db, config: S
   const connections = await db.proxmoxConnection.findMany({ select: { id: true } });
   for (const { id } of connections) await upsertConnectionSchedules(client, config, id);
   return connections.length;
+}
+
+/** The schedule that refreshes a URL image from its checksum URL (RefreshImage) every `intervalSeconds`. */
+export async function upsertImageRefreshSchedule(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, imageId: string, intervalSeconds: number): Promise<void> {
+  await upsertIntervalSchedule(
+    client,
+    imageRefreshScheduleId(imageId),
+    { intervals: [{ every: `${intervalSeconds}s` }] },
+    { type: 'startWorkflow', workflowType: 'RefreshImage', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [{ imageId }], workflowRunTimeout: '1 hour' },
+    `Refreshes image ${imageId} from its checksum URL.`,
+  );
+}
+
+/** The refresh schedules of every current image that has one (at worker start: one lost from Temporal is made again). */
+export async function upsertImageRefreshSchedules(client: Client, db: Db, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): Promise<number> {
+  const images = await db.image.findMany({ where: { archivedAt: null, refreshIntervalSeconds: { not: null } }, select: { id: true, refreshIntervalSeconds: true } });
+  for (const image of images) await upsertImageRefreshSchedule(client, config, image.id, image.refreshIntervalSeconds as number);
+  return images.length;
+}
+
+/** Deletes an image's refresh schedule from Temporal; one already gone (or never made) counts as deleted. */
+export async function deleteImageRefreshSchedule(client: Client, imageId: string): Promise<void> {
+  try {
+    await client.schedule.getHandle(imageRefreshScheduleId(imageId)).delete();
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
 }
 
 /** What a backup schedule's Temporal Schedule is made of (the `backup_schedules` row). */

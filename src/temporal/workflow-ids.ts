@@ -13,6 +13,8 @@ export const reconcileScheduleId = (connectionId: string) => `reconcile-${connec
 export const trafficScheduleId = (connectionId: string) => `traffic-${connectionId}`;
 /** The Temporal Schedule that backs one server up (PUT /v1/instances/{id}/backup-schedule). */
 export const backupScheduleId = (instanceId: string) => `backup-schedule-${instanceId}`;
+/** The Temporal Schedule that refreshes one URL image from its checksum URL (its `refreshSchedule`). */
+export const imageRefreshScheduleId = (imageId: string) => `image-refresh-${imageId}`;
 /** The runs of a server's backup schedule (Temporal appends each run's time). */
 export const scheduledBackupWorkflowId = (instanceId: string) => `scheduled-backup-${instanceId}`;
 /** An operator's reconcile of one instance; a second request while one runs joins it. */

@@ -1,7 +1,6 @@
-import { lookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { SECRET_UNREADABLE_ERROR } from '../domain/webhooks';
@@ -10,7 +9,7 @@ import { recordAttempt, webhookBody, type AttemptOutcome } from '../db/webhooks'
 import type { SecretBox } from '../security/secrets';
 import { webhookTargetPolicy, type TargetPolicy } from './policy';
 import { signatureHeaders } from './signing';
-import { assertPublic, bareHost, checkWebhookUrl, WebhookTargetError } from './targets';
+import { assertPublic, bareHost, checkWebhookUrl, guardedLookup, WebhookTargetError } from './targets';
 
 /** Longest an attempt's POST may take, answer included; well inside the delivery activity's 30 s attempt. */
 const RECEIVER_TIMEOUT_MS = 10_000;
@@ -65,33 +64,6 @@ export async function attemptDelivery(
     RECEIVER_TIMEOUT_MS,
   );
   return recordAttempt(deps.db, { ...recorded, status: answer.status, error: answer.error });
-}
-
-/**
- * A DNS lookup for the delivery's connection that refuses private addresses: the address checked
- * is the address connected to, so a name that resolves differently later (DNS rebinding) cannot
- * slip past a check made earlier. Not request-filtering-agent: its fixed rule is not the one
- * isPublicAddress applies (and the API applies at registration); see docs/security.md.
- */
-function guardedLookup(policy: TargetPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, found) => {
-      if (error) return callback(error, '', 0);
-      const addresses = found as unknown as LookupAddress[];
-      try {
-        assertPublic(
-          addresses.map((a) => a.address),
-          policy,
-        );
-      } catch (refusal) {
-        return callback(refusal as NodeJS.ErrnoException, '', 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
 }
 
 export interface WebhookResponse {

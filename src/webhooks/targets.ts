@@ -1,5 +1,5 @@
 import { lookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { TargetPolicy } from './policy';
 
@@ -55,4 +55,31 @@ export async function resolveTarget(url: URL): Promise<string[]> {
 export function assertPublic(addresses: string[], policy: TargetPolicy): void {
   if (policy.allowPrivate) return;
   if (!addresses.every(isPublicAddress)) throw new WebhookTargetError('must not point at a loopback, link-local, private or other special-purpose address');
+}
+
+/**
+ * A DNS lookup for an outgoing connection (a webhook delivery, an image's checksum file) that
+ * refuses private addresses: the address checked is the address connected to, so a name that
+ * resolves differently later (DNS rebinding) cannot slip past a check made earlier. Not request-filtering-agent: its fixed rule is not the one
+ * isPublicAddress applies (and the API applies at registration); see docs/security.md.
+ */
+export function guardedLookup(policy: TargetPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, '', 0);
+      const addresses = found as unknown as LookupAddress[];
+      try {
+        assertPublic(
+          addresses.map((a) => a.address),
+          policy,
+        );
+      } catch (refusal) {
+        return callback(refusal as NodeJS.ErrnoException, '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
 }

@@ -1,6 +1,7 @@
 // Everything the worker bundles as workflow code.
 export { ApplyFirewallGroup } from './firewall-group';
 export { ImportImage, RemoveImage } from './import-image';
+export { RefreshImage } from './image-refresh';
 export { InstanceOperation } from './instance-operation';
 export { ProvisionInstance } from './provision-instance';
 export { DestroyOrphan, Reconcile } from './reconcile';

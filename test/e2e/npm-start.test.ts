@@ -30,6 +30,7 @@ const CHILDREN = {
 interface Ports {
   PORT: number;
   SIM_PORT: number;
+  SIM_IMAGES_PORT: number;
   TEMPORAL_DEV_PORT: number;
   TEMPORAL_DEV_UI_PORT: number;
 }
@@ -53,7 +54,7 @@ let dataDir: string;
 
 /** `node scripts/dev.ts` (what `npm start` runs) in a process group of its own, on ports of its own. */
 async function launch(ports?: Ports): Promise<RunningTree> {
-  const chosen = ports ?? { PORT: await listenPort(), SIM_PORT: await listenPort(), TEMPORAL_DEV_PORT: await listenPort(), TEMPORAL_DEV_UI_PORT: await listenPort() };
+  const chosen = ports ?? { PORT: await listenPort(), SIM_PORT: await listenPort(), SIM_IMAGES_PORT: await listenPort(), TEMPORAL_DEV_PORT: await listenPort(), TEMPORAL_DEV_UI_PORT: await listenPort() };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DEV_DATA_DIR: dataDir,
@@ -112,6 +113,30 @@ describe('npm start', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // First, on the fresh database: the first start registers the demo image by URL.
+  it('registers the demo image by URL at its first start, and it becomes ready on the three demo nodes; a restart registers nothing more', async () => {
+    const readDemoImage = async (tree: RunningTree) => {
+      const { BOOTSTRAP_ADMIN_TOKEN } = JSON.parse(fs.readFileSync(path.join(dataDir, 'dev-secrets.json'), 'utf8')) as { BOOTSTRAP_ADMIN_TOKEN: string };
+      const answer = await fetch(`http://127.0.0.1:${tree.ports.PORT}/v1/admin/images?limit=100`, { headers: { authorization: `Bearer ${BOOTSTRAP_ADMIN_TOKEN}` } });
+      const images = ((await answer.json()) as { data: { name: string; source: { checksumUrl: string } | null; versions: unknown[]; builds: { node: string; state: string }[] }[] }).data;
+      return images.filter((image) => image.name === 'demo-cloud-from-url');
+    };
+    const first = await startTree();
+    expect(first.output()).toContain('Demo image demo-cloud-from-url registered by URL');
+    await expect
+      .poll(async () => (await readDemoImage(first)).map((image) => image.builds.map((b) => `${b.node}:${b.state}`).sort()), { timeout: 120_000, interval: 500 })
+      .toEqual([['pve1:ready', 'pve2:ready', 'pve3:ready']]);
+    expect((await readDemoImage(first))[0]?.source?.checksumUrl).toBe(`http://127.0.0.1:${first.ports.SIM_IMAGES_PORT}/images/SHA256SUMS`);
+    process.kill(-first.pid, 'SIGINT');
+    expect(await first.exited).toBe(0);
+
+    const again = await startTree();
+    expect(again.output()).not.toContain('registered by URL');
+    expect((await readDemoImage(again)).map((image) => image.versions.length)).toEqual([1]);
+    process.kill(-again.pid, 'SIGINT');
+    expect(await again.exited).toBe(0);
+  }, 300_000);
+
   // The tree treats every child alike; these two are one of each kind (a Node process that says
   // when it is ready over IPC, and the Temporal CLI, ready when its port answers).
   it.each(['api', 'temporal'] as const)(
@@ -150,7 +175,7 @@ describe('npm start', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = (holder.address() as net.AddressInfo).port;
     try {
-      const tree = await launch({ PORT: await listenPort(), SIM_PORT: await listenPort(), TEMPORAL_DEV_PORT: taken, TEMPORAL_DEV_UI_PORT: await listenPort() });
+      const tree = await launch({ PORT: await listenPort(), SIM_PORT: await listenPort(), SIM_IMAGES_PORT: await listenPort(), TEMPORAL_DEV_PORT: taken, TEMPORAL_DEV_UI_PORT: await listenPort() });
       expect(await tree.exited).toBe(1);
       expect(tree.output()).toContain(`127.0.0.1:${taken}  the Temporal dev server (TEMPORAL_DEV_PORT)`);
       expect(tree.output()).toContain('Is another `npm start` still running?');

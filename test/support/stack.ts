@@ -21,7 +21,7 @@ export interface SimulatorHandle {
   fault(spec: { op: string; mode: string; count?: number; node?: string; message?: string; delayMs?: number; call?: string; param?: string; skip?: number }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Changes one storage of the simulated cluster (POST /_sim/storages/{storage}; `null` clears a setting). */
-  changeStorage(storage: string, change: { nodes?: string[] | null; shared?: boolean; snippetsDir?: string | null; snippetsDirByNode?: Record<string, string> | null }): Promise<void>;
+  changeStorage(storage: string, change: { nodes?: string[] | null; shared?: boolean; totalGiB?: number; snippetsDir?: string | null; snippetsDirByNode?: Record<string, string> | null }): Promise<void>;
   state(): Promise<SimState>;
   /** Writes a file on a guest's disk, as its owner would from inside. */
   writeGuestFile(vmid: number, path: string, content: string): Promise<void>;
@@ -118,6 +118,8 @@ export const FAST_ENV: Record<string, string> = {
   // Tests reuse VMIDs and addresses at once unless their subject is the cooldown.
   VMID_REUSE_COOLDOWN_SECONDS: '0',
   ADDRESS_REUSE_COOLDOWN_SECONDS: '0',
+  // Tests serve images and their checksum files from 127.0.0.1.
+  CHECKSUM_URL_ALLOW_PRIVATE_TARGETS: 'true',
 };
 
 export async function startSimulator(options: { taskMs?: number } & Pick<SimulatorOptions, 'extraTokens' | 'cluster' | 'access' | 'pveVersion'> = {}): Promise<SimulatorHandle> {

@@ -2,12 +2,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { createHash } from 'node:crypto';
 import { CONSOLE_CSP } from '../../src/api/console';
-import { DEFAULT_IMAGE, startImageServer } from '../../src/simulator';
+import { checksumsFile, DEFAULT_IMAGE, startImageServer } from '../../src/simulator';
 import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
 import { serverUpFor } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
+import { imageRefreshScheduleId } from '../../src/temporal/workflow-ids';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -405,22 +405,28 @@ describe('the console as an operator', () => {
       // The download runs slowly enough to be seen importing.
       const body = images.bodyOf(DEFAULT_IMAGE.path) as Buffer;
       images.serve('/images/slow.qcow2', { body, bytesPerSecond: 64 * 1024 });
+      images.serve('/images/slow.SHA256SUMS', { body: Buffer.from(checksumsFile('sha256', { 'slow.qcow2': body })) });
       await operatorPage.getByLabel('Name', { exact: true }).fill('debian-13');
       await operatorPage.getByLabel('OS').fill('debian');
       await operatorPage.getByLabel('Version').fill('13');
       await operatorPage.getByLabel('Default user').fill('debian');
       await operatorPage.getByLabel('Image URL').fill(images.urlOf('/images/slow.qcow2'));
-      await operatorPage.getByLabel('Checksum', { exact: true }).fill(createHash('sha256').update(body).digest('hex'));
+      await operatorPage.getByLabel('Checksum URL').fill(images.urlOf('/images/slow.SHA256SUMS'));
+      await operatorPage.getByLabel('Refresh every (optional)').fill('24h');
       await operatorPage.getByRole('button', { name: 'Register image' }).click();
       const pve1 = operatorPage.locator('tr[data-build="debian-13/pve1/1"]');
       await pve1.waitFor();
       await expect.poll(() => pve1.textContent(), { timeout: 30_000 }).toContain('importing');
+      expect(await operatorPage.getByText('debian-13 · ').textContent()).toContain('refreshed every 24h');
       await screenshot(operatorPage, 'operator-image-importing');
       await expect.poll(() => pve1.textContent(), { timeout: 90_000 }).toContain('ready');
       for (const node of ['pve2', 'pve3']) expect(await operatorPage.locator(`tr[data-build="debian-13/${node}/1"]`).textContent()).toContain('ready');
       await screenshot(operatorPage, 'operator-image-ready');
     } finally {
       await images.close();
+      // Its refresh schedule would outlive this file on the run's Temporal dev server.
+      const image = await stack.api.db.image.findUnique({ where: { name: 'debian-13' } });
+      if (image) await stack.api.temporal.schedule.getHandle(imageRefreshScheduleId(image.id)).delete().catch(() => undefined);
     }
   });
 });

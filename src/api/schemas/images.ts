@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CHECKSUM_LENGTHS } from '../../domain/image-sources';
+import { refreshIntervalSeconds } from '../../domain/image-refresh';
 import { isSafeLine } from '../../domain/validation';
 import { archivedAt, archivedField, idSchema, nameSchema, nodeNameSchema, timestamp, usernameSchema, vmidSchema } from './catalog-fields';
 import { storageIdSchema } from './connections';
@@ -20,17 +22,33 @@ export const imageSourceSchema = z
       .string()
       .regex(/^[0-9a-fA-F]+$/, 'hexadecimal')
       .transform((hex) => hex.toLowerCase())
-      .openapi({ description: 'The file\'s checksum; Proxmox VE refuses a download whose checksum differs.', example: 'a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211' }),
+      .optional()
+      .openapi({ description: 'The file\'s checksum; Proxmox VE refuses a download whose checksum differs. Give either this or `checksumUrl`.', example: 'a3f1c9e2d4b5a6978877665544332211a3f1c9e2d4b5a6978877665544332211' }),
+    checksumUrl: httpUrlSchema.optional().openapi({
+      description:
+        'A checksum list (`SHA256SUMS`-style: `<hex>  <file>`, `<hex> *<file>` or `SHA256 (<file>) = <hex>`) giving the checksum of the file `url` names (its last path segment). Read by the control plane, which reaches only public addresses unless `CHECKSUM_URL_ALLOW_PRIVATE_TARGETS` is set; read again on every refresh. Give either this or `checksum`.',
+      example: 'https://cloud.debian.org/images/cloud/bookworm/latest/SHA512SUMS',
+    }),
     checksumAlgorithm: checksumAlgorithmSchema,
     storage: storageIdSchema
       .optional()
       .openapi({ description: 'The storage downloads go to; it must take content type `import`. Default: a shared storage taking import where there is one, else each node\'s own.' }),
   })
   .superRefine((source, ctx) => {
-    const length = { sha256: 64, sha512: 128 }[source.checksumAlgorithm];
-    if (source.checksum.length !== length) ctx.addIssue({ code: 'custom', path: ['checksum'], message: `a ${source.checksumAlgorithm} checksum has ${length} hexadecimal digits` });
+    if ((source.checksum === undefined) === (source.checksumUrl === undefined)) ctx.addIssue({ code: 'custom', path: ['checksum'], message: 'give either checksum or checksumUrl' });
+    const length = CHECKSUM_LENGTHS[source.checksumAlgorithm];
+    if (source.checksum !== undefined && source.checksum.length !== length) ctx.addIssue({ code: 'custom', path: ['checksum'], message: `a ${source.checksumAlgorithm} checksum has ${length} hexadecimal digits` });
   })
   .openapi('ImageSource');
+
+export const refreshScheduleSchema = z
+  .strictObject({
+    every: z
+      .string()
+      .refine((every) => refreshIntervalSeconds(every) !== undefined, 'hours (`6h`, 1 to 720) or days (`1d`, 1 to 30)')
+      .openapi({ description: 'How often the checksum URL is read again: `<n>h` (1–720) or `<n>d` (1–30). A changed checksum builds a new version, as a refresh does.', example: '24h' }),
+  })
+  .openapi('ImageRefreshSchedule');
 
 export const createImageSchema = z
   .strictObject({
@@ -55,6 +73,10 @@ export const createImageSchema = z
       .max(256)
       .optional()
       .openapi({ description: 'With `source`: the locations it is built in. Default: every location.' }),
+    refreshSchedule: refreshScheduleSchema
+      .nullable()
+      .optional()
+      .openapi({ description: 'With `source.checksumUrl`: refresh the image on this schedule (a Temporal Schedule per image). Default: none, refreshed only on request.' }),
   })
   .superRefine((image, ctx) => {
     if (image.defaultUsername === 'root' && !image.rootAllowed) {
@@ -64,6 +86,7 @@ export const createImageSchema = z
       ctx.addIssue({ code: 'custom', path: ['source'], message: 'give either templates or source' });
     }
     if (image.locationIds && !image.source) ctx.addIssue({ code: 'custom', path: ['locationIds'], message: 'only with source' });
+    if (image.refreshSchedule && !image.source?.checksumUrl) ctx.addIssue({ code: 'custom', path: ['refreshSchedule'], message: 'only with source.checksumUrl: a fixed checksum never changes' });
     const seen = new Set<string>();
     image.templates?.forEach((template, index) => {
       const key = `${template.connectionId}/${template.node}`;
@@ -87,6 +110,10 @@ export const updateImageSchema = z
       .max(256)
       .optional()
       .openapi({ description: 'Templates to add or replace, by connection and node; the others stay. Servers rebuild from the template of their node.' }),
+    refreshSchedule: refreshScheduleSchema
+      .nullable()
+      .optional()
+      .openapi({ description: 'A URL image\'s refresh schedule; null removes it. Only for an image with a checksum URL (else `409 INVALID_STATE`).' }),
     archived: archivedField,
   })
   .openapi('UpdateImage');
@@ -134,9 +161,10 @@ export const adminImageSchema = z
     ...imageFields,
     templates: z.array(imageTemplateSchema),
     source: z
-      .object({ url: z.string(), checksumAlgorithm: checksumAlgorithmSchema, storage: z.string().nullable(), locationIds: z.array(z.string()) })
+      .object({ url: z.string(), checksumUrl: z.string().nullable(), checksumAlgorithm: checksumAlgorithmSchema, storage: z.string().nullable(), locationIds: z.array(z.string()) })
       .nullable()
       .openapi({ description: 'Where a URL image comes from; null for hand-made templates.' }),
+    refreshSchedule: refreshScheduleSchema.nullable().openapi({ description: 'How often the image is refreshed from its checksum URL; null: only on request.' }),
     versions: z.array(imageVersionSchema),
     builds: z.array(imageBuildSchema).openapi({ description: 'A URL image\'s state on each node, per version: importing (with the download\'s progress), ready, or failed with a stable code.' }),
     createdAt: timestamp,
@@ -146,6 +174,8 @@ export const adminImageSchema = z
 
 export const refreshImageSchema = z
   .strictObject({
-    checksum: imageSourceSchema.shape.checksum.openapi({ description: 'The checksum of the file now at the image\'s URL, in the image\'s algorithm.' }),
+    checksum: imageSourceSchema.shape.checksum.openapi({
+      description: 'The checksum of the file now at the image\'s URL, in the image\'s algorithm. Without it, the image\'s checksum URL is read again (an image without one needs it).',
+    }),
   })
   .openapi('RefreshImage');

@@ -17,7 +17,7 @@ export type CatalogDeps = Pick<ServiceDeps, 'db'>;
 /** A reference in the body to an object that does not exist is the caller's input error. */
 export const badReference = (fields: Record<string, string>) => new AppError('INVALID_INPUT', 'The request body is invalid.', { fields });
 
-export async function audit(tx: Tx, actorUserId: string, action: PlatformAuditAction, details: Prisma.InputJsonObject): Promise<void> {
+export async function audit(tx: Tx, actorUserId: string | null, action: PlatformAuditAction, details: Prisma.InputJsonObject): Promise<void> {
   await recordAudit(tx, { action, actorUserId, details });
 }
 

@@ -10,9 +10,11 @@ import { badReference } from './changes';
  * beside each build.
  */
 
+/** A URL image's source: its checksum given, or read from `checksumUrl` (one of the two). */
 export interface ImageSource {
   url: string;
-  checksum: string;
+  checksum?: string;
+  checksumUrl?: string;
   checksumAlgorithm: 'sha256' | 'sha512';
   storage?: string;
 }

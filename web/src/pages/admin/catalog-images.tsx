@@ -7,7 +7,7 @@ import type { Problem } from '../../lib/problems';
 type Image = components['schemas']['AdminImage'];
 type Build = Image['builds'][number];
 
-const EMPTY = { name: '', os: '', version: '', defaultUsername: '', url: '', checksum: '', checksumAlgorithm: 'sha256' as 'sha256' | 'sha512', storage: '' };
+const EMPTY = { name: '', os: '', version: '', defaultUsername: '', url: '', checksum: '', checksumUrl: '', checksumAlgorithm: 'sha256' as 'sha256' | 'sha512', refreshEvery: '', storage: '' };
 
 /** A build's state in words: importing with the download's progress, ready, or failed with its code. */
 function buildState(build: Build): string {
@@ -43,7 +43,14 @@ export function ImagesFromUrl({ images, reload }: { images: Image[]; reload: () 
           loginMethods: ['password', 'ssh'],
           rootAllowed: false,
           ...(draft.defaultUsername ? { defaultUsername: draft.defaultUsername } : {}),
-          source: { url: draft.url, checksum: draft.checksum, checksumAlgorithm: draft.checksumAlgorithm, ...(draft.storage ? { storage: draft.storage } : {}) },
+          source: {
+            url: draft.url,
+            // The API takes exactly one of the two: a list given wins, so a field left empty is not sent.
+            ...(draft.checksumUrl ? { checksumUrl: draft.checksumUrl } : { checksum: draft.checksum }),
+            checksumAlgorithm: draft.checksumAlgorithm,
+            ...(draft.storage ? { storage: draft.storage } : {}),
+          },
+          ...(draft.refreshEvery ? { refreshSchedule: { every: draft.refreshEvery } } : {}),
         },
       }),
     );
@@ -52,7 +59,7 @@ export function ImagesFromUrl({ images, reload }: { images: Image[]; reload: () 
     await reload();
   };
 
-  const text = (key: 'name' | 'os' | 'version' | 'defaultUsername' | 'url' | 'checksum' | 'storage', label: string, hint?: string) => (
+  const text = (key: 'name' | 'os' | 'version' | 'defaultUsername' | 'url' | 'checksum' | 'checksumUrl' | 'refreshEvery' | 'storage', label: string, hint?: string) => (
     <Field id={`image-${key}`} label={label} hint={hint}>
       <input {...described(`image-${key}`, undefined, hint)} value={draft[key]} onInput={(e) => set({ [key]: (e.target as HTMLInputElement).value })} />
     </Field>
@@ -66,7 +73,8 @@ export function ImagesFromUrl({ images, reload }: { images: Image[]; reload: () 
         {text('version', 'Version')}
         {text('defaultUsername', 'Default user')}
         {text('url', 'Image URL', 'A cloud image (qcow2, raw or vmdk) each Proxmox VE node downloads itself.')}
-        {text('checksum', 'Checksum', 'From the mirror’s SHA256SUMS or SHA512SUMS.')}
+        {text('checksumUrl', 'Checksum URL', 'The mirror’s SHA256SUMS or SHA512SUMS: the line of the image’s file is read from it, again at every refresh.')}
+        {text('checksum', 'Checksum', 'Or the checksum itself, when there is no checksum URL.')}
         <Field id="image-algorithm" label="Checksum algorithm">
           <select id="image-algorithm" value={draft.checksumAlgorithm} onChange={(e) => set({ checksumAlgorithm: (e.target as HTMLSelectElement).value as 'sha256' | 'sha512' })}>
             <option value="sha256">sha256</option>
@@ -74,13 +82,14 @@ export function ImagesFromUrl({ images, reload }: { images: Image[]; reload: () 
           </select>
         </Field>
         {text('storage', 'Download storage (optional)', 'A storage taking content type import; by default a shared one where there is one.')}
+        {text('refreshEvery', 'Refresh every (optional)', 'With a checksum URL: read it again every 24h, 7d, …; a changed checksum builds a new version.')}
         <Alert problem={problem} />
         <button type="submit">Register image</button>
       </form>
       {images
         .filter((image) => image.source)
         .map((image) => (
-          <Table caption={`${image.name} · ${image.source?.url ?? ''}`} columns={['Node', 'Version', 'State', 'Template']}>
+          <Table caption={`${image.name} · ${image.source?.url ?? ''}${image.refreshSchedule ? ` · refreshed every ${image.refreshSchedule.every}` : ''}`} columns={['Node', 'Version', 'State', 'Template']}>
             {image.builds.map((build) => (
               <tr data-build={`${image.name}/${build.node}/${build.version}`}>
                 <td data-label="Node">{build.node}</td>
