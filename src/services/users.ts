@@ -4,9 +4,9 @@ import { AppError, notFound } from '../domain/errors';
 import type { Tenant, User } from '../generated/prisma/client';
 import type { TenantRole } from '../generated/prisma/enums';
 import { newId } from '../security/ids';
-import { generateApiToken, hashToken } from '../security/secrets';
 import { hashPasswordBounded } from '../security/password-hashing';
 import type { ServiceDeps } from './deps';
+import { issueInvite } from './invitations';
 import type { PageArgs } from '../db/pages';
 import { checkCurrentPassword } from './passwords';
 import type { Principal } from './principal';
@@ -85,16 +85,15 @@ export interface Invite {
 /** A new invite link for a user; it replaces the user's unused ones. */
 export async function inviteUser(deps: Pick<ServiceDeps, 'db' | 'config'>, who: Principal, userId: string): Promise<Invite> {
   const user = await findUser(deps, userId);
-  const token = generateApiToken();
-  const id = newId('inv');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.config.INVITE_TTL_HOURS * 3_600_000);
-  await deps.db.$transaction(async (tx) => {
+  const { invite, url } = await deps.db.$transaction(async (tx) => {
     await tx.userInvite.updateMany({ where: { userId: user.id, usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
-    await tx.userInvite.create({ data: { id, userId: user.id, tokenHash: hashToken(token), createdBy: who.userId, expiresAt } });
-    await recordAudit(tx, { action: 'user.invited', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, inviteId: id, expiresAt: expiresAt.toISOString() } });
+    const issued = await issueInvite(tx, deps, { userId: user.id, email: user.email, tenantId: user.tenantId, tenantRole: null, createdBy: who.userId, expiresAt });
+    await recordAudit(tx, { action: 'user.invited', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, inviteId: issued.invite.id, expiresAt: expiresAt.toISOString() } });
+    return issued;
   });
-  return { id, userId: user.id, url: `${deps.config.PUBLIC_URL}/invite#${token}`, expiresAt };
+  return { id: invite.id, userId: user.id, url, expiresAt };
 }
 
 /** An administrator sets a user's password: every session of the user ends. */

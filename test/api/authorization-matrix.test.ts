@@ -26,6 +26,7 @@ const CONTRACT: Record<Action, string> = {
   'server.create': /*       */ 'f a a a a f a f',
   'tenant.users.read': /*   */ 'f a a a a a a a',
   'tenant.users': /*        */ 'f a f f f f a f',
+  'tenant.invitations.read': 'f a f f f f a a',
   'tenant.webhooks.read': /**/ 'a a f f f f a a',
   'tenant.webhooks': /*     */ 'a a f f f f a f',
   'tenant.audit': /*        */ 'a a f f f f a a',

@@ -32,6 +32,7 @@ import { sessionsRouter } from './sessions';
 import { accountRouter } from './users-account';
 import { usersAdminRouter } from './users-admin';
 import { teamRouter } from './team';
+import { invitationsRouter } from './invitations';
 import { auditRouter } from './audit';
 
 export function v1Router(deps: ApiDeps): Router {
@@ -74,6 +75,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(sessionsRouter(deps));
   router.use(accountRouter(deps));
   router.use(teamRouter(deps));
+  router.use(invitationsRouter(deps));
   router.use(auditRouter(deps));
   return router;
 }

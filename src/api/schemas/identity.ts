@@ -21,9 +21,9 @@ export const createTenantSchema = z
   })
   .openapi('CreateTenant');
 
-const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
+export const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
 
-const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
+export const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
   description: '`owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.',
 });
 
