@@ -115,7 +115,7 @@ export function identifyRequestActor(who: { userId: string; tokenId: string; ses
 }
 
 /** The signer and address of the request an entry is written in: only an entry of the request's own actor (or of someone it made, like an accepted invitation's user) carries them. */
-function signedBy(actorUserId: string | null): { actorTokenId?: string; actorSessionId?: string; actorAddress?: string | null } {
+export function signedBy(actorUserId: string | null): { actorTokenId?: string; actorSessionId?: string; actorAddress?: string | null } {
   const actor = requestActor.getStore();
   if (!actor || actorUserId === null) return {};
   if (actor.userId && actor.userId !== actorUserId) return { actorAddress: actor.address };

@@ -4,17 +4,19 @@
  * the creating answer only; the database keeps its SHA-256 digest, as for API tokens.
  */
 import { recordAudit } from '../db/audit';
+import { appendEvents } from '../db/events';
 import type { Db, Tx } from '../db/client';
 import type { PageArgs } from '../db/pages';
 import { AppError, notFound } from '../domain/errors';
+import type { InstanceEventData } from '../domain/events';
 import type { UserInvite } from '../generated/prisma/client';
 import type { TenantRole } from '../generated/prisma/enums';
 import { newId } from '../security/ids';
-import { generateApiToken, hashToken } from '../security/secrets';
+import { generateApiToken, hashToken, type SecretBox } from '../security/secrets';
 import type { ServiceDeps } from './deps';
 import type { Principal } from './principal';
 
-type Deps = Pick<ServiceDeps, 'db' | 'config'>;
+type Deps = Pick<ServiceDeps, 'db' | 'config' | 'secrets'>;
 
 /** Longest an invitation may stay usable: 30 days. */
 export const MAX_INVITATION_HOURS = 720;
@@ -30,29 +32,43 @@ export interface IssuedInvitation {
   url: string;
 }
 
-/** A one-time link at PUBLIC_URL for a new invite row of `data` (its token's digest only is kept). */
+/** A one-time link at PUBLIC_URL for a new invite row of `data` (its token's digest only is kept; with `sealWith`, the link sealed for the `user.invited` webhook). */
 export async function issueInvite(
   tx: Tx | Db,
   deps: Pick<ServiceDeps, 'config'>,
   data: Pick<UserInvite, 'email' | 'tenantId' | 'tenantRole' | 'userId' | 'createdBy' | 'expiresAt'>,
+  sealWith?: SecretBox,
 ): Promise<IssuedInvitation> {
   const token = generateApiToken();
-  const invite = await tx.userInvite.create({ data: { id: newId('inv'), tokenHash: hashToken(token), ...data } });
-  return { invite, url: `${deps.config.PUBLIC_URL}/invite#${token}` };
+  const id = newId('inv');
+  const url = `${deps.config.PUBLIC_URL}/invite#${token}`;
+  const invite = await tx.userInvite.create({ data: { id, tokenHash: hashToken(token), linkCipher: sealWith?.seal(url, id) ?? null, ...data } });
+  return { invite, url };
 }
 
-/** A tenant owner invites `email` into their tenant as `role`; an email that has an account already is 409 CONFLICT. */
+/** What a `user.*` event says of an invitation: never its link. */
+export const invitationEventData = (invite: UserInvite, userId?: string): InstanceEventData => ({
+  status: invitationStatus(invite),
+  invitation: { id: invite.id, email: invite.email, role: invite.tenantRole ?? 'viewer', expiresAt: invite.expiresAt.toISOString(), ...(userId ? { userId } : {}) },
+});
+
+/**
+ * A tenant owner invites `email` into their tenant as `role`; an email that has an account
+ * already is 409 CONFLICT. The `user.invited` event's webhooks carry the link to whatever mails it.
+ */
 export async function createInvitation(deps: Deps, who: Principal, body: { email: string; role: TenantRole; expiresInHours?: number }): Promise<IssuedInvitation> {
   const tenantId = who.tenantId ?? '-';
-  const expiresAt = new Date(Date.now() + (body.expiresInHours ?? Math.min(deps.config.INVITE_TTL_HOURS, MAX_INVITATION_HOURS)) * 3_600_000);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + (body.expiresInHours ?? Math.min(deps.config.INVITE_TTL_HOURS, MAX_INVITATION_HOURS)) * 3_600_000);
   return deps.db.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: body.email }, select: { id: true } })) {
       throw new AppError('CONFLICT', 'A user with this email already exists.', { fields: { email: 'already in use' } });
     }
     // The newest link for an email is the one that works: an earlier pending one is revoked.
-    await tx.userInvite.updateMany({ where: { tenantId, email: body.email, userId: null, usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } }, data: { revokedAt: new Date() } });
-    const issued = await issueInvite(tx, deps, { email: body.email, tenantId, tenantRole: body.role, userId: null, createdBy: who.userId, expiresAt });
+    await tx.userInvite.updateMany({ where: { tenantId, email: body.email, userId: null, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { revokedAt: now, linkCipher: null } });
+    const issued = await issueInvite(tx, deps, { email: body.email, tenantId, tenantRole: body.role, userId: null, createdBy: who.userId, expiresAt }, deps.secrets);
     await recordAudit(tx, { action: 'user.invited', actorUserId: who.userId, tenantId, details: { inviteId: issued.invite.id, role: body.role, expiresAt: expiresAt.toISOString() } });
+    await appendEvents(tx, { tenantId, instanceId: issued.invite.id }, [{ type: 'user.invited', data: invitationEventData(issued.invite) }]);
     return issued;
   });
 }
@@ -68,7 +84,7 @@ export async function revokeInvitation(deps: Pick<ServiceDeps, 'db'>, who: Princ
     const invite = await tx.userInvite.findFirst({ where: { id, tenantId: who.tenantId ?? '-' } });
     if (!invite) throw notFound('invitation');
     const now = new Date();
-    const { count } = await tx.userInvite.updateMany({ where: { id, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { revokedAt: now } });
+    const { count } = await tx.userInvite.updateMany({ where: { id, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { revokedAt: now, linkCipher: null } });
     if (count === 0) throw new AppError('INVALID_STATE', `This invitation is ${invitationStatus(invite, now)} already: only a pending one can be revoked.`);
     await recordAudit(tx, { action: 'user.invite_revoked', actorUserId: who.userId, tenantId: invite.tenantId, details: { inviteId: id } });
     return { ...invite, revokedAt: now };

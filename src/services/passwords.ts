@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { recordAudit } from '../db/audit';
+import { appendEvents } from '../db/events';
 import type { Db, Tx } from '../db/client';
 import { AppError } from '../domain/errors';
 import type { User, UserInvite } from '../generated/prisma/client';
@@ -7,6 +8,7 @@ import { newId } from '../security/ids';
 import { hashPasswordBounded, verifyPasswordBounded } from '../security/password-hashing';
 import { hashToken } from '../security/secrets';
 import { usesCurrentParameters } from '../security/user-passwords';
+import { invitationEventData } from './invitations';
 import { attemptSucceeded, type PasswordAttempt, recordAttempt, withdrawAttempt } from './login-attempts';
 
 /**
@@ -84,8 +86,9 @@ async function invitedUser(tx: Tx, invite: UserInvite, passwordHash: string, now
   const user = await tx.user.create({
     data: { id: newId('usr'), tenantId: invite.tenantId, email: invite.email, role: 'customer', tenantRole: invite.tenantRole ?? 'viewer', passwordHash, passwordChangedAt: now },
   });
-  await tx.userInvite.update({ where: { id: invite.id }, data: { userId: user.id } });
+  const accepted = await tx.userInvite.update({ where: { id: invite.id }, data: { userId: user.id } });
   await recordAudit(tx, { action: 'user.created', actorUserId: user.id, tenantId: user.tenantId, details: { userId: user.id, role: user.role, tenantRole: user.tenantRole, inviteId: invite.id } });
+  await appendEvents(tx, { tenantId: user.tenantId ?? '-', instanceId: invite.id }, [{ type: 'user.joined', data: invitationEventData(accepted, user.id) }]);
   return user;
 }
 
@@ -106,7 +109,7 @@ export async function acceptInvite(deps: PasswordDeps, token: string, password: 
       return db.$transaction(async (tx) => {
         const now = new Date();
         // Conditional, so two tabs accepting one link at once set one password.
-        const { count } = await tx.userInvite.updateMany({ where: { id: invite.id, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+        const { count } = await tx.userInvite.updateMany({ where: { id: invite.id, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { usedAt: now, linkCipher: null } });
         if (count === 0) throw inviteInvalid();
         const updated = await invitedUser(tx, invite, passwordHash, now);
         await recordAudit(tx, { action: 'user.invite_accepted', actorUserId: updated.id, tenantId: updated.tenantId, details: { userId: updated.id, inviteId: invite.id } });

@@ -4,6 +4,8 @@ ALTER TABLE "user_invites" ADD COLUMN "tenantId" TEXT;
 ALTER TABLE "user_invites" ADD COLUMN "email" TEXT;
 ALTER TABLE "user_invites" ADD COLUMN "tenantRole" "TenantRole";
 ALTER TABLE "user_invites" ADD COLUMN "revokedAt" TIMESTAMP(3);
+-- Sealed with the encryption key ring, for the `user.invited` webhook only.
+ALTER TABLE "user_invites" ADD COLUMN "linkCipher" TEXT;
 UPDATE "user_invites" i SET "tenantId" = u."tenantId", "email" = u."email" FROM "users" u WHERE u."id" = i."userId";
 ALTER TABLE "user_invites" ALTER COLUMN "email" SET NOT NULL;
 CREATE INDEX "user_invites_tenantId_createdAt_idx" ON "user_invites"("tenantId", "createdAt");
