@@ -3,6 +3,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { api, done, outcome, rememberSession, type SignedIn } from './api';
 import { Loading } from './components/ui';
 import { AccountPage } from './pages/account';
+import { AuditPage } from './pages/audit';
 import { AdminPages } from './pages/admin/index';
 import { FirewallGroupsPage } from './pages/firewall-groups';
 import { SerialConsolePage } from './pages/console/serial';
@@ -13,6 +14,7 @@ import { ServerPage } from './pages/server';
 import { CreateServerPage } from './pages/server-create';
 import { ServersPage } from './pages/servers';
 import { SignInPage } from './pages/sign-in';
+import { TeamPage } from './pages/team';
 import { isAdmin, SessionContext, useSession, type SessionState } from './session';
 
 export function App() {
@@ -72,6 +74,8 @@ function Shell() {
           <Route path="/servers/new" component={CreateServerPage} />
           <Route path="/servers/:id" component={ServerPage} />
           <Route path="/firewall-groups" component={FirewallGroupsPage} />
+          <Route path="/team" component={TeamPage} />
+          <Route path="/audit" component={AuditPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/admin/*" component={AdminPages} />
           <Route path="/admin" component={AdminPages} />
@@ -113,6 +117,8 @@ function Layout({ children }: { children: preact.ComponentChildren }) {
         <nav aria-label="Main">
           {isAdmin(session) ? link('/admin', 'Operations') : link('/servers', 'Servers')}
           {!isAdmin(session) && link('/firewall-groups', 'Firewall groups')}
+          {!isAdmin(session) && link('/team', 'Team')}
+          {session.signedIn.user.tenantRole === 'owner' && link('/audit', 'Audit log')}
           {link('/account', 'Account')}
         </nav>
         <div class="who">
