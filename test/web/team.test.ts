@@ -56,6 +56,7 @@ describe('the team in the console', () => {
     await page.getByLabel('Role').selectOption('member');
     await page.getByLabel('Link works for (hours)').fill('48');
     await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(`Send this link to ${invitee}`).waitFor();
     inviteUrl = (await page.getByLabel('Invitation link').textContent()) ?? '';
     expect(inviteUrl).toMatch(/\/invite#/);
     await page.getByRole('button', { name: 'Copy' }).waitFor();
@@ -131,8 +132,10 @@ describe('the team in the console', () => {
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain('console session');
     expect(await row.textContent()).toContain(stack.customer.email);
+    expect(await row.textContent()).toContain(`userId: ${invitee}`);
     await page.getByLabel('Action').fill('');
     await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(5);
     await screenshot(page, 'audit-log');
     expect(owner.errors).toEqual([]);
   }, 60_000);

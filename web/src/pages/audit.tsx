@@ -27,6 +27,13 @@ function signedWith(actor: NonNullable<Entry['actor']>): string {
   return '—';
 }
 
+/** An entry's details in one line, a user named by their email when they are one of the tenant's. */
+function detailsText(details: Entry['details'], emails: Map<string, string>): string {
+  return Object.entries(details)
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : key === 'userId' ? (emails.get(String(value)) ?? String(value)) : String(value)}`)
+    .join('; ');
+}
+
 /** The tenant's audit trail (its owners'), newest first: who did what, how and from where; filtered, a page at a time. */
 export function AuditPage() {
   const [users, setUsers] = useState<User[]>([]);
@@ -59,6 +66,7 @@ export function AuditPage() {
     });
   }, [filters, cursors]);
 
+  const emails = new Map(users.map((u) => [u.id, u.email]));
   const set = (key: keyof Filters) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setDraft({ ...draft, [key]: e.currentTarget.value });
   const apply = (event: Event) => {
     event.preventDefault();
@@ -114,9 +122,7 @@ export function AuditPage() {
               </td>
               <td data-label="Server">{e.instanceId ? <a href={`/servers/${e.instanceId}`}>{e.instanceId}</a> : '—'}</td>
               <td data-label="Details" class="details">
-                {Object.entries(e.details)
-                  .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
-                  .join('; ')}
+                {detailsText(e.details, emails)}
               </td>
             </tr>
           ))}
