@@ -24,12 +24,13 @@ const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefi
 function signedWith(actor: NonNullable<Entry['actor']>): string {
   if (actor.via === 'token') return `token ${actor.token?.name ?? actor.token?.id ?? ''}`.trim();
   if (actor.via === 'session') return 'console session';
-  return '—';
+  return '';
 }
 
 /** An entry's details in one line, a user named by their email when they are one of the tenant's. */
 function detailsText(details: Entry['details'], emails: Map<string, string>): string {
   return Object.entries(details)
+    .filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0))
     .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : key === 'userId' ? (emails.get(String(value)) ?? String(value)) : String(value)}`)
     .join('; ');
 }
@@ -110,20 +111,22 @@ export function AuditPage() {
       {entries.length === 0 ? (
         <p class="muted">No entries.</p>
       ) : (
-        <Table caption="Audit entries, newest first" hiddenCaption columns={['When', 'Who', 'Signed with', 'Address', 'Action', 'Server', 'Details']}>
+        <Table caption="Audit entries, newest first" hiddenCaption columns={['When', 'Who', 'Address', 'What', 'Server']}>
           {entries.map((e) => (
             <tr>
-              <td data-label="When">{when(e.at)}</td>
-              <td data-label="Who">{e.actor ? (e.actor.email ?? e.actor.userId) : 'the system'}</td>
-              <td data-label="Signed with">{e.actor ? signedWith(e.actor) : '—'}</td>
+              <td data-label="When" class="nowrap">
+                {when(e.at)}
+              </td>
+              <td data-label="Who">
+                {e.actor ? (e.actor.email ?? e.actor.userId) : 'the system'}
+                {e.actor && <div class="muted small">{signedWith(e.actor)}</div>}
+              </td>
               <td data-label="Address">{e.address ?? '—'}</td>
-              <td data-label="Action">
+              <td data-label="What">
                 <code>{e.action}</code>
+                <div class="muted small">{detailsText(e.details, emails)}</div>
               </td>
               <td data-label="Server">{e.instanceId ? <a href={`/servers/${e.instanceId}`}>{e.instanceId}</a> : '—'}</td>
-              <td data-label="Details" class="details">
-                {detailsText(e.details, emails)}
-              </td>
             </tr>
           ))}
         </Table>
