@@ -52,12 +52,16 @@ export async function listAudit(deps: Pick<ServiceDeps, 'db'>, who: Principal, q
   const actorIds = [...new Set(page.map((row) => row.actorUserId).filter((id): id is string => id !== null))];
   const tokenIds = [...new Set(page.map((row) => row.actorTokenId).filter((id): id is string => id !== null))];
   const [users, tokens] = await Promise.all([
-    deps.db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } }),
+    deps.db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true, tenantId: true } }),
     deps.db.apiToken.findMany({ where: { id: { in: tokenIds } }, select: { id: true, name: true } }),
   ]);
   const actors = new Map(users.map((user) => [user.id, user.email]));
   const tokenNames = new Map(tokens.map((token) => [token.id, token.name]));
-  const entries = page.map((row) => ({
+  // An operator's token, session and address are the platform's business, not the tenant's.
+  const operators = new Set(users.filter((user) => user.tenantId === null).map((user) => user.id));
+  const shown = (row: AuditEvent): AuditEvent =>
+    who.role !== 'admin' && row.actorUserId && operators.has(row.actorUserId) ? { ...row, actorTokenId: null, actorSessionId: null, actorAddress: null } : row;
+  const entries = page.map(shown).map((row) => ({
     ...row,
     actorEmail: row.actorUserId ? (actors.get(row.actorUserId) ?? null) : null,
     actorTokenName: row.actorTokenId ? (tokenNames.get(row.actorTokenId) ?? null) : null,

@@ -148,6 +148,11 @@ describe('the audit trail', () => {
     expect(rebooted).toEqual([
       expect.objectContaining({ address: '192.0.2.44', actor: { userId: memberId, email: member.body.data.email, via: 'token', token: { id: named.body.data.id, name: 'deploy bot' }, sessionId: null } }),
     ]);
+    // The operator who issued that token is named, but how and from where they acted is the platform's business.
+    const issued = (await audit('?action=token.issued')).data.find((e) => e.details.userId === memberId);
+    expect(issued).toMatchObject({ address: null, actor: { via: null, token: null, sessionId: null } });
+    const asOperator = (await audit(`?action=token.issued&tenantId=${stack.customer.tenantId}`, api.adminToken)).data.find((e) => e.details.userId === memberId);
+    expect(asOperator).toMatchObject({ address: '127.0.0.1', actor: { via: 'token' } });
     // Refused writes are answered, not audited: a read-only token's reboot leaves no row.
     const readOnly = await api.request('POST', '/v1/account/tokens', { token: owner(), body: { name: 'reader', scopes: ['read'] } });
     expect((await operate(stack, serverId, 'reboot', undefined, readOnly.body.data.token)).status).toBe(403);
