@@ -44,6 +44,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
 
   'GET /v1/users': { action: 'tenant.users.read' },
   'POST /v1/users': { action: 'tenant.users' },
+  'PATCH /v1/users/{id}': { action: 'tenant.users' },
   'POST /v1/invitations': { action: 'tenant.users' },
   'GET /v1/invitations': { action: 'tenant.invitations.read' },
   'DELETE /v1/invitations/{id}': { action: 'tenant.users' },

@@ -48,6 +48,7 @@ export type OwnedAuditAction =
   | 'user.created'
   | 'user.enabled'
   | 'user.disabled'
+  | 'user.role_changed'
   | 'user.invited'
   | 'user.invite_accepted'
   | 'user.invite_revoked'

@@ -53,6 +53,25 @@ export async function findTenantUser(deps: Deps, who: Principal, userId: string)
   return user;
 }
 
+/**
+ * A tenant owner changes another user's role or disables (or enables) them. Never their own: the
+ * tenant keeps the owner who asks. A viewer reads only, so a user made a viewer keeps `read` of
+ * what was shared with them; a disabled user's sessions end and tokens stop (setUserDisabled).
+ */
+export async function changeTenantUser(deps: Deps, who: Principal, userId: string, change: { role?: TenantRole; disabled?: boolean }): Promise<User> {
+  const user = await findTenantUser(deps, who, userId);
+  if (user.id === who.userId) throw new AppError('INVALID_STATE', 'You cannot change your own role or disable yourself: another owner of the tenant can.');
+  if (change.role && change.role !== user.tenantRole) {
+    const role = change.role;
+    await deps.db.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: user.id }, data: { tenantRole: role } });
+      if (role === 'viewer') await tx.instanceGrant.updateMany({ where: { userId: user.id }, data: { permissions: ['read'] } });
+      await recordAudit(tx, { action: 'user.role_changed', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, tenantRole: role } });
+    });
+  }
+  return change.disabled === undefined ? findUser(deps, user.id) : setUserDisabled(deps, who, user.id, change.disabled);
+}
+
 /** Disabling takes effect on the next request of every token and session of the user; enabling gives back the tokens still valid. */
 export async function setUserDisabled(deps: Deps, who: Principal, userId: string, disabled: boolean): Promise<User> {
   if (disabled && userId === who.userId) {

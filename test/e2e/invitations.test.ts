@@ -123,6 +123,33 @@ describe('invitations', () => {
   });
 });
 
+describe("an owner managing the tenant's users", () => {
+  it("changes a member's role (a viewer keeps read of what was shared), disables them, but never themselves", async () => {
+    const serverId = await runningServer(stack, { hostname: 'managed-1' });
+    const made = await stack.api.request('POST', '/v1/users', { token: owner(), body: { email: email('managed'), role: 'member' } });
+    const id = made.body.data.id as string;
+    const token = (await stack.api.request('POST', `/v1/admin/users/${id}/tokens`, { token: stack.api.adminToken, body: {} })).body.data.token as string;
+    await stack.api.request('POST', `/v1/instances/${serverId}/grants`, { token: owner(), body: { userId: id, permissions: ['power'] } });
+
+    const changed = await stack.api.request('PATCH', `/v1/users/${id}`, { token: owner(), body: { role: 'viewer' } });
+    expect(changed.body.data).toMatchObject({ id, tenantRole: 'viewer' });
+    const reboot = await operate(stack, serverId, 'reboot', undefined, token);
+    expect(reboot.body.error.message).toMatch(/Viewers read only/);
+    expect((await stack.api.request('GET', `/v1/instances/${serverId}/grants`, { token: owner() })).body.data).toEqual([expect.objectContaining({ userId: id, permissions: ['read'] })]);
+
+    const self = await stack.api.request('PATCH', `/v1/users/${stack.customer.userId}`, { token: owner(), body: { role: 'viewer' } });
+    expect(self.body.error).toMatchObject({ code: 'INVALID_STATE' });
+    expect((await stack.api.request('PATCH', `/v1/users/${id}`, { token, body: { role: 'owner' } })).status).toBe(403);
+    const stranger = await stack.api.createCustomer();
+    expect((await stack.api.request('PATCH', `/v1/users/${id}`, { token: stranger.token, body: { disabled: true } })).status).toBe(404);
+
+    expect((await stack.api.request('PATCH', `/v1/users/${id}`, { token: owner(), body: { disabled: true } })).body.data.disabledAt).not.toBeNull();
+    expect((await stack.api.request('GET', '/v1/account', { token })).status).toBe(401);
+    const trail = (await audit(`?action=user.role_changed`)).data.find((e) => e.details.userId === id);
+    expect(trail).toMatchObject({ details: { tenantRole: 'viewer' }, actor: { userId: stack.customer.userId, via: 'token' } });
+  }, 90_000);
+});
+
 describe('the audit trail', () => {
   it('names the token or session and the address of each act, pages through its filters, and holds no secret', async () => {
     const serverId = await runningServer(stack, { hostname: 'audited-1' });

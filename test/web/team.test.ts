@@ -123,6 +123,19 @@ describe('the team in the console', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 
+  it("changes another user's role and disables them on the Team page; an owner's own row has no such controls", async () => {
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByLabel(`Role of ${invitee}`).selectOption('viewer');
+    await expect.poll(async () => (await stack.api.db.user.findUniqueOrThrow({ where: { email: invitee } })).tenantRole).toBe('viewer');
+    const row = page.locator('tr', { hasText: invitee });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await row.textContent()).toContain('disabled');
+    expect(await page.getByLabel(`Role of ${stack.customer.email}`).count()).toBe(0);
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await row.getByRole('button', { name: 'Disable' }).waitFor();
+  }, 60_000);
+
   it('the audit log shows who shared the server, from a console session, filtered by action', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();

@@ -47,6 +47,13 @@ export const createUserSchema = z
 
 export const createTenantUserSchema = z.strictObject({ email: emailSchema, role: tenantRoleSchema }).openapi('CreateTenantUser');
 
+export const changeTenantUserSchema = z
+  .strictObject({
+    role: tenantRoleSchema.optional(),
+    disabled: z.boolean().optional().openapi({ description: 'true: every session of the user ends and none of its tokens works until enabled again.' }),
+  })
+  .openapi('ChangeTenantUser');
+
 /** The longest a token may live: ten years. */
 const MAX_TOKEN_DAYS = 3650;
 

@@ -25,19 +25,51 @@ export function TeamPage() {
   const loadUsers = () =>
     void outcome(api.GET('/v1/users', { params: { query: { limit: 200 } } })).then((a) => (a.ok ? setUsers(a.data) : setProblem(a.problem)));
   useEffect(loadUsers, []);
+  const me = session.signedIn.user.id;
+  const change = async (user: User, body: { role?: Role; disabled?: boolean }) => {
+    setProblem(undefined);
+    const answer = await outcome(api.PATCH('/v1/users/{id}', { params: { path: { id: user.id } }, body }));
+    if (!answer.ok) setProblem(answer.problem);
+    loadUsers();
+  };
 
   return (
     <section>
       <h1>Team</h1>
-      <p class="hint">Everyone in your tenant and what their role lets them do. An administrator changes a role or disables a user.</p>
+      <p class="hint">
+        Everyone in your tenant and what their role lets them do. {isOwner ? 'As an owner you change the others’ roles and disable or enable them; a disabled user’s sessions end and tokens stop.' : 'A tenant owner changes roles.'}
+      </p>
       <Alert problem={problem} />
-      <Table caption="Users" columns={['Email', 'Role', 'Since', 'Status']}>
+      <Table caption="Users" columns={['Email', 'Role', 'Since', 'Status', ...(isOwner ? [''] : [])]}>
         {users.map((u) => (
           <tr>
             <td data-label="Email">{u.email}</td>
-            <td data-label="Role">{u.tenantRole ? ROLE_TEXT[u.tenantRole] : '—'}</td>
+            <td data-label="Role">
+              {isOwner && u.id !== me && u.tenantRole ? (
+                <select aria-label={`Role of ${u.email}`} value={u.tenantRole} onChange={(e) => void change(u, { role: e.currentTarget.value as Role })}>
+                  {(Object.keys(ROLE_TEXT) as Role[]).map((r) => (
+                    <option value={r}>{ROLE_TEXT[r]}</option>
+                  ))}
+                </select>
+              ) : u.tenantRole ? (
+                ROLE_TEXT[u.tenantRole]
+              ) : (
+                '—'
+              )}
+            </td>
             <td data-label="Since">{when(u.createdAt)}</td>
             <td data-label="Status">{u.disabledAt ? 'disabled' : 'active'}</td>
+            {isOwner && (
+              <td>
+                {u.id === me ? (
+                  <span class="muted">you</span>
+                ) : (
+                  <button type="button" class="secondary" onClick={() => void change(u, { disabled: !u.disabledAt })}>
+                    {u.disabledAt ? 'Enable' : 'Disable'}
+                  </button>
+                )}
+              </td>
+            )}
           </tr>
         ))}
       </Table>
