@@ -127,11 +127,12 @@ describe('the team in the console', () => {
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByLabel(`Role of ${invitee}`).selectOption('viewer');
     await expect.poll(async () => (await stack.api.db.user.findUniqueOrThrow({ where: { email: invitee } })).tenantRole).toBe('viewer');
-    const row = page.locator('tr', { hasText: invitee });
+    const row = page.getByRole('table', { name: 'Users' }).locator('tr', { hasText: invitee });
     await row.getByRole('button', { name: 'Disable' }).click();
     await row.getByRole('button', { name: 'Enable' }).waitFor();
     expect(await row.textContent()).toContain('disabled');
     expect(await page.getByLabel(`Role of ${stack.customer.email}`).count()).toBe(0);
+    await screenshot(page, 'team-users');
     await row.getByRole('button', { name: 'Enable' }).click();
     await row.getByRole('button', { name: 'Disable' }).waitFor();
   }, 60_000);
