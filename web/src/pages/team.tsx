@@ -48,7 +48,9 @@ export function TeamPage() {
               {isOwner && u.id !== me && u.tenantRole ? (
                 <select aria-label={`Role of ${u.email}`} value={u.tenantRole} onChange={(e) => void change(u, { role: e.currentTarget.value as Role })}>
                   {(Object.keys(ROLE_TEXT) as Role[]).map((r) => (
-                    <option value={r}>{ROLE_TEXT[r]}</option>
+                    <option value={r} title={ROLE_TEXT[r]}>
+                      {r}
+                    </option>
                   ))}
                 </select>
               ) : u.tenantRole ? (
@@ -57,7 +59,9 @@ export function TeamPage() {
                 '—'
               )}
             </td>
-            <td data-label="Since">{when(u.createdAt)}</td>
+            <td data-label="Since" class="nowrap">
+              {when(u.createdAt)}
+            </td>
             <td data-label="Status">{u.disabledAt ? 'disabled' : 'active'}</td>
             {isOwner && (
               <td>
