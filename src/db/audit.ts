@@ -115,11 +115,14 @@ export function identifyRequestActor(who: { userId: string; tokenId: string; ses
   else actor.tokenId = who.tokenId;
 }
 
-/** The signer and address of the request an entry is written in: only an entry of the request's own actor (or of someone it made, like an accepted invitation's user) carries them. */
+/**
+ * The signer and address of the request an entry is written in. Only an entry of the request's
+ * own actor carries them (or, before anyone signed in, of the user the request made: an accepted
+ * invitation's); another user's entry it causes (their console closed by a revoked grant) does not.
+ */
 export function signedBy(actorUserId: string | null): { actorTokenId?: string; actorSessionId?: string; actorAddress?: string | null } {
   const actor = requestActor.getStore();
-  if (!actor || actorUserId === null) return {};
-  if (actor.userId && actor.userId !== actorUserId) return { actorAddress: actor.address };
+  if (!actor || actorUserId === null || (actor.userId && actor.userId !== actorUserId)) return {};
   return { actorTokenId: actor.tokenId, actorSessionId: actor.sessionId, actorAddress: actor.address };
 }
 

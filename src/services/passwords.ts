@@ -93,8 +93,9 @@ async function invitedUser(tx: Tx, invite: UserInvite, passwordHash: string, now
 }
 
 /**
- * Sets an invited user's first password, making the user first for a tenant owner's invitation. The link is checked before any hashing, so a wrong link
- * costs no scrypt work; wrong links count against the address's lockout (they name no account).
+ * Sets an invited user's first password, making the user first for a tenant owner's invitation.
+ * The link is checked before any hashing, so a wrong link costs no scrypt work; wrong links count
+ * against the address's lockout (they name no account).
  */
 export async function acceptInvite(deps: PasswordDeps, token: string, password: string, address: string): Promise<User> {
   const { db, config } = deps;
