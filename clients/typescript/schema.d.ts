@@ -267,6 +267,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: set your password (the link works once)
+         * @description A tenant owner’s invitation makes the user, in its tenant with its role; an administrator’s invite sets an existing user’s first password. Then sign in with `POST /v1/sessions`. An unknown, used, expired or revoked link is one answer, 410 INVITE_INVALID. The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.
+         */
+        post: operations["postInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invites/accept": {
         parameters: {
             query?: never;
@@ -277,8 +297,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set an invited user's first password (the link works once)
-         * @description The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.
+         * The same as `POST /v1/invitations/accept` (kept for earlier invite pages)
+         * @description A tenant owner’s invitation makes the user, in its tenant with its role; an administrator’s invite sets an existing user’s first password. Then sign in with `POST /v1/sessions`. An unknown, used, expired or revoked link is one answer, 410 INVITE_INVALID. The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.
          */
         post: operations["postInvitesAccept"];
         delete?: never;
@@ -1850,6 +1870,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role, or disable or enable them (tenant owners; never themselves)
+         * @description A user made a viewer keeps only `read` of the servers shared with them. Disabling ends their sessions and stops their tokens.
+         */
+        patch: operations["patchUsersById"];
+        trace?: never;
+    };
     "/v1/instances/{id}/grants": {
         parameters: {
             query?: never;
@@ -1883,6 +1923,44 @@ export interface paths {
         post?: never;
         /** Stop sharing a server with a user: their open consoles and event streams of it end */
         delete: operations["deleteInstancesByIdGrantsByUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your tenant's invitations, newest first, with their status (never their links) */
+        get: operations["getInvitations"];
+        put?: never;
+        /**
+         * Invite someone into your tenant with a role (tenant owners): a one-time link, shown once
+         * @description The link opens the console’s page that sets a password (`POST /v1/invitations/accept`), which makes the user. No mail is sent: a `user.invited` webhook (see the webhook events) carries the link to whatever mails it.
+         */
+        post: operations["postInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation: its link stops working */
+        delete: operations["deleteInvitationsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1959,7 +2037,7 @@ export interface components {
         InstanceEvent: {
             id: string;
             /** @enum {string} */
-            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+            type: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined";
             instanceId: string;
             tenantId: string;
             data: {
@@ -3282,7 +3360,7 @@ export interface components {
             /** @description null: an admin's endpoint for every tenant. */
             tenantId: string | null;
             url: string;
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabledReason: string | null;
@@ -3299,7 +3377,7 @@ export interface components {
              * @description The event types to receive; empty or omitted: every type.
              * @default []
              */
-            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined")[];
             /** @description Admins only: the tenant whose events it receives; omitted, every tenant's. */
             tenantId?: string;
         };
@@ -3307,14 +3385,14 @@ export interface components {
             /** @description Enabling again clears the reason and restarts the pending deliveries with a fresh retry window. */
             enabled?: boolean;
             /** @description The event types to receive; empty or omitted: every type. */
-            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found")[];
+            eventTypes?: ("instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined")[];
         };
         WebhookDelivery: {
             id: string;
             /** @description Also the `Pvecp-Event-Id` header: deduplicate by it. */
             eventId: string;
             /** @enum {string} */
-            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+            eventType: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined";
             instanceId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -3358,6 +3436,15 @@ export interface components {
              */
             role: "owner" | "member" | "viewer";
         };
+        ChangeTenantUser: {
+            /**
+             * @description `owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.
+             * @enum {string}
+             */
+            role?: "owner" | "member" | "viewer";
+            /** @description true: every session of the user ends and none of its tokens works until enabled again. */
+            disabled?: boolean;
+        };
         Grant: {
             userId: string;
             email: string;
@@ -3374,6 +3461,46 @@ export interface components {
             /** @description What the user may do to the server; `read` is always included. Giving a grant again replaces its permissions. */
             permissions: ("read" | "power" | "console" | "credentials" | "snapshots" | "backups" | "rebuild" | "resize" | "firewall" | "rescue" | "delete")[];
         };
+        IssuedInvitation: components["schemas"]["Invitation"] & {
+            /** @description The one-time link (PUBLIC_URL, its token after `#`): in this answer only, never again. An invitation for the same email made later revokes this one. */
+            url: string;
+        };
+        Invitation: {
+            id: string;
+            email: string;
+            /**
+             * @description The role the new user gets; null for an administrator’s invite of an existing user.
+             * @enum {string|null}
+             */
+            role: "owner" | "member" | "viewer" | null;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "expired" | "revoked";
+            /** @description The user it made (or was for); null until accepted. */
+            userId: string | null;
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            acceptedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        CreateInvitation: {
+            /**
+             * Format: email
+             * @description Who the link is for: the user made on acceptance signs in with it.
+             */
+            email: string;
+            /**
+             * @description `owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.
+             * @enum {string}
+             */
+            role: "owner" | "member" | "viewer";
+            /** @description How long the link works, at most 720 hours (30 days); INVITE_TTL_HOURS when left out. */
+            expiresInHours?: number;
+        };
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -3382,7 +3509,21 @@ export interface components {
             actor: {
                 userId: string;
                 email: string | null;
+                /**
+                 * @description How the actor signed the request: an API token or a console session; null when no request of theirs did it (an invitation accepted, a schedule, entries older than this field).
+                 * @enum {string|null}
+                 */
+                via: "token" | "session" | null;
+                /** @description The API token the request came with (its id and name, never its secret). */
+                token: {
+                    id: string;
+                    name: string | null;
+                } | null;
+                /** @description The console session the request came with. */
+                sessionId: string | null;
             } | null;
+            /** @description The client address of the request that did it, as the API reads it behind TRUST_PROXY; null when no request did. */
+            address: string | null;
             /** @description What happened, its outcome in its name: `instance.reboot`, `instance.reboot.succeeded`, `grant.revoked`, `console.closed`… */
             action: string;
             instanceId: string | null;
@@ -4907,6 +5048,96 @@ export interface operations {
             };
         };
     };
+    postInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvite"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AcceptedInvite"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVITE_INVALID */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SIGN_IN_LOCKED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE, SERVICE_BUSY */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postInvitesAccept: {
         parameters: {
             query?: never;
@@ -4934,6 +5165,15 @@ export interface operations {
             };
             /** @description Error: INVALID_INPUT */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9708,7 +9948,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: `meta.nextCursor` of the previous page. */
                 cursor?: string;
-                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found";
+                type?: "instance.created" | "instance.scheduled" | "instance.running" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.rebooting" | "instance.resizing" | "instance.resized" | "instance.rebuilding" | "instance.rebuilt" | "instance.migrating" | "instance.migrated" | "instance.deleting" | "instance.deleted" | "instance.failed" | "instance.lost" | "instance.changed_outside" | "instance.firewall_restored" | "instance.snapshotting" | "instance.rolling_back" | "instance.rolled_back" | "instance.backing_up" | "instance.restoring" | "instance.restored" | "instance.traffic_threshold" | "instance.throttled" | "instance.unthrottled" | "instance.updating_network" | "instance.updating_firewall" | "instance.firewall_updated" | "instance.boot_changing" | "instance.boot_changed" | "instance.rescue_entering" | "instance.rescue_entered" | "instance.rescue_leaving" | "instance.rescue_left" | "snapshot.created" | "snapshot.deleted" | "backup.created" | "backup.failed" | "backup.deleted" | "backup.lost" | "backup.found" | "user.invited" | "user.joined";
                 instanceId?: string;
                 /** @description Admins only: one tenant. */
                 tenantId?: string;
@@ -16164,6 +16404,116 @@ export interface operations {
             };
         };
     };
+    patchUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTenantUser"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getInstancesByIdGrants: {
         parameters: {
             query?: never;
@@ -16401,6 +16751,286 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvitations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Opaque: `meta.nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                        meta: {
+                            /** @description Set when more items remain. */
+                            nextCursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitation"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IssuedInvitation"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInvitationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Error: INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_STATE */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import express from 'express';
+import { withRequestActor } from '../services/audit-trail';
 import { authenticate, authorize } from './auth';
 import { consoleRouter } from './console';
 import type { ApiDeps } from './deps';
@@ -17,6 +18,9 @@ const noStore: express.RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** Every audit row a request writes records the client's address (and, once authenticated, the token or session): set after the body is read, so the rest of the request runs inside it. */
+const auditedRequest: express.RequestHandler = (req, _res, next) => withRequestActor({ address: req.ip ?? null }, next);
+
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -24,7 +28,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(httpMetrics);
   app.use(healthRouter(deps));
   app.use(openapiRouter());
-  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, publicSessionRouter(deps), authenticate(deps), authorize(deps), rateLimitedReads(deps), v1Router(deps));
+  app.use('/v1', noStore, requireJsonBody, express.json({ limit: '64kb', strict: true }), rejectUnsafeText, auditedRequest, publicSessionRouter(deps), authenticate(deps), authorize(deps), rateLimitedReads(deps), v1Router(deps));
   app.use(consoleRouter(deps.config));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, notFound } from '../domain/errors';
 import { targetOf } from '../services/access';
+import { identifyRequestActor } from '../services/audit-trail';
 import { tokenPrincipal } from '../services/authentication';
 import { can, TENANT, type Action } from '../services/authorization';
 import type { ServiceDeps } from '../services/deps';
@@ -29,11 +30,13 @@ export function authenticate(deps: Pick<ServiceDeps, 'db' | 'config'>): RequestH
     const sessionSecret = sessionCookieOf(req, deps.config);
     if (authorization === undefined && sessionSecret) {
       req.principal = await authenticateSession(deps, sessionSecret, req);
+      identifyRequestActor(req.principal);
       return next();
     }
     const match = BEARER.exec(authorization ?? '');
     if (!match?.[1]) return next(new AppError('UNAUTHENTICATED', 'A valid bearer token is required.'));
     req.principal = await tokenPrincipal(deps, match[1]);
+    identifyRequestActor(req.principal);
     next();
   };
 }

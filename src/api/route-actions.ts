@@ -27,6 +27,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
   'GET /openapi.json': publicRoute,
   'POST /v1/sessions': publicRoute,
   'POST /v1/invites/accept': publicRoute,
+  'POST /v1/invitations/accept': publicRoute,
 
   'GET /v1/sessions': accountRead,
   'GET /v1/sessions/current': accountRead,
@@ -47,6 +48,10 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteRule>> = {
 
   'GET /v1/users': { action: 'tenant.users.read' },
   'POST /v1/users': { action: 'tenant.users' },
+  'PATCH /v1/users/{id}': { action: 'tenant.users' },
+  'POST /v1/invitations': { action: 'tenant.users' },
+  'GET /v1/invitations': { action: 'tenant.invitations.read' },
+  'DELETE /v1/invitations/{id}': { action: 'tenant.users' },
   'GET /v1/audit': { action: 'tenant.audit' },
 
   'POST /v1/instances': { action: 'server.create' },

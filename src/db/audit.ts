@@ -4,6 +4,7 @@
  * it must carry: an instance's action names the instance and its tenant, a tenant's its tenant,
  * a user's, token's or webhook endpoint's its owner's tenant (null for the platform's own).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Operation } from '../domain/instance-status';
 import type { Prisma } from '../generated/prisma/client';
 import type { WebhookEndpointStatus } from '../generated/prisma/enums';
@@ -51,8 +52,10 @@ export type OwnedAuditAction =
   | 'user.created'
   | 'user.enabled'
   | 'user.disabled'
+  | 'user.role_changed'
   | 'user.invited'
   | 'user.invite_accepted'
+  | 'user.invite_revoked'
   | 'user.password_set'
   | 'user.password_changed'
   | 'session.started'
@@ -89,15 +92,56 @@ export type AuditEntry =
   | (Common & { action: OwnedAuditAction; tenantId: string | null })
   | (Common & { action: PlatformAuditAction });
 
+/** The request in flight: how its caller signed it and where it came from. */
+export interface RequestActor {
+  /** The client's address as Express reads it (TRUST_PROXY). */
+  address: string | null;
+  userId?: string;
+  tokenId?: string;
+  sessionId?: string;
+}
+
+/**
+ * The request each audit row is written under: every audited action of a request records how its
+ * actor signed it and from where, without each of the many writers passing it along. Rows written
+ * outside a request (workflows, the reconciler) carry none.
+ */
+const requestActor = new AsyncLocalStorage<RequestActor>();
+
+/** Runs `fn` (the rest of a request) with `actor` as its audit rows' signer and address; completed by `identifyRequestActor` once known. */
+export const withRequestActor = <T>(actor: RequestActor, fn: () => T): T => requestActor.run(actor, fn);
+
+/** Names who signed the request in flight, once authentication found out. */
+export function identifyRequestActor(who: { userId: string; tokenId: string; sessionId?: string }): void {
+  const actor = requestActor.getStore();
+  if (!actor) return;
+  actor.userId = who.userId;
+  if (who.sessionId) actor.sessionId = who.sessionId;
+  else actor.tokenId = who.tokenId;
+}
+
+/**
+ * The signer and address of the request an entry is written in. Only an entry of the request's
+ * own actor carries them (or, before anyone signed in, of the user the request made: an accepted
+ * invitation's); another user's entry it causes (their console closed by a revoked grant) does not.
+ */
+export function signedBy(actorUserId: string | null): { actorTokenId?: string; actorSessionId?: string; actorAddress?: string | null } {
+  const actor = requestActor.getStore();
+  if (!actor || actorUserId === null || (actor.userId && actor.userId !== actorUserId)) return {};
+  return { actorTokenId: actor.tokenId, actorSessionId: actor.sessionId, actorAddress: actor.address };
+}
+
 /**
  * Appends one row to the audit trail. Returned unawaited as Prisma's own promise, so it can also
  * be one statement of a `$transaction([...])` batch.
  */
 export function recordAudit(db: Db | Tx, entry: AuditEntry): Prisma.PrismaPromise<unknown> {
+  const actorUserId = entry.actorUserId ?? null;
   return db.auditEvent.create({
     data: {
       action: entry.action,
-      actorUserId: entry.actorUserId ?? null,
+      actorUserId,
+      ...signedBy(actorUserId),
       tenantId: 'tenantId' in entry ? entry.tenantId : null,
       instanceId: 'instanceId' in entry ? entry.instanceId : null,
       details: entry.details,

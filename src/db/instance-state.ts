@@ -13,7 +13,7 @@ import { runSql, type Db, type Queryable, type Tx } from './client';
 import { newId } from '../security/ids';
 import { appendEvents } from './events';
 import { endpointWantsEvent } from './webhooks';
-import { recordAudit, type InstanceAuditAction } from './audit';
+import { recordAudit, signedBy, type InstanceAuditAction } from './audit';
 
 export class InvalidTransitionError extends Error {
   override name = 'InvalidTransitionError';
@@ -112,6 +112,7 @@ async function applyInOneStatement<From extends InstanceStatus>(db: Queryable, i
   // Every row it writes carries the application's clock in UTC, as Prisma writes them (a column's
   // database default would be the session's local time).
   const now = new Date();
+  const signer = signedBy(change.actorUserId);
   const [row] = await runSql<Moved>(db, Prisma.sql`
     WITH prior AS (SELECT id, status, "tenantId", hostname FROM instances WHERE id = ${instanceId} FOR UPDATE),
     moved AS (
@@ -119,8 +120,8 @@ async function applyInOneStatement<From extends InstanceStatus>(db: Queryable, i
       FROM prior WHERE i.id = prior.id AND prior.status::text IN (${Prisma.join(change.from)})
       RETURNING prior.status::text AS "from", prior."tenantId", prior.hostname),
     audit AS (
-      INSERT INTO audit_events (at, "actorUserId", "tenantId", "instanceId", action, details)
-      SELECT ${now}, ${change.actorUserId}, "tenantId", ${instanceId}, ${change.audit}, jsonb_build_object('from', "from", 'to', ${change.to}::text)
+      INSERT INTO audit_events (at, "actorUserId", "actorTokenId", "actorSessionId", "actorAddress", "tenantId", "instanceId", action, details)
+      SELECT ${now}, ${change.actorUserId}, ${signer.actorTokenId ?? null}, ${signer.actorSessionId ?? null}, ${signer.actorAddress ?? null}, "tenantId", ${instanceId}, ${change.audit}, jsonb_build_object('from', "from", 'to', ${change.to}::text)
       FROM moved WHERE ${change.audit}::text IS NOT NULL),
     event AS (
       INSERT INTO instance_events (id, "tenantId", "instanceId", type, data, "createdAt")

@@ -14,6 +14,7 @@ export const SEALED_COLUMNS = [
   { table: 'proxmox_connections', column: 'consoleUserPasswordCipher', associatedData: 'id' },
   { table: 'webhook_endpoints', column: 'secretCipher', associatedData: 'id' },
   { table: 'rescue_credentials', column: 'secretCipher', associatedData: 'id' },
+  { table: 'user_invites', column: 'linkCipher', associatedData: 'id' },
 ] as const;
 
 type SealedColumn = (typeof SEALED_COLUMNS)[number];

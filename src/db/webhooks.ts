@@ -35,9 +35,10 @@ export async function createWebhookDeliveries(tx: Queryable, event: { id: string
     ON CONFLICT DO NOTHING`);
 }
 
-/** The JSON body a receiver gets; its bytes are what the signature covers. */
-export function webhookBody(event: InstanceEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data, instanceId: event.instanceId, tenantId: event.tenantId });
+/** The JSON body a receiver gets; its bytes are what the signature covers. `secretData` joins the event's data in this body only (a `user.invited` link). */
+export function webhookBody(event: InstanceEvent, secretData: Record<string, unknown> = {}): string {
+  const data = { ...(event.data as Prisma.JsonObject), ...secretData };
+  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data, instanceId: event.instanceId, tenantId: event.tenantId });
 }
 
 export interface ClaimedDelivery {

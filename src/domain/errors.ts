@@ -34,7 +34,7 @@ export const ERROR_STATUS = {
   SSH_KEY_EXISTS: 409,
   CREDENTIAL_ALREADY_REVEALED: 410,
   CREDENTIAL_EXPIRED: 410,
-  /** The invite link is unknown, used already or expired: an administrator can send a new one. */
+  /** The invite link is unknown, used already, expired or revoked: whoever invited can send a new one. */
   INVITE_INVALID: 410,
   /** `If-Match` names a revision that is no longer the current one (a server's firewall changed since it was read). */
   PRECONDITION_FAILED: 412,

@@ -44,6 +44,9 @@ export const INSTANCE_EVENT_TYPES = [
   'backup.deleted',
   'backup.lost',
   'backup.found',
+  // A tenant's own events ride the same feed and webhooks: their `instanceId` is the invitation's id.
+  'user.invited',
+  'user.joined',
 ] as const;
 
 export type InstanceEventType = (typeof INSTANCE_EVENT_TYPES)[number];
@@ -62,6 +65,8 @@ export interface InstanceEventData {
   snapshot?: string;
   /** `backup.*`, `instance.restored`: the backup's id. */
   backupId?: string;
+  /** `user.invited`, `user.joined`: who, as what. The link itself is added to the webhook body only (never stored here). */
+  invitation?: { id: string; email: string; role: string; expiresAt: string; userId?: string };
   /** `instance.traffic_threshold`, `instance.throttled`, `instance.unthrottled`: the billing period's figures. */
   traffic?: TrafficEventFigures;
 }

@@ -4,6 +4,7 @@
  * a server lives (operators' business) and never anything secret.
  */
 import type { AuditEvent, Prisma } from '../generated/prisma/client';
+export { identifyRequestActor, withRequestActor } from '../db/audit';
 import type { ServiceDeps } from './deps';
 import type { Principal } from './principal';
 
@@ -23,7 +24,8 @@ export interface AuditQuery {
 /** The details an entry may show: ids, roles, permissions, reasons and times, none of them secret or the provider's. */
 const SHOWN_DETAILS = new Set(['userId', 'role', 'tenantRole', 'permissions', 'type', 'seconds', 'reason', 'expiresAt', 'inviteId', 'planId', 'imageId', 'backupId', 'code', 'status', 'keepBackups', 'scopes']);
 
-export type AuditRow = AuditEvent & { actorEmail: string | null };
+/** A row with its actor's email and, when it came with an API token, the token's name. */
+export type AuditRow = AuditEvent & { actorEmail: string | null; actorTokenName: string | null };
 
 /** An entry's details, cut to what SHOWN_DETAILS names. */
 export function shownDetails(details: Prisma.JsonValue): Record<string, unknown> {
@@ -48,8 +50,22 @@ export async function listAudit(deps: Pick<ServiceDeps, 'db'>, who: Principal, q
   });
   const page = rows.slice(0, query.limit);
   const actorIds = [...new Set(page.map((row) => row.actorUserId).filter((id): id is string => id !== null))];
-  const actors = new Map((await deps.db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((user) => [user.id, user.email]));
-  const entries = page.map((row) => ({ ...row, actorEmail: row.actorUserId ? (actors.get(row.actorUserId) ?? null) : null }));
+  const tokenIds = [...new Set(page.map((row) => row.actorTokenId).filter((id): id is string => id !== null))];
+  const [users, tokens] = await Promise.all([
+    deps.db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true, tenantId: true } }),
+    deps.db.apiToken.findMany({ where: { id: { in: tokenIds } }, select: { id: true, name: true } }),
+  ]);
+  const actors = new Map(users.map((user) => [user.id, user.email]));
+  const tokenNames = new Map(tokens.map((token) => [token.id, token.name]));
+  // An operator's token, session and address are the platform's business, not the tenant's.
+  const operators = new Set(users.filter((user) => user.tenantId === null).map((user) => user.id));
+  const shown = (row: AuditEvent): AuditEvent =>
+    who.role !== 'admin' && row.actorUserId && operators.has(row.actorUserId) ? { ...row, actorTokenId: null, actorSessionId: null, actorAddress: null } : row;
+  const entries = page.map(shown).map((row) => ({
+    ...row,
+    actorEmail: row.actorUserId ? (actors.get(row.actorUserId) ?? null) : null,
+    actorTokenName: row.actorTokenId ? (tokenNames.get(row.actorTokenId) ?? null) : null,
+  }));
   const last = page[page.length - 1];
   return rows.length > query.limit && last ? { entries, nextCursor: String(last.id) } : { entries };
 }

@@ -40,6 +40,8 @@ export type Action =
   | 'server.share'
   | 'tenant.users.read'
   | 'tenant.users'
+  /** The tenant's invitations, which only its owners make. */
+  | 'tenant.invitations.read'
   | 'tenant.webhooks'
   | 'tenant.webhooks.read'
   /** The tenant's audit trail. */
@@ -93,7 +95,7 @@ const HIDDEN_PROJECT: Decision = { allowed: false, reason: 'No such project.', h
 const READS_ONLY = 'Viewers read only; a tenant owner can make you a member.';
 
 /** What only reads: every token may, whatever its scopes. */
-const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'projects.list', 'project.read', 'tenant.users.read', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall.read']);
+const READS = new Set<Action>(['public', 'account.read', 'catalog.read', 'server.read', 'servers.list', 'events.read', 'projects.list', 'project.read', 'tenant.users.read', 'tenant.invitations.read', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall.read']);
 
 /** What a token may be issued for besides reading: `read` alone keeps it to reads. Its own account (password, tokens) stays with unscoped tokens and sessions. */
 export const TOKEN_SCOPES = [
@@ -116,6 +118,7 @@ function operatorDecision(action: Action): Decision {
       return deny('This route is for customers: administrators belong to no tenant.');
     case 'tenant.users':
     case 'tenant.users.read':
+    case 'tenant.invitations.read':
       return deny('This route is for customers: administrators manage users under /v1/admin/users.');
     case 'tenant.usage':
       return deny('This route is for customers: administrators read usage records under /v1/admin/usage.');
@@ -132,8 +135,8 @@ function operatorDecision(action: Action): Decision {
   }
 }
 
-/** What only a tenant's owners do: its users, webhooks, audit trail, usage records, firewall groups (a change reaches every server using it) and projects. */
-const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall', 'project.create']);
+/** What only a tenant's owners do: its users and invitations, webhooks, audit trail, usage records, firewall groups (a change reaches every server using it) and projects. */
+const OWNERS_ONLY = new Set<Action>(['tenant.users', 'tenant.invitations.read', 'tenant.webhooks', 'tenant.webhooks.read', 'tenant.audit', 'tenant.usage', 'tenant.firewall', 'project.create']);
 
 function tenantDecision(role: TenantRole, action: Action): Decision {
   if (role === 'owner') return ALLOW;

@@ -1,11 +1,14 @@
 import type { Config } from '../config';
 import { recordAudit } from '../db/audit';
-import type { Db } from '../db/client';
+import { appendEvents } from '../db/events';
+import type { Db, Tx } from '../db/client';
 import { AppError } from '../domain/errors';
-import type { User } from '../generated/prisma/client';
+import type { User, UserInvite } from '../generated/prisma/client';
+import { newId } from '../security/ids';
 import { hashPasswordBounded, verifyPasswordBounded } from '../security/password-hashing';
 import { hashToken } from '../security/secrets';
 import { usesCurrentParameters } from '../security/user-passwords';
+import { invitationEventData } from './invitations';
 import { attemptSucceeded, type PasswordAttempt, recordAttempt, withdrawAttempt } from './login-attempts';
 
 /**
@@ -71,11 +74,28 @@ export async function signIn(deps: PasswordDeps, email: string, password: string
   return user;
 }
 
-const inviteInvalid = () => new AppError('INVITE_INVALID', 'This invite link is unknown, used already or expired. Ask an administrator for a new one.');
+/** One answer for every link that does not work (unknown, used, expired, revoked), so nothing can be learnt by trying links. */
+const inviteInvalid = () => new AppError('INVITE_INVALID', 'This invite link is unknown, used already, expired or revoked. Ask whoever invited you for a new one.');
+
+/** The user an accepted invite is for: an existing user's first password, or a tenant owner's invitation made into a new user of the tenant. */
+async function invitedUser(tx: Tx, invite: UserInvite, passwordHash: string, now: Date): Promise<User> {
+  if (invite.userId) return tx.user.update({ where: { id: invite.userId }, data: { passwordHash, passwordChangedAt: now } });
+  if (await tx.user.findUnique({ where: { email: invite.email }, select: { id: true } })) {
+    throw new AppError('CONFLICT', 'An account with this email exists already: sign in with it instead.');
+  }
+  const user = await tx.user.create({
+    data: { id: newId('usr'), tenantId: invite.tenantId, email: invite.email, role: 'customer', tenantRole: invite.tenantRole ?? 'viewer', passwordHash, passwordChangedAt: now },
+  });
+  const accepted = await tx.userInvite.update({ where: { id: invite.id }, data: { userId: user.id } });
+  await recordAudit(tx, { action: 'user.created', actorUserId: user.id, tenantId: user.tenantId, details: { userId: user.id, role: user.role, tenantRole: user.tenantRole, inviteId: invite.id } });
+  await appendEvents(tx, { tenantId: user.tenantId ?? '-', instanceId: invite.id }, [{ type: 'user.joined', data: invitationEventData(accepted, user.id) }]);
+  return user;
+}
 
 /**
- * Sets an invited user's first password. The link is checked before any hashing, so a wrong link
- * costs no scrypt work; wrong links count against the address's lockout (they name no account).
+ * Sets an invited user's first password, making the user first for a tenant owner's invitation.
+ * The link is checked before any hashing, so a wrong link costs no scrypt work; wrong links count
+ * against the address's lockout (they name no account).
  */
 export async function acceptInvite(deps: PasswordDeps, token: string, password: string, address: string): Promise<User> {
   const { db, config } = deps;
@@ -85,14 +105,14 @@ export async function acceptInvite(deps: PasswordDeps, token: string, password: 
     { kind: 'invite', email: null, address },
     async () => {
       const invite = await db.userInvite.findUnique({ where: { tokenHash } });
-      if (!invite || invite.usedAt || invite.expiresAt <= new Date()) throw inviteInvalid();
+      if (!invite || invite.usedAt || invite.revokedAt || invite.expiresAt <= new Date()) throw inviteInvalid();
       const passwordHash = await hashPasswordBounded(config, password);
       return db.$transaction(async (tx) => {
         const now = new Date();
         // Conditional, so two tabs accepting one link at once set one password.
-        const { count } = await tx.userInvite.updateMany({ where: { id: invite.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+        const { count } = await tx.userInvite.updateMany({ where: { id: invite.id, usedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { usedAt: now, linkCipher: null } });
         if (count === 0) throw inviteInvalid();
-        const updated = await tx.user.update({ where: { id: invite.userId }, data: { passwordHash, passwordChangedAt: now } });
+        const updated = await invitedUser(tx, invite, passwordHash, now);
         await recordAudit(tx, { action: 'user.invite_accepted', actorUserId: updated.id, tenantId: updated.tenantId, details: { userId: updated.id, inviteId: invite.id } });
         return updated;
       });

@@ -4,9 +4,9 @@ import { AppError, notFound } from '../domain/errors';
 import type { Tenant, User } from '../generated/prisma/client';
 import type { TenantRole } from '../generated/prisma/enums';
 import { newId } from '../security/ids';
-import { generateApiToken, hashToken } from '../security/secrets';
 import { hashPasswordBounded } from '../security/password-hashing';
 import type { ServiceDeps } from './deps';
+import { issueInvite } from './invitations';
 import type { PageArgs } from '../db/pages';
 import { checkCurrentPassword } from './passwords';
 import type { Principal } from './principal';
@@ -53,6 +53,25 @@ export async function findTenantUser(deps: Deps, who: Principal, userId: string)
   return user;
 }
 
+/**
+ * A tenant owner changes another user's role or disables (or enables) them. Never their own: the
+ * tenant keeps the owner who asks. A viewer reads only, so a user made a viewer keeps `read` of
+ * what was shared with them; a disabled user's sessions end and tokens stop (setUserDisabled).
+ */
+export async function changeTenantUser(deps: Deps, who: Principal, userId: string, change: { role?: TenantRole; disabled?: boolean }): Promise<User> {
+  const user = await findTenantUser(deps, who, userId);
+  if (user.id === who.userId) throw new AppError('INVALID_STATE', 'You cannot change your own role or disable yourself: another owner of the tenant can.');
+  if (change.role && change.role !== user.tenantRole) {
+    const role = change.role;
+    await deps.db.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: user.id }, data: { tenantRole: role } });
+      if (role === 'viewer') await tx.instanceGrant.updateMany({ where: { userId: user.id }, data: { permissions: ['read'] } });
+      await recordAudit(tx, { action: 'user.role_changed', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, tenantRole: role } });
+    });
+  }
+  return change.disabled === undefined ? findUser(deps, user.id) : setUserDisabled(deps, who, user.id, change.disabled);
+}
+
 /** Disabling takes effect on the next request of every token and session of the user; enabling gives back the tokens still valid. */
 export async function setUserDisabled(deps: Deps, who: Principal, userId: string, disabled: boolean): Promise<User> {
   if (disabled && userId === who.userId) {
@@ -85,16 +104,15 @@ export interface Invite {
 /** A new invite link for a user; it replaces the user's unused ones. */
 export async function inviteUser(deps: Pick<ServiceDeps, 'db' | 'config'>, who: Principal, userId: string): Promise<Invite> {
   const user = await findUser(deps, userId);
-  const token = generateApiToken();
-  const id = newId('inv');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.config.INVITE_TTL_HOURS * 3_600_000);
-  await deps.db.$transaction(async (tx) => {
+  const { invite, url } = await deps.db.$transaction(async (tx) => {
     await tx.userInvite.updateMany({ where: { userId: user.id, usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
-    await tx.userInvite.create({ data: { id, userId: user.id, tokenHash: hashToken(token), createdBy: who.userId, expiresAt } });
-    await recordAudit(tx, { action: 'user.invited', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, inviteId: id, expiresAt: expiresAt.toISOString() } });
+    const issued = await issueInvite(tx, deps, { userId: user.id, email: user.email, tenantId: user.tenantId, tenantRole: null, createdBy: who.userId, expiresAt });
+    await recordAudit(tx, { action: 'user.invited', actorUserId: who.userId, tenantId: user.tenantId, details: { userId: user.id, inviteId: issued.invite.id, expiresAt: expiresAt.toISOString() } });
+    return issued;
   });
-  return { id, userId: user.id, url: `${deps.config.PUBLIC_URL}/invite#${token}`, expiresAt };
+  return { id: invite.id, userId: user.id, url, expiresAt };
 }
 
 /** An administrator sets a user's password: every session of the user ends. */

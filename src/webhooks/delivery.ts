@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Config } from '../config';
+import type { InstanceEvent } from '../generated/prisma/client';
 import type { Db } from '../db/client';
 import { SECRET_UNREADABLE_ERROR } from '../domain/webhooks';
 import type { Logger } from '../logger';
@@ -31,7 +32,7 @@ export async function attemptDelivery(
   const { endpoint } = delivery;
   if (endpoint.status !== 'enabled') return 'endpoint_disabled';
   const event = await deps.db.instanceEvent.findUniqueOrThrow({ where: { id: delivery.eventId } });
-  const body = webhookBody(event);
+  const body = webhookBody(event, await secretDataOf(deps, event));
   const recorded = {
     deliveryId: delivery.id,
     endpointId: endpoint.id,
@@ -64,6 +65,16 @@ export async function attemptDelivery(
     RECEIVER_TIMEOUT_MS,
   );
   return recordAttempt(deps.db, { ...recorded, status: answer.status, error: answer.error });
+}
+
+/**
+ * What a receiver gets besides the stored event: a `user.invited` webhook carries the invitation's
+ * link, null once it was accepted or revoked (the sealed link is erased then).
+ */
+async function secretDataOf(deps: { db: Db; secrets: SecretBox }, event: InstanceEvent): Promise<Record<string, unknown>> {
+  if (event.type !== 'user.invited') return {};
+  const invite = await deps.db.userInvite.findUnique({ where: { id: event.instanceId }, select: { id: true, linkCipher: true } });
+  return { url: invite?.linkCipher ? deps.secrets.open(invite.linkCipher, invite.id) : null };
 }
 
 export interface WebhookResponse {

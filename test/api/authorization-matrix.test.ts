@@ -28,6 +28,7 @@ const CONTRACT: Record<Action, string> = {
   'server.create': /*       */ 'f a a a a f a f a',
   'tenant.users.read': /*   */ 'f a a a a a a a f',
   'tenant.users': /*        */ 'f a f f f f a f f',
+  'tenant.invitations.read': 'f a f f f f a a f',
   'tenant.webhooks.read': /**/ 'a a f f f f a a f',
   'tenant.webhooks': /*     */ 'a a f f f f a f f',
   'tenant.audit': /*        */ 'a a f f f f a a f',

@@ -200,6 +200,9 @@ describe('rotating the encryption key', () => {
     await stack.api.db.rescueCredential.create({
       data: { id: rescueId, instanceId: server.id, taskId: 'task_rescue', secretCipher: stack.api.deps.secrets.seal('rescue-password', rescueId), expiresAt: new Date(Date.now() + 3_600_000) },
     });
+    // A tenant owner's invitation: its link sealed for the user.invited webhook.
+    const invited = await stack.api.request('POST', '/v1/invitations', { token: stack.customer.token, body: { email: `sealed-${randomBytes(4).toString('hex')}@example.com`, role: 'viewer' } });
+    expect(invited.status, invited.text).toBe(201);
     // After the run above, every column holding a text in the sealed format is one of them.
     const textColumns = await stack.api.db.$queryRaw<{ table: string; column: string }[]>`
       SELECT table_name AS table, column_name AS column FROM information_schema.columns

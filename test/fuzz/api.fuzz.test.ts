@@ -28,7 +28,7 @@ const REQUESTS_PER_SEED = Number(process.env.FUZZ_REQUESTS ?? 5_000);
 const CONCURRENCY = 8;
 
 /** Public routes whose answer is the account that the body's credentials name. */
-const CREDENTIAL_ROUTES = new Set(['/v1/sessions', '/v1/invites/accept']);
+const CREDENTIAL_ROUTES = new Set(['/v1/sessions', '/v1/invites/accept', '/v1/invitations/accept']);
 /** What a viewer may still change: their own account (password, tokens, sessions) and what needs no sign-in. */
 const VIEWER_MAY_CHANGE = new Set<Action>(['account', 'public']);
 /** A request's path without its query. */
@@ -341,7 +341,7 @@ function tenantOf(actor: FuzzRequest['actor']): string | undefined {
 function tally(request: FuzzRequest, answer: Answer) {
   const ok = answer.status >= 200 && answer.status < 300;
   if (ok && request.method === 'POST' && pathOf(request) === '/v1/sessions') achieved.signIns++;
-  if (ok && request.method === 'POST' && pathOf(request) === '/v1/invites/accept') achieved.invitesAccepted++;
+  if (ok && request.method === 'POST' && (pathOf(request) === '/v1/invites/accept' || pathOf(request) === '/v1/invitations/accept')) achieved.invitesAccepted++;
   if (ok && request.actor === 'session') achieved.sessionAnswers++;
 }
 

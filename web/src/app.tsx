@@ -3,6 +3,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { api, done, outcome, rememberSession, type SignedIn } from './api';
 import { Loading } from './components/ui';
 import { AccountPage } from './pages/account';
+import { AuditPage } from './pages/audit';
 import { AdminPages } from './pages/admin/index';
 import { FirewallGroupsPage } from './pages/firewall-groups';
 import { SerialConsolePage } from './pages/console/serial';
@@ -15,6 +16,7 @@ import { ServerPage } from './pages/server';
 import { CreateServerPage } from './pages/server-create';
 import { ServersPage } from './pages/servers';
 import { SignInPage } from './pages/sign-in';
+import { TeamPage } from './pages/team';
 import { isAdmin, SessionContext, useSession, type SessionState } from './session';
 
 export function App() {
@@ -76,6 +78,8 @@ function Shell() {
             <Route path="/servers/:id" component={ServerPage} />
             <Route path="/firewall-groups" component={FirewallGroupsPage} />
             <Route path="/projects" component={ProjectsPage} />
+            <Route path="/team" component={TeamPage} />
+            <Route path="/audit" component={AuditPage} />
             <Route path="/account" component={AccountPage} />
             <Route path="/admin/*" component={AdminPages} />
             <Route path="/admin" component={AdminPages} />
@@ -119,6 +123,8 @@ function Layout({ children }: { children: preact.ComponentChildren }) {
           {isAdmin(session) ? link('/admin', 'Operations') : link('/servers', 'Servers')}
           {!isAdmin(session) && link('/projects', 'Projects')}
           {!isAdmin(session) && link('/firewall-groups', 'Firewall groups')}
+          {!isAdmin(session) && link('/team', 'Team')}
+          {session.signedIn.user.tenantRole === 'owner' && link('/audit', 'Audit log')}
           {link('/account', 'Account')}
         </nav>
         {!isAdmin(session) && <ProjectSwitcher />}

@@ -9,7 +9,16 @@ import { auditQuerySchema, type auditEntryView } from '../schemas/audit';
 const toAuditEntryView = (row: AuditRow): z.infer<typeof auditEntryView> => ({
   id: String(row.id),
   at: row.at.toISOString(),
-  actor: row.actorUserId ? { userId: row.actorUserId, email: row.actorEmail } : null,
+  actor: row.actorUserId
+    ? {
+        userId: row.actorUserId,
+        email: row.actorEmail,
+        via: row.actorTokenId ? 'token' : row.actorSessionId ? 'session' : null,
+        token: row.actorTokenId ? { id: row.actorTokenId, name: row.actorTokenName } : null,
+        sessionId: row.actorSessionId,
+      }
+    : null,
+  address: row.actorAddress,
   action: row.action,
   instanceId: row.instanceId,
   details: shownDetails(row.details),

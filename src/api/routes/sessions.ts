@@ -41,7 +41,8 @@ export function publicSessionRouter(deps: ApiDeps): Router {
     send(res, signedInView(deps, session, user), {}, 201);
   });
 
-  router.post('/invites/accept', async (req, res) => {
+  // `/invites/accept` is the path earlier invite pages call.
+  router.post(['/invitations/accept', '/invites/accept'], async (req, res) => {
     const user = await acceptInvite(deps, parseBody(acceptInviteSchema, req), { userAgent: req.header('user-agent') ?? null, address: req.ip ?? null });
     send(res, { email: user.email });
   });

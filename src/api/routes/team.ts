@@ -2,11 +2,11 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import { conflictOnDuplicate } from '../../db/errors';
 import { listGrants, revokeGrant, shareServer, type GrantRow } from '../../services/grants';
-import { createTenantUser, listUsers } from '../../services/users';
+import { changeTenantUser, createTenantUser, listUsers } from '../../services/users';
 import type { ApiDeps } from '../deps';
 import { principal } from '../auth';
 import { listHandler, parseBody, pathParam, send } from '../http';
-import { createTenantUserSchema } from '../schemas/identity';
+import { changeTenantUserSchema, createTenantUserSchema } from '../schemas/identity';
 import { createGrantSchema, type grantView } from '../schemas/team';
 import { userView } from './admin-identity';
 
@@ -29,6 +29,10 @@ export function teamRouter(deps: ApiDeps): Router {
   });
 
   router.get('/users', (req, res) => listHandler((page) => listUsers(deps, page, { tenantId: principal(req).tenantId ?? '-' }), userView)(req, res));
+
+  router.patch('/users/:id', async (req, res) => {
+    send(res, userView(await changeTenantUser(deps, principal(req), pathParam(req, 'id'), parseBody(changeTenantUserSchema, req))));
+  });
 
   router.post('/instances/:id/grants', async (req, res) => {
     const body = parseBody(createGrantSchema, req);

@@ -34,6 +34,7 @@ import { accountRouter } from './users-account';
 import { sshKeysRouter } from './ssh-keys';
 import { usersAdminRouter } from './users-admin';
 import { teamRouter } from './team';
+import { invitationsRouter } from './invitations';
 import { auditRouter } from './audit';
 
 export function v1Router(deps: ApiDeps): Router {
@@ -78,6 +79,7 @@ export function v1Router(deps: ApiDeps): Router {
   router.use(accountRouter(deps));
   router.use(sshKeysRouter(deps));
   router.use(teamRouter(deps));
+  router.use(invitationsRouter(deps));
   router.use(auditRouter(deps));
   return router;
 }

@@ -5,7 +5,17 @@ export const auditEntryView = z
   .object({
     id: z.string(),
     at: z.iso.datetime(),
-    actor: z.object({ userId: z.string(), email: z.string().nullable() }).nullable().openapi({ description: 'Null when the system acted on its own (a workflow, the reconciler).' }),
+    actor: z
+      .object({
+        userId: z.string(),
+        email: z.string().nullable(),
+        via: z.enum(['token', 'session']).nullable().openapi({ description: 'How the actor signed the request: an API token or a console session; null when no request of theirs did it (an invitation accepted, a schedule, entries older than this field).' }),
+        token: z.object({ id: z.string(), name: z.string().nullable() }).nullable().openapi({ description: 'The API token the request came with (its id and name, never its secret).' }),
+        sessionId: z.string().nullable().openapi({ description: 'The console session the request came with.' }),
+      })
+      .nullable()
+      .openapi({ description: 'Null when the system acted on its own (a workflow, the reconciler).' }),
+    address: z.string().nullable().openapi({ description: 'The client address of the request that did it, as the API reads it behind TRUST_PROXY; null when no request did.' }),
     action: z.string().openapi({ description: 'What happened, its outcome in its name: `instance.reboot`, `instance.reboot.succeeded`, `grant.revoked`, `console.closed`…' }),
     instanceId: z.string().nullable(),
     details: z.record(z.string(), z.unknown()).openapi({ description: 'Ids, roles, permissions, reasons and times: never a secret, nor where a server lives.' }),

@@ -21,9 +21,9 @@ export const createTenantSchema = z
   })
   .openapi('CreateTenant');
 
-const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
+export const emailSchema = z.email().max(254).transform((email) => email.toLowerCase());
 
-const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
+export const tenantRoleSchema = z.enum(TENANT_ROLES).openapi({
   description: '`owner`: users, tokens, webhooks, usage and every server of the tenant; `member`: creates servers, acts on their own and on those shared with them; `viewer`: reads only.',
 });
 
@@ -46,6 +46,13 @@ export const createUserSchema = z
   .openapi('CreateUser');
 
 export const createTenantUserSchema = z.strictObject({ email: emailSchema, role: tenantRoleSchema }).openapi('CreateTenantUser');
+
+export const changeTenantUserSchema = z
+  .strictObject({
+    role: tenantRoleSchema.optional(),
+    disabled: z.boolean().optional().openapi({ description: 'true: every session of the user ends and none of its tokens works until enabled again.' }),
+  })
+  .openapi('ChangeTenantUser');
 
 /** The longest a token may live: ten years. */
 const MAX_TOKEN_DAYS = 3650;

@@ -111,19 +111,23 @@ registerRoute({
   response: sessionSchema,
   errors: ['NOT_FOUND', 'CSRF_TOKEN_INVALID'],
 });
-registerRoute({
-  ...sessions,
-  method: 'post',
-  path: '/v1/invites/accept',
-  summary: "Set an invited user's first password (the link works once)",
-  description:
-    'The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): ' +
-    'once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.',
-  public: true,
-  request: { body: acceptInviteSchema },
-  response: acceptedInviteSchema,
-  errors: ['INVITE_INVALID', 'SIGN_IN_LOCKED', 'SERVICE_UNAVAILABLE', 'SERVICE_BUSY'],
-});
+for (const path of ['/v1/invitations/accept', '/v1/invites/accept']) {
+  registerRoute({
+    ...sessions,
+    method: 'post',
+    path,
+    summary: path === '/v1/invites/accept' ? 'The same as `POST /v1/invitations/accept` (kept for earlier invite pages)' : 'Accept an invitation: set your password (the link works once)',
+    description:
+      'A tenant owner’s invitation makes the user, in its tenant with its role; an administrator’s invite sets an existing user’s first password. ' +
+      'Then sign in with `POST /v1/sessions`. An unknown, used, expired or revoked link is one answer, 410 INVITE_INVALID. ' +
+      'The link is checked before the password is hashed. A wrong link counts as a failed sign-in of the address (an IPv4 address or an IPv6 /64): ' +
+      'once LOGIN_MAX_FAILURES_PER_ADDRESS fall within LOGIN_LOCKOUT_MINUTES, 429 SIGN_IN_LOCKED with Retry-After.',
+    public: true,
+    request: { body: acceptInviteSchema },
+    response: acceptedInviteSchema,
+    errors: ['INVITE_INVALID', 'CONFLICT', 'SIGN_IN_LOCKED', 'SERVICE_UNAVAILABLE', 'SERVICE_BUSY'],
+  });
+}
 
 const account = { tags: ['account'] } as const;
 registerRoute({ ...account, method: 'get', path: '/v1/account', summary: 'Who you are, and your tenant’s quota and usage', response: accountSchema });

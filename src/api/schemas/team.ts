@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SERVER_PERMISSIONS } from '../../services/authorization';
 import { listQuerySchema, registerRoute } from '../openapi';
-import { createTenantUserSchema, userSchema } from './identity';
+import { changeTenantUserSchema, createTenantUserSchema, userSchema } from './identity';
 
 // ---------- requests ----------
 
@@ -53,6 +53,16 @@ registerRoute({
   response: userSchema,
   list: true,
   errors: ['FORBIDDEN'],
+});
+registerRoute({
+  method: 'patch',
+  path: '/v1/users/:id',
+  summary: "Change a user's role, or disable or enable them (tenant owners; never themselves)",
+  description: 'A user made a viewer keeps only `read` of the servers shared with them. Disabling ends their sessions and stops their tokens.',
+  tags: team,
+  request: { body: changeTenantUserSchema },
+  response: userSchema,
+  errors: ['NOT_FOUND', 'INVALID_STATE', 'FORBIDDEN'],
 });
 registerRoute({
   method: 'post',

@@ -14,11 +14,13 @@ export function InvitePage() {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (password !== repeat) return setPlaced({ fields: { repeat: 'the two passwords differ' } });
-    const answer = await outcome(api.POST('/v1/invites/accept', { body: { token, password } }));
-    if (answer.ok) {
-      history.replaceState(null, '', '/invite');
-      setAccepted(answer.data.email);
-    } else setPlaced(placeProblem(answer.problem, ['password']));
+    const answer = await outcome(api.POST('/v1/invitations/accept', { body: { token, password } }));
+    if (!answer.ok) return setPlaced(placeProblem(answer.problem, ['password']));
+    history.replaceState(null, '', '/invite');
+    // Signed in straight away with the new password; should that fail, the page says where to sign in.
+    const session = await outcome(api.POST('/v1/sessions', { body: { email: answer.data.email, password } }));
+    if (session.ok) window.location.assign('/');
+    else setAccepted(answer.data.email);
   };
 
   if (accepted) {
@@ -26,7 +28,7 @@ export function InvitePage() {
       <main id="main" class="narrow">
         <h1>Password set</h1>
         <Notice>
-          Your password is set. <a href="/">Sign in as {accepted}</a>
+          Your account is ready. <a href="/">Sign in as {accepted}</a>
         </Notice>
       </main>
     );
@@ -34,7 +36,7 @@ export function InvitePage() {
   return (
     <main id="main" class="narrow">
       <h1>Choose your password</h1>
-      <p>You were invited to the pvecp console. The password needs at least 12 characters.</p>
+      <p>You were invited to the pvecp console. Choose the password you will sign in with: at least 12 characters.</p>
       <form onSubmit={submit} noValidate>
         <Field id="password" label="New password" error={placed.fields.password}>
           <input {...described('password', placed.fields.password)} type="password" autocomplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />

@@ -3,6 +3,7 @@ import { useRoute } from 'preact-iso';
 import type { components, Instance, InstanceEvent } from '../../../clients/typescript/index';
 import { api, outcome, type Outcome } from '../api';
 import { ConsoleControl } from '../components/console-control';
+import { ShareDialog } from '../components/share-dialog';
 import { Alert, Confirm, Loading, Notice, ShownOnce, StatusBadge } from '../components/ui';
 import { planText, taskText, when } from '../lib/format';
 import type { Problem } from '../lib/problems';
@@ -107,6 +108,7 @@ export function ServerPage() {
       <div class="heading-row">
         <h1>{server.hostname}</h1>
         <StatusBadge status={server.status} />
+        {!isAdmin(session) && server.status !== 'deleted' && <ShareDialog instanceId={id} hostname={server.hostname} />}
       </div>
       <dl class="facts">
         <dt>Plan</dt>
