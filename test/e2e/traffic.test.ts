@@ -309,7 +309,8 @@ describe('the traffic sampler', () => {
     const [header, ...lines] = (await csv.text()).trimEnd().split('\n');
     const columns = (header as string).split(',');
     const parsed = lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])));
-    expect(parsed).toEqual(json.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)]))));
+    // The same records: this server's, whose life is over (the tenant's running servers' open hours grow between the two reads).
+    expect(parsed.filter((r) => r.instanceId === id)).toEqual(mine.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)]))));
 
     // A tenant reads its own records only.
     const own = await stack.api.request('GET', `/v1/usage?from=${from}&to=${to}`, { token: stack.customer.token });
