@@ -164,8 +164,8 @@ export function createSetNicRateActivity(deps: ActivityDeps) {
 
 /**
  * Brings every NIC of a server's guest to the rate its throttle asks for (`throttleMbps` → `rate`
- * in megabytes per second), or without a rate when it is not throttled. An operation under way
- * leaves it alone (`busy`): the reconciler comes back to it.
+ * in megabytes per second), or without a rate when it is not throttled, and records it as applied.
+ * An operation under way leaves it alone (`busy`): the reconciler comes back to it.
  * Converges on retry: it compares the guest's config with the database and writes only what differs.
  */
 export async function convergeThrottle(deps: ActivityDeps, instanceId: string): Promise<ThrottleOutcome> {
