@@ -12,7 +12,7 @@ import { sqlTransaction } from '../db/client';
 import { operationOfTask } from '../db/lifecycle';
 import { AppError, type ErrorCode } from '../domain/errors';
 import { SYSTEM, type Principal } from '../services/principal';
-import { requestThrottleOperation } from '../services/traffic';
+import { askForNicRate, requestThrottleOperation } from '../services/traffic';
 import { WAIT_FOR } from './firewall-groups';
 import type { InstanceRef } from './context';
 import { Context } from '@temporalio/activity';
@@ -124,10 +124,13 @@ function nicRateChanges(config: Record<string, unknown>, rate: number | null): R
 
 const describeRate = (rate: number | null) => (rate === null ? 'no rate limit' : `rate=${rate} MB/s`);
 
+/** The throttle now on the server's NICs, written by us: the reconciler compares it with the one asked for. */
+const recordApplied = (deps: ActivityDeps, instanceId: string, throttleMbps: number | null) => deps.db.instance.update({ where: { id: instanceId }, data: { appliedThrottleMbps: throttleMbps } });
+
 /**
  * throttle, unthrottle: every NIC of the server's guest gets the rate its throttle asks for now
  * (`instances.throttleMbps`, as the sampler or an operator last decided it) or loses it, in one
- * recorded config write, then read back as proof.
+ * recorded config write, then read back as proof; the throttle written is recorded as applied.
  * Converges on retry: the write sends only the NIC lines whose rate differs from the guest's
  * config; a read-back that still differs fails the attempt, and the next one writes again.
  */
@@ -154,14 +157,15 @@ export function createSetNicRateActivity(deps: ActivityDeps) {
     });
     const left = Object.keys(nicRateChanges(await client.guestConfig.get(node, vmid), rate));
     if (left.length > 0) throw new Error(`the guest's config does not show ${describeRate(rate)} on ${left.join(', ')} after the write`);
+    await recordApplied(deps, ref.instanceId, instance.throttleMbps);
     await say(deps, ref.taskId, phase, 'checking the rate', 'success', `Proxmox VE shows ${describeRate(rate)} on every network card.`);
   };
 }
 
 /**
  * Brings every NIC of a server's guest to the rate its throttle asks for (`throttleMbps` → `rate`
- * in megabytes per second), or without a rate when it is not throttled. An operation under way
- * leaves it alone (`busy`): the reconciler comes back to it.
+ * in megabytes per second), or without a rate when it is not throttled, and records it as applied.
+ * An operation under way leaves it alone (`busy`): the reconciler comes back to it.
  * Converges on retry: it compares the guest's config with the database and writes only what differs.
  */
 export async function convergeThrottle(deps: ActivityDeps, instanceId: string): Promise<ThrottleOutcome> {
@@ -171,9 +175,9 @@ export async function convergeThrottle(deps: ActivityDeps, instanceId: string): 
   const client = deps.proxmox(instance.connection);
   const config = await client.guestConfig.get(instance.node, instance.vmid);
   const changes = nicRateChanges(config, rateOf(instance.throttleMbps));
-  if (Object.keys(changes).length === 0) return 'in_place';
-  await client.guestConfig.setSync(instance.node, instance.vmid, { ...changes, digest: String(config.digest ?? '') });
-  return 'applied';
+  if (Object.keys(changes).length > 0) await client.guestConfig.setSync(instance.node, instance.vmid, { ...changes, digest: String(config.digest ?? '') });
+  if (instance.appliedThrottleMbps !== instance.throttleMbps) await recordApplied(deps, instanceId, instance.throttleMbps);
+  return Object.keys(changes).length === 0 ? 'in_place' : 'applied';
 }
 
 export type NicRateRequestAnswer = { taskId: string } | { skipped: ErrorCode };
@@ -205,26 +209,44 @@ export function createApplyThrottleActivity(deps: ActivityDeps) {
 }
 
 /**
- * The reconciler's part: every throttled server on the connection whose NICs lost or changed
- * their rate gets it back (audited as `instance.throttle_restored`).
- * Converges on retry: convergeThrottle writes only what still differs.
+ * The reconciler's part, for the servers on the connection free of any operation whose throttle
+ * we hold or last applied: one whose throttle differs from the one its last operation applied (a
+ * lift whose ApplyThrottle never started, a pass lost after deciding) gets its throttle or
+ * unthrottle operation asked for, as the system, through its ApplyThrottle; a throttled one whose
+ * NICs lost or changed their rate outside gets it back (audited as `instance.throttle_restored`).
+ * A rate never applied by a throttle is not ours and is left alone.
+ * Converges on retry: a start joins the server's ApplyThrottle that runs; convergeThrottle writes only what still differs.
  */
 export function createRestoreThrottlesActivity(deps: ActivityDeps) {
-  return async function restoreThrottles({ connectionId, instanceId }: { connectionId: string; instanceId?: string }): Promise<{ restored: number }> {
-    const throttled = await deps.db.instance.findMany({
-      where: { connectionId, throttleMbps: { not: null }, deletedAt: null, status: { in: ['running', 'stopped'] }, activeTask: null, ...(instanceId ? { id: instanceId } : {}) },
-      select: { id: true, tenantId: true, throttleMbps: true },
+  return async function restoreThrottles({ connectionId, instanceId }: { connectionId: string; instanceId?: string }): Promise<{ restored: number; requested: number }> {
+    const held = await deps.db.instance.findMany({
+      where: {
+        connectionId,
+        OR: [{ throttleMbps: { not: null } }, { appliedThrottleMbps: { not: null } }],
+        deletedAt: null,
+        status: { in: ['running', 'stopped'] },
+        activeTask: null,
+        ...(instanceId ? { id: instanceId } : {}),
+      },
+      select: { id: true, tenantId: true, throttleMbps: true, appliedThrottleMbps: true },
     });
+    const services = { ...deps, temporal: Context.current().client };
     let restored = 0;
-    for (const server of throttled) {
+    let requested = 0;
+    for (const server of held) {
       try {
+        if (server.throttleMbps !== server.appliedThrottleMbps) {
+          await askForNicRate(services, SYSTEM, server.id);
+          requested++;
+          continue;
+        }
         if ((await convergeThrottle(deps, server.id)) !== 'applied') continue;
         restored++;
         await recordAudit(deps.db, { action: 'instance.throttle_restored', tenantId: server.tenantId, instanceId: server.id, details: { throttleMbps: server.throttleMbps } });
       } catch (error) {
-        deps.logger.warn({ err: error, instanceId: server.id }, 'could not restore a throttle this time');
+        deps.logger.warn({ err: error, instanceId: server.id }, 'could not restore or ask for a throttle this time');
       }
     }
-    return { restored };
+    return { restored, requested };
   };
 }

@@ -12,6 +12,7 @@ import type { ServiceDeps } from './deps';
 import { findInstance } from './instances';
 import { requestOperation, type OperationDeps } from './operations';
 import type { Principal } from './principal';
+import { startApplyThrottle } from '../temporal/starts';
 
 const DAY_MS = 86_400_000;
 /** What operators may add to one period in all, GiB. */
@@ -107,12 +108,19 @@ export async function requestThrottleOperation(deps: OperationDeps, who: Princip
   return taskId;
 }
 
-/** Starts the workflow that asks for the server's throttle or unthrottle operation, as the operator who changed its period. */
+/**
+ * Starts the server's ApplyThrottle (one per server: a start while one runs joins it), which asks
+ * for its throttle or unthrottle operation as `who`: the operator who changed its period, or the
+ * system when the reconciler finds the throttle differ from the one last applied.
+ */
+export async function askForNicRate(deps: Pick<ServiceDeps, 'temporal' | 'config'>, who: Principal, instanceId: string): Promise<void> {
+  await startApplyThrottle(deps.temporal, deps.config, { instanceId, ...(who.userId ? { actorUserId: who.userId } : {}) });
+}
+
+/** An operator's change that released the throttle: its unthrottle operation asked for, now or by the reconciler's next pass. */
 async function applyNicRate(deps: Pick<ServiceDeps, 'temporal' | 'config' | 'logger'>, who: Principal, instanceId: string): Promise<void> {
-  await deps.temporal.workflow
-    .start('ApplyThrottle', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `throttle-${instanceId}-${Date.now()}`, args: [{ instanceId, actorUserId: who.userId }] })
-    // Should this start fail, the lift or allowance stands; the rate goes once an operator starts ApplyThrottle by hand (docs/runbooks.md).
-    .catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not ask for the unthrottle operation; start ApplyThrottle for the server to remove the NIC rate'));
+  // The release is committed: should this start fail, the reconciler sees the rate applied differ from the throttle and asks again.
+  await askForNicRate(deps, who, instanceId).catch((error: unknown) => deps.logger.warn({ err: error, instanceId }, 'could not ask for the unthrottle operation now; the reconciler will'));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { DeliverWebhooksInput } from '../domain/webhooks';
 // Types only: starting a workflow loads none of its code (which proxies activities at import).
 import type * as workflows from '../workflows';
-import { destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, removeImageWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
+import { applyThrottleWorkflowId, destroyOrphanWorkflowId, importImageWorkflowId, syncIsoWorkflowId, removeImageWorkflowId, reconcileInstanceWorkflowId, snippetsCheckWorkflowId, webhookDeliveryWorkflowId } from './workflow-ids';
 
 type Workflows = typeof workflows;
 export type WorkflowType = keyof Workflows;
@@ -90,6 +90,23 @@ export function startInstanceReconcile(client: Client, config: Pick<Config, 'TEM
       workflowId: reconcileInstanceWorkflowId(instance.id),
       workflowIdConflictPolicy: 'USE_EXISTING',
       args: [{ connectionId: instance.connectionId, instanceId: instance.id }],
+    }),
+  );
+}
+
+/**
+ * A server's ApplyThrottle (its throttle or unthrottle operation asked for), under the start
+ * deadline; one that runs is joined: it reads the throttle the server asks for when it asks.
+ */
+export function startApplyThrottle(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, input: { instanceId: string; actorUserId?: string }) {
+  return withinStartDeadline(client, () =>
+    startWorkflow(client, 'ApplyThrottle', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: applyThrottleWorkflowId(input.instanceId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [input],
+      staticSummary: `server ${input.instanceId}: bring its NICs to its throttle`,
     }),
   );
 }

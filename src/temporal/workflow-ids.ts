@@ -2,6 +2,9 @@
 
 export const provisionWorkflowId = (instanceId: string) => `provision-${instanceId}`;
 
+/** The one ApplyThrottle a server may have at a time: whoever starts another while it runs joins it. */
+export const applyThrottleWorkflowId = (instanceId: string) => `throttle-${instanceId}`;
+
 /** One lifecycle operation's workflow: unique per task, so an instance's history of operations stays browsable. */
 export const operationWorkflowId = (operation: string, instanceId: string, taskId: string) => `${operation}-${instanceId}-${taskId}`;
 

@@ -18,7 +18,7 @@ export interface ReconcileSummary {
   backups?: Awaited<ReturnType<Activities['reconcileBackups']>>;
   /** Anti-spoofing. Absent in runs that began before firewalls were reconciled. */
   firewalls?: Awaited<ReturnType<Activities['reconcileFirewalls']>>;
-  /** Throttled servers whose NIC rate was put back. Absent in runs that began before throttles were reconciled. */
+  /** Throttled servers whose NIC rate was put back, and servers whose throttle or unthrottle operation was asked for (their throttle differs from the one last applied). Absent in runs that began before throttles were reconciled. */
   throttles?: Awaited<ReturnType<Activities['restoreThrottles']>>;
   /** Customer firewall rules. Absent in runs that began before they were reconciled. */
   firewall?: Awaited<ReturnType<Activities['reconcileFirewallRules']>>;
@@ -30,7 +30,7 @@ const quick = proxyActivities<Activities>(RECONCILE_PASS_OPTIONS);
  * One look at a Proxmox connection (or at one instance on it): stranded workflow starts, guests
  * against instances, provider calls of ended tasks, database chores, backup archives against
  * backups, the anti-spoofing and the customer rules of a bounded share of the guests' firewalls
- * (restored when changed behind our back), throttled servers' NIC rates, image templates from a URL against
+ * (restored when changed behind our back), servers' NIC rates against their throttles, image templates from a URL against
  * the cluster (one gone is built again). The parts run side
  * by side and independently; a part that fails fails the run (visible in the Web UI) after the
  * others have done their work. It never destroys or starts a guest.

@@ -1,7 +1,9 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { NicRateRequestAnswer, ThrottleOutcome, TrafficPassSummary } from '../activities/traffic';
 import { activityOptions, BUDGETS, RECONCILE_PASS_OPTIONS, untilServerFreeOptions } from './activity-options';
+import { applyThrottleWorkflowId } from '../temporal/workflow-ids';
 
 const pass = proxyActivities<Activities>({ ...RECONCILE_PASS_OPTIONS, summary: 'sample every guest’s traffic counters' });
 const nicRate = proxyActivities<Activities>(activityOptions(BUDGETS.smallConfigWrite, 1, 'set the NIC rate the throttle asks for'));
@@ -10,6 +12,8 @@ const request = proxyActivities<Activities>(untilServerFreeOptions('1 day', "ask
 
 /** Runs begun before throttles were instance operations wrote the NIC rate themselves. */
 const THROTTLE_AS_OPERATION = 'throttle-as-operation';
+/** Runs begun before a server had one ApplyThrottle at a time started one per pass. */
+const ONE_APPLY_THROTTLE_PER_SERVER = 'one-apply-throttle-per-server';
 
 export interface TrafficSampleResult extends TrafficPassSummary {
   /** What each throttle change did to its server's NICs (`requested`: its operation is asked for by an ApplyThrottle workflow). */
@@ -31,7 +35,14 @@ export async function SampleTraffic(input: { connectionId: string }): Promise<Tr
       throttles[instanceId] = await nicRate.applyThrottle({ instanceId });
       continue;
     }
-    await startChild(ApplyThrottle, { workflowId: `throttle-${instanceId}-${workflowInfo().runId}`, args: [{ instanceId }], parentClosePolicy: ParentClosePolicy.ABANDON });
+    if (!patched(ONE_APPLY_THROTTLE_PER_SERVER)) {
+      await startChild(ApplyThrottle, { workflowId: `throttle-${instanceId}-${workflowInfo().runId}`, args: [{ instanceId }], parentClosePolicy: ParentClosePolicy.ABANDON });
+    } else {
+      // One already running asks for the throttle the server holds when it asks; should it have asked already, the reconciler asks again.
+      await startChild(ApplyThrottle, { workflowId: applyThrottleWorkflowId(instanceId), args: [{ instanceId }], parentClosePolicy: ParentClosePolicy.ABANDON }).catch((error: unknown) => {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      });
+    }
     throttles[instanceId] = 'requested';
   }
   return { ...summary, throttles };

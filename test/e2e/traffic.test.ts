@@ -7,8 +7,9 @@
  * split at a resize, the same in JSON and CSV.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TrafficSampleResult } from '../../src/workflows/traffic';
+import type { ReconcileSummary } from '../../src/workflows/reconcile';
 import { ProxmoxClient } from '../../src/proxmox';
 import { parseToken } from '../../src/simulator/server';
 import { LEAST_PRIVILEGE_SIM_TOKEN } from '../../src/simulator/spec';
@@ -26,6 +27,10 @@ const env = { TRAFFIC_SAMPLE_SECONDS: '86400', WEBHOOK_ALLOW_PRIVATE_TARGETS: 't
 /** One sampling pass of the stack's connection, run to its end. */
 const samplingPass = (stack: Stack): Promise<TrafficSampleResult> =>
   stack.api.temporal.workflow.execute('SampleTraffic', { taskQueue: stack.api.config.TEMPORAL_TASK_QUEUE, workflowId: `traffic-test-${randomUUID()}`, args: [{ connectionId: stack.seed.connectionId }] });
+
+/** One reconcile pass of the stack's connection, run to its end. */
+const reconcilePass = (stack: Stack): Promise<ReconcileSummary> =>
+  stack.api.temporal.workflow.execute('Reconcile', { taskQueue: stack.api.config.TEMPORAL_TASK_QUEUE, workflowId: `reconcile-test-${randomUUID()}`, args: [{ connectionId: stack.seed.connectionId }] });
 
 const trafficOf = async (stack: Stack, id: string, period = 'current') => {
   const answer = await stack.api.request('GET', `/v1/instances/${id}/traffic?period=${period}`, { token: stack.customer.token });
@@ -241,7 +246,7 @@ describe('the traffic sampler', () => {
     const config = await outside.guestConfig.get(node, vmid);
     await outside.guestConfig.setSync(node, vmid, { net0: String(config.net0).replace(/,rate=[0-9.]+/, '') });
     expect(await net0()).not.toContain('rate=');
-    await stack.api.temporal.workflow.execute('Reconcile', { taskQueue: stack.api.config.TEMPORAL_TASK_QUEUE, workflowId: `reconcile-test-${randomUUID()}`, args: [{ connectionId: stack.seed.connectionId }] });
+    await reconcilePass(stack);
     // This pass or the scheduled one that ran first: put back once.
     await expect.poll(() => stack.api.db.auditEvent.count({ where: { instanceId: id, action: 'instance.throttle_restored' } })).toBe(1);
     expect(await net0()).toContain(`rate=${nicRateForMbps(8)}`);
@@ -266,6 +271,50 @@ describe('the traffic sampler', () => {
     const invalid = await stack.api.request('POST', `/v1/admin/instances/${id}/traffic/allowance`, { token: stack.api.adminToken, body: { addGiB: -1 } });
     expect(invalid.status).toBe(400);
     expect((await stack.api.request('GET', `/v1/instances/${id}/traffic?period=2026-13`, { token: stack.customer.token })).status).toBe(400);
+  });
+
+  it('removes the rate of a throttle lifted while Temporal could not be reached, by the reconciler, and leaves a rate set by hand alone', async () => {
+    const plan = await stack.api.request('POST', '/v1/admin/plans', {
+      token: stack.api.adminToken,
+      body: { name: 'metered-3', vcpus: 1, memoryMiB: 1024, diskGiB: 10, trafficAllowanceGiB: 1, trafficCounted: 'out', trafficOverage: 'throttle', throttleMbps: 6 },
+    });
+    const id = await runningServer(stack, { hostname: 'traffic-lost-start', planId: plan.body.data.id });
+    const { vmid, node } = (await guestOf(stack, id))!;
+    await stack.sim.setGuestTraffic(vmid, { inBytesPerSecond: 0, outBytesPerSecond: 40_000_000 });
+    await stack.sim.setGuestUptime(vmid, 30);
+    expect((await samplingPass(stack)).throttles[id]).toBe('requested');
+    expect((await rateTask(stack, id, 'NIC_THROTTLE')).status).toBe('succeeded');
+    const net0 = () => stack.sim.state().then((s) => String(s.guests.find((g) => g.vmid === vmid)!.config.net0));
+    expect(await net0()).toContain(`rate=${nicRateForMbps(6)}`);
+    const throttleOf = () => stack.api.db.instance.findUniqueOrThrow({ where: { id }, select: { throttleMbps: true, appliedThrottleMbps: true } });
+    expect(await throttleOf()).toEqual({ throttleMbps: 6, appliedThrottleMbps: 6 });
+
+    // The lift commits, then the API cannot start the workflow that asks for the unthrottle.
+    const { workflow } = stack.api.temporal;
+    const start = workflow.start.bind(workflow);
+    const unreachable = vi.spyOn(workflow, 'start').mockImplementation(((type: string, options: never) => (type === 'ApplyThrottle' ? Promise.reject(new Error('Temporal is unreachable')) : start(type, options))) as never);
+    const lifted = await stack.api.request('POST', `/v1/admin/instances/${id}/traffic/lift`, { token: stack.api.adminToken }).finally(() => unreachable.mockRestore());
+    expect(lifted.status).toBe(200);
+    expect(lifted.body.data.throttle).toBeNull();
+    expect(await net0()).toContain(`rate=${nicRateForMbps(6)}`);
+    expect(await throttleOf()).toEqual({ throttleMbps: null, appliedThrottleMbps: 6 });
+
+    // The reconciler sees the NICs hold a throttle no longer asked for and asks for the unthrottle, as the system.
+    await reconcilePass(stack);
+    const freed = await rateTask(stack, id, 'NIC_UNTHROTTLE');
+    expect(freed.status).toBe('succeeded');
+    expect(await net0()).not.toContain('rate=');
+    expect(await throttleOf()).toEqual({ throttleMbps: null, appliedThrottleMbps: null });
+    expect((await stack.api.db.auditEvent.findFirstOrThrow({ where: { instanceId: id, action: 'instance.unthrottle' } })).actorUserId).toBeNull();
+    const unthrottledEvents = await stack.api.request('GET', `/v1/events?instanceId=${id}&type=instance.unthrottled`, { token: stack.customer.token });
+    expect(unthrottledEvents.body.data).toHaveLength(1);
+
+    // A rate an operator sets by hand afterwards is not a throttle's: the reconciler leaves it.
+    outside ??= new ProxmoxClient({ baseUrl: stack.sim.url, tokenId, tokenSecret: secret, plaintextLab: true });
+    await outside.guestConfig.setSync(node, vmid, { net0: `${await net0()},rate=3` });
+    expect((await reconcilePass(stack)).throttles).toEqual({ restored: 0, requested: 0 });
+    expect(await net0()).toContain('rate=3');
+    expect(await stack.api.db.task.count({ where: { instanceId: id, type: 'NIC_UNTHROTTLE' } })).toBe(1);
   });
 
   it('exports usage records that add up to the server’s life, split at a resize, the same in JSON and CSV', async () => {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { replayFiles } from '../../scripts/replay';
 import { ProxmoxClient } from '../../src/proxmox';
 import { DEFAULT_SIM_TOKEN, parseToken } from '../../src/simulator/server';
-import { backupScheduleId, destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
+import { applyThrottleWorkflowId, backupScheduleId, destroyOrphanWorkflowId, operationWorkflowId, reconcileInstanceWorkflowId, webhookDeliveryWorkflowId } from '../../src/temporal/workflow-ids';
 import { progressQuery, retryRollbackSignal } from '../../src/workflows/definitions';
 import { PARKS_PER_RUN } from '../../src/workflows/parking';
 import { backfillRuns, triggerRun } from '../support/backup-schedules';
@@ -154,7 +154,7 @@ if (process.env.RECORD_HISTORIES) {
     }, 120_000);
 
     it('records a throttle: the sampling pass that decides it, the ApplyThrottle it starts, and the throttle operation', async () => {
-      if (!['sample-traffic-throttles', 'apply-throttle', 'operation-throttle-succeeds'].some(wanted)) return;
+      if (!['sample-traffic-one-apply-throttle', 'apply-throttle', 'operation-throttle-succeeds'].some(wanted)) return;
       const plan = await stack.api.request('POST', '/v1/admin/plans', {
         ...admin(),
         body: { name: 'replay-metered', vcpus: 1, memoryMiB: 1024, diskGiB: 10, trafficAllowanceGiB: 1, trafficOverage: 'throttle', throttleMbps: 10 },
@@ -169,11 +169,11 @@ if (process.env.RECORD_HISTORIES) {
       await stack.sim.setGuestUptime(vmid, 60);
       const crossing = await pass();
       await crossing.result();
-      const applyId = `throttle-${id}-${crossing.firstExecutionRunId}`;
+      const applyId = applyThrottleWorkflowId(id);
       const asked = (await stack.api.temporal.workflow.getHandle(applyId).result()) as { taskId: string };
       const operationId = operationWorkflowId('throttle', id, asked.taskId);
       await stack.api.temporal.workflow.getHandle(operationId).result();
-      if (wanted('sample-traffic-throttles')) await record('sample-traffic-throttles', crossing.workflowId);
+      if (wanted('sample-traffic-one-apply-throttle')) await record('sample-traffic-one-apply-throttle', crossing.workflowId);
       if (wanted('apply-throttle')) await record('apply-throttle', applyId);
       if (wanted('operation-throttle-succeeds')) await record('operation-throttle-succeeds', operationId);
     }, 120_000);
@@ -238,6 +238,7 @@ describe('recorded workflow histories', () => {
       'provision-rolls-back.json',
       'provision-succeeds.json',
       'reconcile-instance.json',
+      'sample-traffic-one-apply-throttle.json',
       'sample-traffic-throttles.json',
       'scheduled-backup.json',
     ]);
