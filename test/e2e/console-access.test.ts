@@ -1,8 +1,9 @@
 /**
  * A console lasts only as long as the right to it: signing out, a password change, disabling the
  * user, revoking the API token or the server leaving the tenant ends the consoles opened with that
- * right within seconds, each with its own close reason, while consoles opened otherwise go on. And
- * the console WebSocket takes browser pages from the console's own origin only.
+ * right within seconds, each with its own close reason, while consoles opened otherwise go on. A
+ * console's audit rows name the session that asked for it and the address its WebSocket came
+ * from. And the console WebSocket takes browser pages from the console's own origin only.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
