@@ -11,11 +11,16 @@ export const quotaLeft = (quota: Quota, usage: Quota): Quota => ({
   diskGiB: quota.diskGiB - usage.diskGiB,
 });
 
+/** A quota left, as the create form says it. */
 export const quotaLeftText = (left: Quota) => `${left.instances} servers, ${left.vcpus} vCPUs, ${gib(left.memoryMiB)} memory, ${left.diskGiB} GiB disk`;
 
-/** Why a project refuses a plan, image or location (undefined: it may be used there); no list restricts nothing. */
-export const refusedBy = (project: Project | undefined, allowed: string[] | null | undefined, id: string): string | undefined =>
-  project && allowed && !allowed.includes(id) ? `not allowed in ${project.name}` : undefined;
+type Restriction = 'allowedPlanIds' | 'allowedImageIds' | 'allowedLocationIds';
+
+/** Why a project refuses a plan, image or location (undefined: it may be used there); a null list restricts nothing. */
+export function refusedBy(project: Project | undefined, restriction: Restriction, id: string): string | undefined {
+  const allowed = project?.[restriction];
+  return project && allowed && !allowed.includes(id) ? `not allowed in ${project.name}` : undefined;
+}
 
 /** The chosen id if the project allows it, else the first it allows (the choice as it was when none is allowed). */
 export const allowedChoice = (chosen: string, ids: string[], allowed: string[] | null | undefined): string =>

@@ -34,6 +34,8 @@ export function CreateServerPage() {
   const [key] = useState(idempotencyKey);
 
   useEffect(() => {
+    // What the projects' servers hold now: the switcher read them when the console opened.
+    projects.reload();
     void Promise.all([outcome(api.GET('/v1/plans')), outcome(api.GET('/v1/images')), outcome(api.GET('/v1/locations')), outcome(api.GET('/v1/account')), outcome(api.GET('/v1/ssh-keys'))]).then(
       ([p, i, l, a, k]) => {
         const catalog = orderCatalog(p.ok ? p.data : [], i.ok ? i.data : [], l.ok ? l.data : []);
@@ -115,21 +117,21 @@ export function CreateServerPage() {
         <Field id="planId" label="Plan" error={fields.planId}>
           <select {...described('planId', fields.planId)} value={form.planId} onChange={set('planId')}>
             {plans.map((plan) => (
-              <Choice id={plan.id} text={planText(plan)} refused={refusedBy(project, project?.allowedPlanIds, plan.id)} />
+              <Choice id={plan.id} text={planText(plan)} refused={refusedBy(project, 'allowedPlanIds', plan.id)} />
             ))}
           </select>
         </Field>
         <Field id="locationId" label="Location" error={fields.locationId}>
           <select {...described('locationId', fields.locationId)} value={form.locationId} onChange={set('locationId')}>
             {locations.map((l) => (
-              <Choice id={l.id} text={l.name} refused={refusedBy(project, project?.allowedLocationIds, l.id)} />
+              <Choice id={l.id} text={l.name} refused={refusedBy(project, 'allowedLocationIds', l.id)} />
             ))}
           </select>
         </Field>
         <Field id="imageId" label="Image" error={fields.imageId} hint={image ? `Login: ${image.loginMethods.join(' or ') || 'none supported'}` : undefined}>
           <select {...described('imageId', fields.imageId, image ? 'hint' : undefined)} value={form.imageId} onChange={set('imageId')}>
             {images.map((i) => (
-              <Choice id={i.id} text={i.name} refused={refusedBy(project, project?.allowedImageIds, i.id)} />
+              <Choice id={i.id} text={i.name} refused={refusedBy(project, 'allowedImageIds', i.id)} />
             ))}
           </select>
         </Field>
