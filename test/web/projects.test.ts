@@ -128,7 +128,6 @@ describe('projects in the console', () => {
     await page.getByRole('heading', { name: 'in-staging' }).waitFor();
     const link = page.locator('dl.facts').getByRole('link', { name: 'staging' });
     await link.waitFor();
-    await screenshot(page, 'server-in-project');
     await link.click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     // The project linked to is shown open.
