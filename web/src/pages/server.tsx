@@ -114,7 +114,8 @@ export function ServerPage() {
         {!isAdmin(session) && server.status !== 'deleted' && <ShareDialog instanceId={id} hostname={server.hostname} />}
       </div>
       <dl class="facts">
-        {!isAdmin(session) && (
+        {/* A customer sees at least the default project: none yet is not read yet (an administrator has none). */}
+        {projects.length > 0 && (
           <>
             <dt>Project</dt>
             {/* A server shared from a project the user has no role in names none of it. */}
