@@ -58,7 +58,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const deps = { db, temporal, config, logger, secrets, proxmox: proxmoxClientFactory(secrets, INTERACTIVE_TIMEOUT_MS), stopping: stopping.signal };
   const app = createApp(deps);
   const server = await listen(app, config.PORT, config.HOST);
-  const consoles = attachConsoleSockets(server, deps);
+  const consoles = attachConsoleSockets(server, deps, app);
   const metricsServer =
     config.METRICS_PORT === undefined ? null : await listen(createMetricsApp({ config, logger }), config.METRICS_PORT, config.METRICS_HOST ?? config.HOST);
   for (const s of [server, metricsServer]) if (s) refuseTunnels(s);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import { withRequestActor } from '../services/audit-trail';
 import { authenticate, authorize } from './auth';
@@ -20,6 +21,12 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 
 /** Every audit row a request writes records the client's address (and, once authenticated, the token or session): set after the body is read, so the rest of the request runs inside it. */
 const auditedRequest: express.RequestHandler = (req, _res, next) => withRequestActor({ address: req.ip ?? null }, next);
+
+/** The client's address of a request Express does not route (the console WebSocket's upgrade), read as `req.ip` reads it (TRUST_PROXY). */
+export function clientAddressOf(app: express.Express, req: IncomingMessage): string | null {
+  const asExpressReads = Object.create(app.request, { headers: { value: req.headers }, socket: { value: req.socket } }) as express.Request;
+  return asExpressReads.ip ?? null;
+}
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();

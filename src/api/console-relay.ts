@@ -7,8 +7,10 @@
  * while bytes flow: every CONSOLE_WATCH_SECONDS one statement reads, for all the consoles of this
  * process, their servers' rows and whether whoever opened each may still hold it.
  */
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
 import { WebSocketServer, type RawData, WebSocket } from 'ws';
 import { CONSOLE_CLOSE_CODES, consoleEndReason, type ConsoleCloseReason } from '../domain/guest-console';
 import { bareAnswer, parseRequestTarget } from '../net/request-target';
@@ -28,6 +30,8 @@ import {
   type UpstreamTicket,
   type WatchedConsole,
 } from '../services/consoles';
+import { identifyRequestActor, withRequestActor } from '../services/audit-trail';
+import { clientAddressOf } from './app';
 import type { ApiDeps } from './deps';
 
 /**
@@ -150,8 +154,8 @@ export interface ConsoleSockets {
   close(): Promise<void>;
 }
 
-/** Serves the console WebSocket on the API's HTTP server. */
-export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSockets {
+/** Serves the console WebSocket on the API's HTTP server (`app`: the API's, whose TRUST_PROXY reads the client's address). */
+export function attachConsoleSockets(server: Server, deps: ApiDeps, app: Express): ConsoleSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CONSOLE_FRAME_FROM_CLIENT, perMessageDeflate: false });
   /** The consoles this process relays, by session id. */
   const sessions = new Map<string, RelayedConsole>();
@@ -202,6 +206,8 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       return;
     }
     const ticket = target.query.get('ticket') ?? '';
+    // The console's audit rows record the upgrade's client address, and (once the ticket names them) who asked for the ticket.
+    const address = clientAddressOf(app, req);
     // The upgrade is always accepted: a browser sees only close codes, so a refused ticket is one (ticket_invalid).
     wss.handleUpgrade(req, socket, head, (client) => {
       // A malformed frame (unmasked, reserved bits, bad UTF-8, too large…) is an `error` here; ws
@@ -211,7 +217,7 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
         if (!brokeProtocol) log.debug({ code: error.code }, 'console client broke the WebSocket protocol');
         brokeProtocol = true;
       });
-      runSession(client, ticket, () => brokeProtocol).catch((error: unknown) => {
+      withRequestActor({ address }, () => runSession(client, ticket, () => brokeProtocol)).catch((error: unknown) => {
         // Only a ticket that could not be redeemed gets here (the database is away): no slot was taken.
         log.warn({ err: error }, 'console ticket not redeemed');
         client.terminate();
@@ -239,6 +245,7 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       client.close(CONSOLE_CLOSE_CODES.ticket_invalid, 'ticket_invalid');
       return;
     }
+    identifyRequestActor({ userId: session.userId, tokenId: session.openedByTokenId, sessionId: session.openedBySessionId });
     const startedAt = Date.now();
     let upstream: WebSocket | undefined;
     const timers: NodeJS.Timeout[] = [];
@@ -255,7 +262,8 @@ export function attachConsoleSockets(server: Server, deps: ApiDeps): ConsoleSock
       await recordConsoleEnded(deps, session, reason, Math.round((Date.now() - startedAt) / 1000));
     };
     const endSession = (reason: ConsoleCloseReason) => finish(reason).catch((error: unknown) => log.warn({ err: error }, 'console end not recorded'));
-    const relayed: RelayedConsole = { end: endSession };
+    // Bound to this console's audit actor: the watch that ends it runs outside the upgrade.
+    const relayed: RelayedConsole = { end: AsyncResource.bind(endSession) };
     sessions.set(session.id, relayed);
 
     try {

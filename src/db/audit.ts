@@ -112,12 +112,12 @@ const requestActor = new AsyncLocalStorage<RequestActor>();
 export const withRequestActor = <T>(actor: RequestActor, fn: () => T): T => requestActor.run(actor, fn);
 
 /** Names who signed the request in flight, once authentication found out. */
-export function identifyRequestActor(who: { userId: string; tokenId: string; sessionId?: string }): void {
+export function identifyRequestActor(who: { userId: string; tokenId?: string | null; sessionId?: string | null }): void {
   const actor = requestActor.getStore();
   if (!actor) return;
   actor.userId = who.userId;
   if (who.sessionId) actor.sessionId = who.sessionId;
-  else actor.tokenId = who.tokenId;
+  else if (who.tokenId) actor.tokenId = who.tokenId;
 }
 
 /**

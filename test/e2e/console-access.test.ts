@@ -1,8 +1,9 @@
 /**
  * A console lasts only as long as the right to it: signing out, a password change, disabling the
  * user, revoking the API token or the server leaving the tenant ends the consoles opened with that
- * right within seconds, each with its own close reason, while consoles opened otherwise go on. And
- * the console WebSocket takes browser pages from the console's own origin only.
+ * right within seconds, each with its own close reason, while consoles opened otherwise go on. A
+ * console's audit rows name the session that asked for it and the address its WebSocket came
+ * from. And the console WebSocket takes browser pages from the console's own origin only.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -157,6 +158,30 @@ describe('a console ends when the right to it ends', () => {
     await goesOn(otherUser, 'other-user');
     await closeAll(otherUser);
     expect((await stack.api.request('POST', `/v1/admin/users/${colleague.userId}/enable`, { token: stack.api.adminToken })).status).toBe(200);
+  });
+
+  it("a console's audit rows name the session that asked for it and the client's address the upgrade came from, as a proxy TRUST_PROXY trusts names it", async () => {
+    const session = await signedIn();
+    const start = new Date();
+    // TRUST_PROXY trusts loopback by default: the test's connection is a proxy naming its client.
+    const c = await connectConsole((await offer(stack, serverId, { session })).websocketUrl, { headers: { 'X-Forwarded-For': '198.51.100.23' } });
+    await expect.poll(() => c.text(), { timeout: 10_000 }).toContain(`${hostname} login: `);
+    await closeAll(c);
+    const audited = () => stack.api.db.auditEvent.findMany({ where: { actorUserId: colleague.userId, action: { in: ['console.opened', 'console.closed'] }, at: { gte: start } }, orderBy: { id: 'asc' } });
+    await expect.poll(async () => (await audited()).map((e) => e.action)).toEqual(['console.opened', 'console.closed']);
+    for (const row of await audited()) expect(row).toMatchObject({ actorSessionId: session.sessionId, actorTokenId: null, actorAddress: '198.51.100.23', instanceId: serverId });
+  });
+
+  it("a console ended by the watch (its session signed out) is audited under the session that opened it, not the request that signed out", async () => {
+    const session = await signedIn();
+    const start = new Date();
+    const c = await openConsole(stack, serverId, { session }, hostname);
+    const other = await signedIn();
+    expect((await stack.api.request('DELETE', `/v1/sessions/${session.sessionId}`, { headers: other.headers() })).status).toBe(200);
+    await endsWith(c, 'signed_out', Date.now());
+    const closed = () => stack.api.db.auditEvent.findFirst({ where: { actorUserId: colleague.userId, action: 'console.closed', at: { gte: start } } });
+    await expect.poll(async () => (await closed())?.actorSessionId).toBe(session.sessionId);
+    expect(await closed()).toMatchObject({ actorTokenId: null, actorAddress: '127.0.0.1' });
   });
 
   it("a server that is no longer the tenant's ends its customers' consoles (access_lost); an administrator's console goes on", async () => {

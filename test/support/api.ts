@@ -138,14 +138,15 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   };
   await ensureBootstrapAdmin(database.db, config.BOOTSTRAP_ADMIN_TOKEN);
 
+  const app = createApp(deps);
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = createApp(deps).listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+    const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // People reach this API where it listens, unless the test names another public address: the
   // console WebSocket takes browser pages from that origin only.
   if (!options.env?.PUBLIC_URL) config.PUBLIC_URL = baseUrl;
-  const consoles = attachConsoleSockets(server, deps);
+  const consoles = attachConsoleSockets(server, deps, app);
 
    
   async function request<T = any>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {

@@ -15,9 +15,10 @@ export interface ConsoleConnection {
 
 /**
  * Opens a console's websocketUrl; rejects when the connection fails or, with `handshakeTimeout`,
- * takes longer (ms). With `origin` it names a page's origin in `Origin`, as a browser does.
+ * takes longer (ms). With `origin` it names a page's origin in `Origin`, as a browser does; `headers`
+ * go with the upgrade (a proxy's X-Forwarded-For).
  */
-export function connectConsole(url: string, options: { handshakeTimeout?: number; origin?: string } = {}): Promise<ConsoleConnection> {
+export function connectConsole(url: string, options: { handshakeTimeout?: number; origin?: string; headers?: Record<string, string> } = {}): Promise<ConsoleConnection> {
   const ws = new WebSocket(url, options);
   const reader = new ByteReader();
   let text = '';

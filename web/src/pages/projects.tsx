@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import type { components } from '../../../clients/typescript/index';
 import { api, done, outcome, type User } from '../api';
 import { Alert, described, Field, Table } from '../components/ui';
@@ -27,7 +28,9 @@ export function ProjectsPage() {
   const session = useSession();
   const choice = useProjects();
   const owner = session.signedIn.user.tenantRole === 'owner';
-  const [open, setOpen] = useState<string>();
+  // A server's page links here with `?project=<id>`: that project is shown open.
+  const { query } = useLocation();
+  const [open, setOpen] = useState<string | undefined>(query.project);
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<Problem>();
 

@@ -3,9 +3,10 @@ import { useLocation } from 'preact-iso';
 import type { components } from '../../../clients/typescript/index';
 import { api, idempotencyKey, outcome } from '../api';
 import { Alert, described, Field, Loading } from '../components/ui';
-import { gib, planText } from '../lib/format';
+import { planText } from '../lib/format';
 import { orderCatalog } from '../lib/catalog';
 import { placeProblem, type PlacedProblem } from '../lib/problems';
+import { allowedChoice, quotaLeft, quotaLeftText, refusedBy } from '../lib/project-limits';
 import { keyKind, type SshKey } from './ssh-keys';
 import { projectForCreate, useProjects } from '../project-choice';
 
@@ -33,6 +34,8 @@ export function CreateServerPage() {
   const [key] = useState(idempotencyKey);
 
   useEffect(() => {
+    // What the projects' servers hold now: the switcher read them when the console opened.
+    projects.reload();
     void Promise.all([outcome(api.GET('/v1/plans')), outcome(api.GET('/v1/images')), outcome(api.GET('/v1/locations')), outcome(api.GET('/v1/account')), outcome(api.GET('/v1/ssh-keys'))]).then(
       ([p, i, l, a, k]) => {
         const catalog = orderCatalog(p.ok ? p.data : [], i.ok ? i.data : [], l.ok ? l.data : []);
@@ -48,13 +51,21 @@ export function CreateServerPage() {
 
   const set = (field: keyof typeof form) => (event: Event) => setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
   const tenant = account?.tenant;
-  const left = tenant && {
-    instances: tenant.quota.instances - tenant.usage.instances,
-    vcpus: tenant.quota.vcpus - tenant.usage.vcpus,
-    memoryMiB: tenant.quota.memoryMiB - tenant.usage.memoryMiB,
-    diskGiB: tenant.quota.diskGiB - tenant.usage.diskGiB,
-  };
+  const left = tenant && quotaLeft(tenant.quota, tenant.usage);
   const image = useMemo(() => images.find((i) => i.id === form.imageId), [images, form.imageId]);
+  const project = projects.projects.find((p) => p.id === form.projectId);
+  const projectLeft = project?.quota && quotaLeft(project.quota, project.usage);
+
+  // What the project does not allow is not chosen: a choice it refuses moves to the first it allows.
+  useEffect(() => {
+    if (!plans || !project) return;
+    setForm((f) => ({
+      ...f,
+      planId: allowedChoice(f.planId, plans.map((p) => p.id), project.allowedPlanIds),
+      locationId: allowedChoice(f.locationId, locations.map((l) => l.id), project.allowedLocationIds),
+      imageId: allowedChoice(f.imageId, images.map((i) => i.id), project.allowedImageIds),
+    }));
+  }, [plans, project]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -87,7 +98,12 @@ export function CreateServerPage() {
       <h1>Create a server</h1>
       {left && (
         <p class="quota" id="quota-left">
-          Quota left: {left.instances} servers, {left.vcpus} vCPUs, {gib(left.memoryMiB)} memory, {left.diskGiB} GiB disk.
+          Quota left: {quotaLeftText(left)}.
+        </p>
+      )}
+      {project && projectLeft && (
+        <p class="quota" id="project-quota-left">
+          Left in {project.name}: {quotaLeftText(projectLeft)}.
         </p>
       )}
       <form onSubmit={submit} noValidate>
@@ -101,21 +117,21 @@ export function CreateServerPage() {
         <Field id="planId" label="Plan" error={fields.planId}>
           <select {...described('planId', fields.planId)} value={form.planId} onChange={set('planId')}>
             {plans.map((plan) => (
-              <option value={plan.id}>{planText(plan)}</option>
+              <Choice id={plan.id} text={planText(plan)} refused={refusedBy(project, 'allowedPlanIds', plan.id)} />
             ))}
           </select>
         </Field>
         <Field id="locationId" label="Location" error={fields.locationId}>
           <select {...described('locationId', fields.locationId)} value={form.locationId} onChange={set('locationId')}>
             {locations.map((l) => (
-              <option value={l.id}>{l.name}</option>
+              <Choice id={l.id} text={l.name} refused={refusedBy(project, 'allowedLocationIds', l.id)} />
             ))}
           </select>
         </Field>
         <Field id="imageId" label="Image" error={fields.imageId} hint={image ? `Login: ${image.loginMethods.join(' or ') || 'none supported'}` : undefined}>
           <select {...described('imageId', fields.imageId, image ? 'hint' : undefined)} value={form.imageId} onChange={set('imageId')}>
             {images.map((i) => (
-              <option value={i.id}>{i.name}</option>
+              <Choice id={i.id} text={i.name} refused={refusedBy(project, 'allowedImageIds', i.id)} />
             ))}
           </select>
         </Field>
@@ -159,5 +175,14 @@ export function CreateServerPage() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** A catalog entry of the form: one the chosen project refuses is shown disabled, with why. */
+function Choice({ id, text, refused }: { id: string; text: string; refused: string | undefined }) {
+  return (
+    <option value={id} disabled={Boolean(refused)}>
+      {refused ? `${text} (${refused})` : text}
+    </option>
   );
 }

@@ -11,6 +11,7 @@ import { powerActions, isBusy } from '../lib/status';
 import { followSteps } from '../lib/step-stream';
 import { addStep, type Step } from '../lib/step-thread';
 import { isAdmin, useSession } from '../session';
+import { useProjects } from '../project-choice';
 import { TrafficPanel } from '../components/traffic-panel';
 import { UsageGraphs } from '../components/usage-graphs';
 import { AdminServerDetails } from './admin/server-details';
@@ -34,6 +35,7 @@ export function ServerPage() {
   const { params } = useRoute();
   const id = params.id as string;
   const session = useSession();
+  const { projects } = useProjects();
   const [server, setServer] = useState<Instance | null>();
   const [steps, setSteps] = useState<Step[]>([]);
   const [live, setLive] = useState(false);
@@ -103,6 +105,7 @@ export function ServerPage() {
 
   if (server === null) return <NotFound what="server" />;
   if (server === undefined) return problem ? <Alert problem={problem} /> : <Loading what="the server" />;
+  const project = projects.find((p) => p.id === server.projectId);
   return (
     <section>
       <div class="heading-row">
@@ -111,6 +114,14 @@ export function ServerPage() {
         {!isAdmin(session) && server.status !== 'deleted' && <ShareDialog instanceId={id} hostname={server.hostname} />}
       </div>
       <dl class="facts">
+        {/* A customer sees at least the default project: none yet is not read yet (an administrator has none). */}
+        {projects.length > 0 && (
+          <>
+            <dt>Project</dt>
+            {/* A server shared from a project the user has no role in names none of it. */}
+            <dd>{project ? <a href={`/projects?project=${encodeURIComponent(project.id)}`}>{project.name}</a> : <span class="muted">one you have no role in</span>}</dd>
+          </>
+        )}
         <dt>Plan</dt>
         <dd>{server.plan.name}</dd>
         <dt>Image</dt>

@@ -56,6 +56,8 @@ export function ServersPage() {
     return () => clearInterval(timer);
   }, []);
 
+  // Across all projects, each server says which one it is in (a tenant of one project has nothing to tell apart).
+  const projectName = !projectId && projects.length > 1 ? (server: Instance) => projects.find((p) => p.id === server.projectId)?.name ?? '—' : undefined;
   const shown = useMemo(() => filterServers(servers ?? [], { status, locationId, search }), [servers, status, locationId, search]);
 
   return (
@@ -96,10 +98,11 @@ export function ServersPage() {
       ) : shown.length === 0 ? (
         <p class="muted">{servers.length === 0 ? 'No servers yet.' : 'No server matches these filters.'}</p>
       ) : (
-        <Table caption="Your servers" hiddenCaption columns={['Host name', 'Status', 'Plan', 'Location', 'Addresses']}>
+        <Table caption="Your servers" hiddenCaption columns={['Host name', 'Status', ...(projectName ? ['Project'] : []), 'Plan', 'Location', 'Addresses']}>
             {shown.map((server) => (
               <tr data-server={server.hostname}>
                 <ServerNameAndStatusCells server={server} />
+                {projectName && <td data-label="Project">{projectName(server)}</td>}
                 <td data-label="Plan">{server.plan.name}</td>
                 <td data-label="Location">{server.location.name}</td>
                 <td data-label="Addresses">{[server.ipv4, server.ipv6].filter(Boolean).join(', ') || '—'}</td>
