@@ -112,7 +112,7 @@ describe('the team in the console', () => {
       await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
       await tab.page.goto(`/servers/${serverId}`);
       await tab.page.getByRole('button', { name: 'Share…' }).click();
-      await tab.page.getByRole('alert').filter({ hasText: "Only the server's creator or a tenant owner shares it." }).waitFor();
+      await tab.page.getByRole('alert').filter({ hasText: "Only the server's creator, an owner of its project or a tenant owner shares it." }).waitFor();
       expect(await tab.page.getByRole('dialog').getByRole('button', { name: 'Share', exact: true }).count()).toBe(0);
     } finally {
       await tab.context.close();
