@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { newPassword, setPassword } from './sessions';
+import type { Stack } from './stack';
 
 /** Debian's chromium (`apt-get install chromium`); `.ci/run` installs it when it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,4 +59,14 @@ export async function signInThroughPage(page: Page, email: string, password: str
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The stack's customer, given a fresh password, signed in on a fresh console tab and shown the Servers page. */
+export async function signedInCustomerTab(browser: Browser, stack: Pick<Stack, 'api' | 'customer'>): Promise<ConsoleTab> {
+  const password = newPassword();
+  await setPassword(stack.api, stack.customer.userId, password);
+  const tab = await openConsole(browser, stack.api.baseUrl);
+  await signInThroughPage(tab.page, stack.customer.email, password);
+  await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
+  return tab;
 }

@@ -7,9 +7,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { launchChromium, screenshot, signedInCustomerTab, type ConsoleTab } from '../support/browser';
 import { runningServer } from '../support/lifecycle';
-import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -22,15 +21,11 @@ let groupId: string;
 beforeAll(async () => {
   await ensureWebBuild();
   [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
   serverId = await runningServer(stack, { hostname: 'web-firewall' }, 60_000);
   const group = await stack.api.request('POST', '/v1/firewall-groups', { token: stack.customer.token, body: { name: 'monitoring', rules: [{ action: 'accept', protocol: 'tcp', port: '9100', sources: ['192.0.2.0/24'], comment: 'node exporter' }] } });
   groupId = group.body.data.id;
-  tab = await openConsole(browser, stack.api.baseUrl);
+  tab = await signedInCustomerTab(browser, stack);
   page = tab.page;
-  await signInThroughPage(page, stack.customer.email, password);
-  await page.getByRole('heading', { name: 'Servers' }).waitFor();
 }, 180_000);
 
 afterAll(async () => {

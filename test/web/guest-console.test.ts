@@ -7,10 +7,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { launchChromium, screenshot, signedInCustomerTab, type ConsoleTab } from '../support/browser';
 import { consoleOffer } from '../support/console-client';
 import { runningServer } from '../support/lifecycle';
-import { newPassword, setPassword } from '../support/sessions';
 import { seededId, startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -20,11 +19,7 @@ let tab: ConsoleTab;
 beforeAll(async () => {
   await ensureWebBuild();
   [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
-  tab = await openConsole(browser, stack.api.baseUrl);
-  await signInThroughPage(tab.page, stack.customer.email, password);
-  await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
+  tab = await signedInCustomerTab(browser, stack);
 }, 180_000);
 
 afterAll(async () => {

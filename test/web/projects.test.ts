@@ -9,8 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
-import { newPassword, setPassword } from '../support/sessions';
+import { launchChromium, screenshot, signedInCustomerTab, type ConsoleTab } from '../support/browser';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -24,15 +23,11 @@ beforeAll(async () => {
   await ensureWebBuild();
   // No worker: the servers listed stay scheduled, which is all the list shows here.
   [stack, browser] = await Promise.all([startStack({ worker: false }), launchChromium()]);
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
   memberEmail = `member-${Date.now()}@example.com`;
   const member = await stack.api.request('POST', '/v1/users', { token: stack.customer.token, body: { email: memberEmail, role: 'member' } });
   expect(member.status, member.text).toBe(201);
-  tab = await openConsole(browser, stack.api.baseUrl);
+  tab = await signedInCustomerTab(browser, stack);
   page = tab.page;
-  await signInThroughPage(page, stack.customer.email, password);
-  await page.getByRole('heading', { name: 'Servers' }).waitFor();
 }, 180_000);
 
 afterAll(async () => {

@@ -14,9 +14,8 @@ import { newId } from '../../src/security/ids';
 import { isoImage } from '../../src/simulator';
 import { drawScreen, SCREEN_HEIGHT, SCREEN_WIDTH } from '../../src/simulator/console-screen';
 import { demoCluster } from '../../src/simulator/spec';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { launchChromium, screenshot, signedInCustomerTab, type ConsoleTab } from '../support/browser';
 import { runningServer } from '../support/lifecycle';
-import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
 
 const snippets = mkdtempSync(path.join(tmpdir(), 'pvecp-web-rescue-'));
@@ -56,11 +55,7 @@ beforeAll(async () => {
   ]);
   await stack.api.db.location.update({ where: { id: stack.seed.locationId }, data: { isoStorage: 'shared-nfs' } });
   await stack.api.db.proxmoxConnection.update({ where: { id: stack.seed.connectionId }, data: { snippetsStorage: 'cephfs-snippets', snippetsDirectory: snippets } });
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
-  tab = await openConsole(browser, stack.api.baseUrl);
-  await signInThroughPage(tab.page, stack.customer.email, password);
-  await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
+  tab = await signedInCustomerTab(browser, stack);
 }, 180_000);
 
 afterAll(async () => {

@@ -6,8 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
-import { newPassword, setPassword } from '../support/sessions';
+import { launchChromium, screenshot, signedInCustomerTab, type ConsoleTab } from '../support/browser';
 import { sshPublicKeyLine } from '../support/ssh-keys';
 import { startStack, type Stack } from '../support/stack';
 
@@ -19,12 +18,8 @@ let page: Page;
 beforeAll(async () => {
   await ensureWebBuild();
   [stack, browser] = await Promise.all([startStack({ worker: false }), launchChromium()]);
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
-  tab = await openConsole(browser, stack.api.baseUrl);
+  tab = await signedInCustomerTab(browser, stack);
   page = tab.page;
-  await signInThroughPage(page, stack.customer.email, password);
-  await page.getByRole('heading', { name: 'Servers' }).waitFor();
 }, 180_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { launchChromium, openConsole, screenshot, signedInCustomerTab, signInThroughPage, type ConsoleTab } from '../support/browser';
 import { runningServer } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
@@ -23,13 +23,9 @@ let inviteUrl: string;
 beforeAll(async () => {
   await ensureWebBuild();
   [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  const password = newPassword();
-  await setPassword(stack.api, stack.customer.userId, password);
   serverId = await runningServer(stack, { hostname: 'web-shared' }, 60_000);
-  owner = await openConsole(browser, stack.api.baseUrl);
+  owner = await signedInCustomerTab(browser, stack);
   page = owner.page;
-  await signInThroughPage(page, stack.customer.email, password);
-  await page.getByRole('heading', { name: 'Servers' }).waitFor();
 }, 180_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web';
-import { launchChromium, openConsole, screenshot, signInThroughPage, type ConsoleTab } from '../support/browser';
+import { launchChromium, openConsole, screenshot, signedInCustomerTab, signInThroughPage, type ConsoleTab } from '../support/browser';
 import { guestOf, runningServer } from '../support/lifecycle';
 import { newPassword, setPassword } from '../support/sessions';
 import { startStack, type Stack } from '../support/stack';
@@ -44,12 +44,8 @@ describe('traffic in the console', () => {
     await stack.sim.setGuestUptime(vmid, 44);
     await samplingPass();
 
-    const password = newPassword();
-    await setPassword(stack.api, stack.customer.userId, password);
-    const tab = await openConsole(browser, stack.api.baseUrl);
+    const tab = await signedInCustomerTab(browser, stack);
     tabs.push(tab);
-    await signInThroughPage(tab.page, stack.customer.email, password);
-    await tab.page.getByRole('heading', { name: 'Servers' }).waitFor();
     await tab.page.goto(`/servers/${id}`);
     const panel = tab.page.locator('#traffic');
     const bar = panel.getByRole('meter', { name: 'Allowance used' });
