@@ -22,6 +22,12 @@ describe('the reconciler', () => {
   });
   const admin = () => ({ token: stack.api.adminToken });
   const schedule = () => stack.api.temporal.schedule.getHandle(reconcileScheduleId(stack.seed.connectionId));
+  /** Pauses the reconcile schedule and waits out the run already under way: no pass runs until unpaused. */
+  const pauseReconciling = async (reason: string) => {
+    await schedule().pause(reason);
+    const running = (await schedule().describe()).info.runningActions[0];
+    if (running) await stack.api.temporal.workflow.getHandle(running.workflow.workflowId).result();
+  };
   const { tokenId: simTokenId, secret: simSecret } = parseToken(LEAST_PRIVILEGE_SIM_TOKEN);
   const simToken = { tokenId: simTokenId, tokenSecret: simSecret };
   /** Proxmox's own API, as an operator working outside this service would use it. */
@@ -214,7 +220,7 @@ describe('the reconciler', () => {
     const { node, vmid, template } = await placementOf(id);
     const client = proxmox();
     // The swap happens between two runs: a run in the middle would see the VMID empty instead.
-    await schedule().pause('swapping the guest');
+    await pauseReconciling('swapping the guest');
     try {
       await client.tasks.wait(await client.guests.stop(node, vmid));
       await client.tasks.wait(await client.guests.delete(node, vmid));
@@ -351,10 +357,8 @@ describe('the reconciler', () => {
 
     it('reconcile one server now, even while the schedule is paused', { timeout: 90_000 }, async () => {
       const id = await runningServer(stack, { hostname: 'reconcile-now' }, 60_000);
-      await schedule().pause('reconcile-now test');
+      await pauseReconciling('reconcile-now test');
       try {
-        const running = (await schedule().describe()).info.runningActions[0];
-        if (running) await stack.api.temporal.workflow.getHandle(running.workflow.workflowId).result();
         const { node, vmid } = await placementOf(id);
         const client = proxmox();
         await client.tasks.wait(await client.guests.stop(node, vmid));
